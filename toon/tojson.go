@@ -1,0 +1,100 @@
+package toon
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// appendJSON writes v as compact JSON, keys in model order. Strings are
+// escaped as JSON requires and no further (no HTML escaping); invalid
+// UTF-8 becomes U+FFFD.
+func appendJSON(dst []byte, v *value) []byte {
+	switch v.kind {
+	case kindNull:
+		return append(dst, "null"...)
+	case kindBool:
+		if v.num != 0 {
+			return append(dst, "true"...)
+		}
+		return append(dst, "false"...)
+	case kindInt:
+		return strconv.AppendInt(dst, int64(v.num), 10)
+	case kindUint:
+		return strconv.AppendUint(dst, v.num, 10)
+	case kindFloat:
+		return appendFloat(dst, math.Float64frombits(v.num), 64)
+	case kindFloat32:
+		return appendFloat(dst, math.Float64frombits(v.num), 32)
+	case kindNumber:
+		return append(dst, v.str...)
+	case kindString:
+		return appendJSONString(dst, v.str)
+	case kindArray:
+		dst = append(dst, '[')
+		for i := range v.kids {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendJSON(dst, &v.kids[i])
+		}
+		return append(dst, ']')
+	}
+	dst = append(dst, '{')
+	for i := range v.kids {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendJSONString(dst, v.kids[i].key)
+		dst = append(dst, ':')
+		dst = appendJSON(dst, &v.kids[i])
+	}
+	return append(dst, '}')
+}
+
+func appendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, "\\ufffd"...)
+		case r == '\u2028' || r == '\u2029':
+			// Valid JSON, but not valid JavaScript before ES2019.
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
