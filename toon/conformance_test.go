@@ -158,4 +158,3 @@ func runFixtures(t *testing.T, category string, check func(*testing.T, fixtureCa
 		t.Logf("%s/%s: %d/%d passed", category, name, passed, len(f.Tests))
 	}
 }
-

@@ -30,20 +30,20 @@ type auditInfo struct {
 type user struct {
 	Base
 	*auditInfo
-	Name     string            `json:"name"`
-	Email    string            `json:"email,omitempty"`
-	Age      int               `json:"age,string"`
-	Admin    bool              `json:"admin,omitzero"`
-	Secret   string            `json:"-"`
-	Dash     string            `json:"-,"`
-	Tags     []string          `json:"tags"`
-	Address  *address          `json:"address,omitempty"`
-	Meta     map[string]any    `json:"meta,omitempty"`
-	Scores   map[int]float64   `json:"scores,omitempty"`
-	Raw      json.RawMessage   `json:"raw,omitempty"`
-	When     time.Time         `json:"when,omitzero"`
-	Blob     []byte            `json:"blob,omitempty"`
-	IP       netip.Addr        `json:"ip,omitzero"`
+	Name     string          `json:"name"`
+	Email    string          `json:"email,omitempty"`
+	Age      int             `json:"age,string"`
+	Admin    bool            `json:"admin,omitzero"`
+	Secret   string          `json:"-"`
+	Dash     string          `json:"-,"`
+	Tags     []string        `json:"tags"`
+	Address  *address        `json:"address,omitempty"`
+	Meta     map[string]any  `json:"meta,omitempty"`
+	Scores   map[int]float64 `json:"scores,omitempty"`
+	Raw      json.RawMessage `json:"raw,omitempty"`
+	When     time.Time       `json:"when,omitzero"`
+	Blob     []byte          `json:"blob,omitempty"`
+	IP       netip.Addr      `json:"ip,omitzero"`
 	Untagged string
 	private  string
 	Labels   map[string]string `json:"labels"`
