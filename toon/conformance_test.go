@@ -158,3 +158,30 @@ func runFixtures(t *testing.T, category string, check func(*testing.T, fixtureCa
 		t.Logf("%s/%s: %d/%d passed", category, name, passed, len(f.Tests))
 	}
 }
+
+func TestConformanceDecode(t *testing.T) {
+	runFixtures(t, "decode", func(t *testing.T, c fixtureCase) {
+		var input string
+		if err := json.Unmarshal(c.Input, &input); err != nil {
+			t.Fatalf("input is not a string: %v", err)
+		}
+		out, err := ToJSON([]byte(input), c.Options.toOptions(t)...)
+		if c.ShouldError {
+			if err == nil {
+				t.Fatalf("input:\n%s\nwant an error, got %s", input, out)
+			}
+			t.Logf("error as expected: %v", err)
+			return
+		}
+		if err != nil {
+			t.Fatalf("input:\n%s\nToJSON: %v", input, err)
+		}
+		same, err := sameJSON(out, c.Expected)
+		if err != nil {
+			t.Fatalf("comparing %s: %v", out, err)
+		}
+		if !same {
+			t.Fatalf("input:\n%s\n got: %s\nwant: %s", input, out, c.Expected)
+		}
+	})
+}

@@ -1,7 +1,10 @@
 package toon
 
 import (
+	"encoding/json"
+	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"unicode/utf8"
 )
@@ -97,4 +100,36 @@ func appendJSONString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// ToJSON converts TOON text to compact JSON, keeping the key order of the
+// TOON text, which a decode into Go maps would lose. Numbers come out in
+// canonical form with every digit the text had. Options: WithStrict,
+// WithIndent, WithExpandPaths. Errors are *SyntaxError values naming the
+// line.
+func ToJSON(data []byte, opts ...Option) ([]byte, error) {
+	v, err := decodeDocument(data, buildOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	return appendJSON(make([]byte, 0, len(data)+len(data)/2), &v), nil
+}
+
+// Unmarshal decodes TOON text into v, which must be a non-nil pointer. The
+// text is decoded to JSON and handed to encoding/json, so every rule of
+// json.Unmarshal applies (field matching, json.Unmarshaler, numbers into
+// any as float64); a value that does not fit its Go type is reported with
+// encoding/json's error, wrapped. Options as for ToJSON.
+func Unmarshal(data []byte, v any, opts ...Option) error {
+	if rv := reflect.ValueOf(v); rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return fmt.Errorf("toon: Unmarshal needs a non-nil pointer, got %T", v)
+	}
+	js, err := ToJSON(data, opts...)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(js, v); err != nil {
+		return fmt.Errorf("toon: %w", err)
+	}
+	return nil
 }
