@@ -1,0 +1,51 @@
+package schema
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/matryer/is"
+)
+
+type listProjects struct {
+	WorkspaceID string `json:"workspace_id" validate:"required" description:"Workspace ID"`
+	Limit       *int   `json:"limit,omitempty" validate:"omitempty,min=1,max=100" description:"Page size"`
+}
+
+func TestCodecSchema(t *testing.T) {
+	is := is.New(t)
+	c := For[listProjects]()
+	is.Equal(string(c.Schema()), `{"type":"object","properties":{"workspace_id":{"type":"string","description":"Workspace ID"},"limit":{"type":"integer","description":"Page size","minimum":1,"maximum":100}},"required":["workspace_id"],"additionalProperties":false}`)
+	fs := c.Fields()
+	is.Equal(len(fs), 2)
+	is.Equal(fs[0].Name, "workspace_id")
+	is.True(fs[0].Required)
+	is.Equal(fs[1].Type, "integer")
+}
+
+func TestDecodeBasics(t *testing.T) {
+	c := For[listProjects]()
+	tests := []struct {
+		name, in, want string
+	}{
+		{"ok", `{"workspace_id":"w","limit":5}`, ""},
+		{"absent", ``, `workspace_id: is required`},
+		{"case", `{"Workspace_ID":"w"}`, `unknown field "Workspace_ID" (did you mean "workspace_id"?); accepted: workspace_id, limit; workspace_id: is required`},
+		{"range", `{"workspace_id":"w","limit":1000}`, `limit: must be at most 100`},
+		{"array", `[]`, `arguments must be a JSON object, got array`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			var v listProjects
+			err := c.Decode([]byte(tt.in), &v, DecodeOptions{})
+			if tt.want == "" {
+				is.NoErr(err)
+				return
+			}
+			var e *Error
+			is.True(errors.As(err, &e))
+			is.Equal(err.Error(), tt.want)
+		})
+	}
+}

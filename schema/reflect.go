@@ -1,0 +1,395 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/swaggest/jsonschema-go"
+)
+
+// schemaMode selects between the two kinds of schema this package emits.
+type schemaMode int
+
+const (
+	// modeInput: what a call may send. Closed objects, validate rules
+	// mirrored, no null (an optional property is simply left out).
+	modeInput schemaMode = iota
+	// modeOutput: what a handler returns. Open objects, null where
+	// encoding/json writes null, required only where validate says so.
+	modeOutput
+)
+
+// reflector is shared so that definition names stay unique across every
+// type this process reflects; it is not safe for concurrent use, so every
+// call holds buildMu.
+var reflector = &jsonschema.Reflector{}
+
+// Definition names: one per Go type, unique in the process, so that the
+// $defs of several Codecs can be merged into one schema without clashes.
+var (
+	defNames = map[reflect.Type]string{}
+	defTypes = map[string]reflect.Type{}
+)
+
+func defNameOf(t reflect.Type, _ string) string {
+	if n, ok := defNames[t]; ok {
+		return n
+	}
+	base := strings.Map(func(r rune) rune {
+		if r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return '_'
+	}, t.Name())
+	if base == "" {
+		base = "Type"
+	}
+	name := base
+	for i := 2; defTypes[name] != nil; i++ {
+		name = base + strconv.Itoa(i)
+	}
+	defNames[t], defTypes[name] = name, t
+	return name
+}
+
+// builtSchema is a schema tree plus the recursive definitions it refers to.
+type builtSchema struct {
+	root     *node
+	defNames []string // kept definitions, in first-use order
+	defs     map[string]*node
+}
+
+// schemaBuilder turns swaggest's output into this package's schema: named
+// definitions inlined unless recursive, properties in declaration order,
+// validate rules mirrored, required lists computed, deterministic key order.
+type schemaBuilder struct {
+	mode     schemaMode
+	root     reflect.Type
+	rootName string
+	raw      map[string]*node // swaggest's definitions, untouched
+	keep     map[string]bool  // recursive definitions: stay in $defs
+	out      builtSchema
+}
+
+// buildSchema reflects struct type t. Callers hold buildMu.
+func buildSchema(t reflect.Type, mode schemaMode) builtSchema {
+	s, err := reflector.Reflect(reflect.New(t).Interface(),
+		jsonschema.DefinitionsPrefix("#/$defs/"),
+		jsonschema.ProcessWithoutTags,
+		jsonschema.InterceptDefName(defNameOf),
+	)
+	if err != nil {
+		panic(fmt.Sprintf("schema: struct %s: %v", typeName(t), err))
+	}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("schema: struct %s: %v", typeName(t), err))
+	}
+	tree := mustParseNode(raw)
+	b := &schemaBuilder{
+		mode:     mode,
+		root:     t,
+		rootName: defNameOf(t, ""),
+		raw:      map[string]*node{},
+		keep:     map[string]bool{},
+		out:      builtSchema{defs: map[string]*node{}},
+	}
+	if defs := tree.obj("definitions"); defs != nil {
+		for i, k := range defs.keys {
+			b.raw[k] = defs.vals[i].(*node)
+		}
+		tree.del("definitions")
+	}
+	b.raw[b.rootName] = tree.clone()
+	b.findRecursive()
+	b.out.root = b.convert(tree, t)
+	return b.out
+}
+
+// refName returns the definition a $ref points to ("#" is the root).
+func (b *schemaBuilder) refName(ref string) string {
+	if ref == "#" {
+		return b.rootName
+	}
+	return strings.TrimPrefix(ref, "#/$defs/")
+}
+
+// findRecursive marks the definitions that can reach themselves: only those
+// need $defs; every other one is inlined where it is used.
+func (b *schemaBuilder) findRecursive() {
+	edges := map[string][]string{}
+	for name, n := range b.raw {
+		walkRefs(n, func(ref string) { edges[name] = append(edges[name], b.refName(ref)) })
+	}
+	for name := range b.raw {
+		seen := map[string]bool{}
+		stack := slices.Clone(edges[name])
+		for len(stack) > 0 {
+			cur := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if cur == name {
+				b.keep[name] = true
+				break
+			}
+			if !seen[cur] {
+				seen[cur] = true
+				stack = append(stack, edges[cur]...)
+			}
+		}
+	}
+}
+
+func walkRefs(v any, fn func(string)) {
+	switch v := v.(type) {
+	case *node:
+		for i, k := range v.keys {
+			if s, ok := v.vals[i].(string); ok && k == "$ref" {
+				fn(s)
+			} else {
+				walkRefs(v.vals[i], fn)
+			}
+		}
+	case []any:
+		for _, e := range v {
+			walkRefs(e, fn)
+		}
+	}
+}
+
+// convert rewrites schema n of Go type t in place and returns it.
+func (b *schemaBuilder) convert(n *node, t reflect.Type) *node {
+	if ref := n.str("$ref"); ref != "" {
+		return b.convertRef(n, ref)
+	}
+	n.del("$schema")
+	n.del("$id")
+	removeNull(n)
+	t = deref(t)
+	switch {
+	case t.Kind() == reflect.Struct && n.str("type") == "object":
+		b.convertObject(n, t)
+	case (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && n.obj("items") != nil:
+		items := b.convert(n.obj("items"), t.Elem())
+		if b.mode == modeOutput && nilable(t.Elem()) {
+			items = addNull(items)
+		}
+		n.set("items", items)
+	case t.Kind() == reflect.Map && n.obj("additionalProperties") != nil:
+		ap := b.convert(n.obj("additionalProperties"), t.Elem())
+		if b.mode == modeOutput && nilable(t.Elem()) {
+			ap = addNull(ap)
+		}
+		n.set("additionalProperties", ap)
+	}
+	numericEnum(n)
+	if b.mode == modeInput {
+		intBounds(n, t)
+	}
+	n.sortKeywords()
+	return n
+}
+
+// convertRef inlines a non-recursive definition (with the annotations the
+// referring property added, such as its description), or keeps a $ref to a
+// recursive one. Draft-07 ignores keywords beside $ref, so those go beside an
+// allOf that holds the $ref: both drafts then read the same thing.
+func (b *schemaBuilder) convertRef(n *node, ref string) *node {
+	name := b.refName(ref)
+	def, ok := b.raw[name]
+	if !ok {
+		panic(fmt.Sprintf("schema: struct %s: internal error: unknown $ref %q", typeName(b.root), ref))
+	}
+	var target *node
+	if b.keep[name] {
+		b.ensureDef(name)
+		target = &node{}
+		target.set("$ref", "#/$defs/"+name)
+	} else {
+		target = b.convert(def.clone(), defTypes[name])
+	}
+	if n.len() == 1 {
+		return target
+	}
+	if b.keep[name] {
+		wrapped := &node{}
+		wrapped.set("allOf", []any{target})
+		target = wrapped
+	}
+	for i, k := range n.keys {
+		if k != "$ref" && k != "type" {
+			target.set(k, cloneValue(n.vals[i]))
+		}
+	}
+	target.sortKeywords()
+	return target
+}
+
+// ensureDef converts recursive definition name once into the output $defs.
+func (b *schemaBuilder) ensureDef(name string) {
+	if _, done := b.out.defs[name]; done {
+		return
+	}
+	b.out.defs[name] = nil // placeholder: a definition may refer to itself
+	b.out.defNames = append(b.out.defNames, name)
+	b.out.defs[name] = b.convert(b.raw[name].clone(), defTypes[name])
+}
+
+// convertObject orders a struct's properties as declared, converts each with
+// its Go type, mirrors validate rules, and sets required and closedness.
+func (b *schemaBuilder) convertObject(n *node, t reflect.Type) {
+	fields := fieldsOf(t)
+	var si *structInfo
+	if b.mode == modeInput {
+		si = infoOf(t)
+	}
+	old := n.obj("properties")
+	if old == nil {
+		old = &node{}
+	}
+	props := &node{}
+	var required []any
+	for i := range fields {
+		f := &fields[i]
+		p := old.obj(f.name)
+		if p == nil {
+			p = &node{}
+		}
+		p = b.convert(p, f.typ())
+		switch b.mode {
+		case modeInput:
+			applyRules(p, f.typ(), f.rules.levels)
+			p.sortKeywords()
+			if si.required[i] {
+				required = append(required, f.name)
+			}
+		case modeOutput:
+			if nilable(f.typ()) && !f.omitEmpty {
+				p = addNull(p)
+			}
+			if f.rules.has("required") || f.sf.Tag.Get("required") == "true" {
+				required = append(required, f.name)
+			}
+		}
+		props.set(f.name, p)
+	}
+	n.set("properties", props)
+	if len(required) > 0 {
+		n.set("required", required)
+	} else {
+		n.del("required")
+	}
+	if b.mode == modeInput {
+		n.set("additionalProperties", false)
+	}
+}
+
+// nilable reports whether encoding/json writes null for a zero value of t.
+func nilable(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+		return true
+	}
+	return false
+}
+
+// removeNull drops the "null" swaggest adds for pointers, slices and maps.
+func removeNull(n *node) {
+	switch ty := n.vals0("type").(type) {
+	case []any:
+		var kept []any
+		for _, v := range ty {
+			if v != "null" {
+				kept = append(kept, v)
+			}
+		}
+		switch len(kept) {
+		case 0:
+			n.del("type")
+		case 1:
+			n.set("type", kept[0])
+		default:
+			n.set("type", kept)
+		}
+	case string:
+		if ty == "null" {
+			n.del("type")
+		}
+	}
+}
+
+// addNull lets an output property be null, as encoding/json writes it.
+func addNull(n *node) *node {
+	switch ty := n.vals0("type").(type) {
+	case string:
+		n.set("type", []any{ty, "null"})
+		return n
+	case nil:
+		if n.has("$ref") || n.has("allOf") {
+			null := &node{}
+			null.set("type", "null")
+			w := &node{}
+			w.set("anyOf", []any{n, null})
+			return w
+		}
+	}
+	return n // no type: already accepts null
+}
+
+func (n *node) vals0(k string) any {
+	v, _ := n.get(k)
+	return v
+}
+
+// numericEnum turns swaggest's string enum values ("1,2" from an enum tag)
+// into numbers on numeric schemas, where strings could never match.
+func numericEnum(n *node) {
+	ty := n.str("type")
+	if ty != "integer" && ty != "number" {
+		return
+	}
+	enum, ok := n.vals0("enum").([]any)
+	if !ok {
+		return
+	}
+	out := make([]any, 0, len(enum))
+	for _, v := range enum {
+		if s, ok := v.(string); ok {
+			if !validNumber([]byte(s)) {
+				continue
+			}
+			v = json.Number(s)
+		}
+		out = append(out, v)
+	}
+	n.set("enum", out)
+}
+
+// intBounds states the range of a sized integer, which Decode enforces.
+func intBounds(n *node, t reflect.Type) {
+	if n.str("type") != "integer" {
+		return
+	}
+	var lo, hi string
+	switch t.Kind() {
+	case reflect.Int8, reflect.Int16, reflect.Int32:
+		bits := t.Bits()
+		lo = strconv.FormatInt(-1<<(bits-1), 10)
+		hi = strconv.FormatInt(1<<(bits-1)-1, 10)
+	case reflect.Uint8, reflect.Uint16, reflect.Uint32:
+		lo = "0"
+		hi = strconv.FormatUint(1<<t.Bits()-1, 10)
+	default:
+		return
+	}
+	if !n.has("minimum") && !n.has("exclusiveMinimum") {
+		n.set("minimum", json.Number(lo))
+	}
+	if !n.has("maximum") && !n.has("exclusiveMaximum") {
+		n.set("maximum", json.Number(hi))
+	}
+}

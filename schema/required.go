@@ -1,0 +1,76 @@
+package schema
+
+import (
+	"fmt"
+	"reflect"
+)
+
+// structInfo is what every part of the package needs to know about one
+// struct type: its JSON properties and which of them must be present.
+type structInfo struct {
+	fields   []fieldInfo
+	required []bool // parallel to fields: the schema lists it in "required" and Decode reports it missing
+}
+
+// Caches per struct type; guarded by buildMu.
+var (
+	structInfos  = map[reflect.Type]*structInfo{}
+	structFieldz = map[reflect.Type][]fieldInfo{}
+)
+
+// fieldsOf returns the cached JSON properties of struct type t.
+func fieldsOf(t reflect.Type) []fieldInfo {
+	if fs, ok := structFieldz[t]; ok {
+		return fs
+	}
+	fs := structFields(t)
+	structFieldz[t] = fs
+	return fs
+}
+
+// infoOf returns the cached structInfo of struct type t, computing it on
+// first use. It panics on the definition errors that would make the schema
+// and the validator disagree about what may be left out.
+func infoOf(t reflect.Type) *structInfo {
+	if si, ok := structInfos[t]; ok {
+		return si
+	}
+	si := &structInfo{fields: fieldsOf(t)}
+	si.required = make([]bool, len(si.fields))
+	zero := zeroFailures(t)
+	for i := range si.fields {
+		f := &si.fields[i]
+		ft := f.typ()
+		hasRequired := f.rules.has("required")
+		if hasRequired && ft.Kind() != reflect.Pointer {
+			switch ft.Kind() {
+			case reflect.Bool:
+				defPanic(f, `validate:"required" on a non-pointer %s rejects a legitimate false; use *%s`, ft, ft)
+			case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+				reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+				reflect.Float32, reflect.Float64:
+				defPanic(f, `validate:"required" on a non-pointer %s rejects a legitimate 0; use *%s`, ft, ft)
+			}
+		}
+		tagRequired := f.sf.Tag.Get("required") == "true" // swaggest's own tag
+		zf, rejectsZero := zero[f.name]
+		delete(zero, f.name)
+		if rejectsZero && !hasRequired && !tagRequired && (ft.Kind() == reflect.Pointer || f.omitEmpty) {
+			why := "omitempty"
+			if ft.Kind() == reflect.Pointer {
+				why = "a pointer"
+			}
+			defPanic(f, `the field is optional (%s) but the validator rejects it when absent (rule %q at %q); `+
+				`start the validate tag with "omitempty", or add "required"`, why, zf.tag, zf.path)
+		}
+		si.required[i] = hasRequired || tagRequired || rejectsZero
+	}
+	for _, zf := range zero {
+		// A field that JSON cannot set (json:"-") and whose zero value fails:
+		// every call would be refused.
+		panic(fmt.Sprintf("schema: struct %s: a field that JSON cannot set (json:\"-\") fails rule %q when zero; "+
+			"remove the rule or expose the field", typeName(t), zf.tag))
+	}
+	structInfos[t] = si
+	return si
+}
