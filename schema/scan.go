@@ -31,6 +31,13 @@ type scanner struct {
 	issues   []Issue
 	covered  []string // paths whose value is already explained; validator echoes are dropped
 
+	// The JSON path of the value being scanned, rendered only for an issue.
+	// The first segs live in the scanner itself, so a scan of ordinary depth
+	// needs no allocation (frames linked through the call stack would escape).
+	segs  [DefaultMaxDepth]seg
+	extra []seg
+	nseg  int
+
 	// Lookup mode.
 	find             string
 	finding          bool
@@ -46,15 +53,30 @@ const (
 	frameKey
 )
 
-// frame is one step of the current JSON path. Frames live on the stack of
-// the recursive scan and are only rendered when an issue is recorded.
-type frame struct {
-	parent *frame
-	kind   frameKind
-	name   string // frameField
-	key    []byte // frameKey: raw key bytes
-	keyEsc bool
-	index  int // frameIndex
+// seg is one step of the current JSON path.
+type seg struct {
+	kind       frameKind
+	esc        bool   // frameKey: the key has escapes
+	name       string // frameField
+	start, end int    // frameKey: the key's span in data; frameIndex: start is the index
+}
+
+func (s *scanner) push(sg seg) {
+	if s.nseg < len(s.segs) {
+		s.segs[s.nseg] = sg
+	} else {
+		s.extra = append(s.extra[:s.nseg-len(s.segs)], sg)
+	}
+	s.nseg++
+}
+
+func (s *scanner) pop() { s.nseg-- }
+
+func (s *scanner) seg(i int) *seg {
+	if i < len(s.segs) {
+		return &s.segs[i]
+	}
+	return &s.extra[i-len(s.segs)]
 }
 
 var anyArray = &shape{kind: kindArray, elem: anyShape, elemNullable: true}
@@ -76,9 +98,9 @@ func (s *scanner) scanTop(root *shape) {
 		return
 	}
 	if root.kind == kindObject {
-		s.object(root, nil)
+		s.object(root)
 	} else {
-		s.freeObject(anyShape, true, nil)
+		s.freeObject(anyShape, true)
 	}
 	if s.fatal {
 		return
@@ -158,65 +180,59 @@ func (s *scanner) enter() bool {
 	return true
 }
 
-// valueIssue records a problem with the value at fr; the path then counts
-// as explained.
-func (s *scanner) valueIssue(fr *frame, msg string) {
+// valueIssue records a problem with the current value; its path then
+// counts as explained.
+func (s *scanner) valueIssue(msg string) {
 	if s.quiet > 0 {
 		return
 	}
-	p := renderPath(fr)
+	p := s.path()
 	s.issues = append(s.issues, Issue{Path: p, Message: msg})
 	s.covered = append(s.covered, p)
 }
 
-// objIssue records a problem with the members of the object at fr.
-func (s *scanner) objIssue(fr *frame, msg string) {
+// objIssue records a problem with the members of the current object.
+func (s *scanner) objIssue(msg string) {
 	if s.quiet > 0 {
 		return
 	}
-	s.issues = append(s.issues, Issue{Path: renderPath(fr), Message: msg})
+	s.issues = append(s.issues, Issue{Path: s.path(), Message: msg})
 }
 
-func (s *scanner) mismatch(sh *shape, got string, fr *frame) {
+func (s *scanner) mismatch(sh *shape, got string) {
 	if s.quiet > 0 {
 		return
 	}
-	s.valueIssue(fr, fmt.Sprintf(MsgExpectedType, sh.kind.jsonType(), got))
+	s.valueIssue(fmt.Sprintf(MsgExpectedType, sh.kind.jsonType(), got))
 }
 
-func renderPath(fr *frame) string {
-	if fr == nil {
-		return ""
-	}
+// path renders the current JSON path: "items[3].name", "tags[k]".
+func (s *scanner) path() string {
 	var b strings.Builder
-	writePath(&b, fr)
-	return b.String()
-}
-
-func writePath(b *strings.Builder, fr *frame) {
-	if fr.parent != nil {
-		writePath(b, fr.parent)
-	}
-	switch fr.kind {
-	case frameField:
-		if b.Len() > 0 {
-			b.WriteByte('.')
+	for i := 0; i < s.nseg; i++ {
+		sg := s.seg(i)
+		switch sg.kind {
+		case frameField:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(sg.name)
+		case frameIndex:
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(sg.start))
+			b.WriteByte(']')
+		case frameKey:
+			b.WriteByte('[')
+			b.WriteString(truncate(keyString(s.data[sg.start:sg.end], sg.esc), maxEcho))
+			b.WriteByte(']')
 		}
-		b.WriteString(fr.name)
-	case frameIndex:
-		b.WriteByte('[')
-		b.WriteString(strconv.Itoa(fr.index))
-		b.WriteByte(']')
-	case frameKey:
-		b.WriteByte('[')
-		b.WriteString(truncate(keyString(fr.key, fr.keyEsc), maxEcho))
-		b.WriteByte(']')
 	}
+	return b.String()
 }
 
 // value scans one value that must fit sh. null is handled by the callers,
 // which know whether it means "absent" or is an element.
-func (s *scanner) value(sh *shape, fr *frame) {
+func (s *scanner) value(sh *shape) {
 	if s.pos >= len(s.data) {
 		s.fail(ReasonEOF)
 		return
@@ -225,24 +241,24 @@ func (s *scanner) value(sh *shape, fr *frame) {
 	case c == '{':
 		switch sh.kind {
 		case kindObject:
-			s.object(sh, fr)
+			s.object(sh)
 		case kindMap:
-			s.freeObject(sh.elem, sh.elemNullable, fr)
+			s.freeObject(sh.elem, sh.elemNullable)
 		case kindAny:
-			s.freeObject(anyShape, true, fr)
+			s.freeObject(anyShape, true)
 		default:
-			s.mismatch(sh, "object", fr)
-			s.skipValue(fr)
+			s.mismatch(sh, "object")
+			s.skipValue()
 		}
 	case c == '[':
 		switch sh.kind {
 		case kindArray:
-			s.array(sh, fr)
+			s.array(sh)
 		case kindAny:
-			s.array(anyArray, fr)
+			s.array(anyArray)
 		default:
-			s.mismatch(sh, "array", fr)
-			s.skipValue(fr)
+			s.mismatch(sh, "array")
+			s.skipValue()
 		}
 	case c == '"':
 		start, end, esc, bad := s.str()
@@ -252,35 +268,35 @@ func (s *scanner) value(sh *shape, fr *frame) {
 		switch sh.kind {
 		case kindString, kindAny:
 			if bad {
-				s.valueIssue(fr, MsgInvalidUTF8)
+				s.valueIssue(MsgInvalidUTF8)
 			}
 		case kindTime:
 			var t time.Time
 			switch {
 			case bad:
-				s.valueIssue(fr, MsgInvalidUTF8)
+				s.valueIssue(MsgInvalidUTF8)
 			case esc || t.UnmarshalJSON(s.data[start-1:end+1]) != nil:
 				// Time.UnmarshalJSON is what json.Unmarshal will call; it
 				// reads the raw bytes and so refuses escapes too.
-				s.valueIssue(fr, MsgDateTime)
+				s.valueIssue(MsgDateTime)
 			}
 		default:
-			s.mismatch(sh, "string", fr)
+			s.mismatch(sh, "string")
 		}
 	case c == 't':
 		if s.literal("true") && sh.kind != kindBool && sh.kind != kindAny {
-			s.mismatch(sh, "boolean", fr)
+			s.mismatch(sh, "boolean")
 		}
 	case c == 'f':
 		if s.literal("false") && sh.kind != kindBool && sh.kind != kindAny {
-			s.mismatch(sh, "boolean", fr)
+			s.mismatch(sh, "boolean")
 		}
 	case c == 'n':
 		if s.literal("null") && sh.kind != kindAny {
-			s.mismatch(sh, "null", fr)
+			s.mismatch(sh, "null")
 		}
 	case c == '-' || (c >= '0' && c <= '9'):
-		s.numberValue(sh, fr)
+		s.numberValue(sh)
 	default:
 		s.failChar()
 	}
@@ -288,9 +304,9 @@ func (s *scanner) value(sh *shape, fr *frame) {
 
 // skipValue scans a value for well-formedness only, reporting nothing but
 // fatal problems: it was already reported (unknown field, duplicate, wrong kind).
-func (s *scanner) skipValue(fr *frame) {
+func (s *scanner) skipValue() {
 	s.quiet++
-	s.value(anyShape, fr)
+	s.value(anyShape)
 	s.quiet--
 }
 
@@ -343,7 +359,7 @@ func (s *scanner) next(closing byte) bool {
 
 // object scans an object that must fit struct shape sh: exact key names,
 // no duplicates, every required key present (null counts as absent).
-func (s *scanner) object(sh *shape, fr *frame) {
+func (s *scanner) object(sh *shape) {
 	if !s.enter() {
 		return
 	}
@@ -370,14 +386,14 @@ func (s *scanner) object(sh *shape, fr *frame) {
 			}
 			switch i, known := sh.index[string(key)]; {
 			case bad:
-				s.objIssue(fr, MsgInvalidUTF8Key)
-				s.skipValue(fr)
+				s.objIssue(MsgInvalidUTF8Key)
+				s.skipValue()
 			case s.depth == 1 && s.skip != "" && string(key) == s.skip:
 				if skipSeen {
-					s.objIssue(fr, fmt.Sprintf(MsgDuplicateField, quoteKey(key)))
+					s.objIssue(fmt.Sprintf(MsgDuplicateField, quoteKey(key)))
 				}
 				skipSeen = true
-				s.skipValue(fr)
+				s.skipValue()
 			case !known:
 				if s.quiet == 0 {
 					if unknown == nil {
@@ -385,18 +401,19 @@ func (s *scanner) object(sh *shape, fr *frame) {
 					}
 					unknown.add(key)
 				}
-				s.skipValue(fr)
+				s.skipValue()
 			case seen.has(i):
-				s.objIssue(fr, fmt.Sprintf(MsgDuplicateField, quoteKey(key)))
-				s.skipValue(fr)
+				s.objIssue(fmt.Sprintf(MsgDuplicateField, quoteKey(key)))
+				s.skipValue()
 			default:
 				seen.set(i)
 				if s.peek() == 'n' {
 					s.literal("null") // null is the same as absent
 				} else {
 					present.set(i)
-					child := frame{parent: fr, kind: frameField, name: sh.fields[i].name}
-					s.value(sh.fields[i].shape, &child)
+					s.push(seg{kind: frameField, name: sh.fields[i].name})
+					s.value(sh.fields[i].shape)
+					s.pop()
 				}
 			}
 			if s.fatal || !s.next('}') {
@@ -409,13 +426,14 @@ func (s *scanner) object(sh *shape, fr *frame) {
 	}
 	s.depth--
 	if unknown != nil {
-		s.objIssue(fr, unknown.message(sh))
+		s.objIssue(unknown.message(sh))
 	}
 	if sh.anyReq && (present.big != nil || present.small&sh.reqMask != sh.reqMask) {
 		for i := range sh.fields {
 			if sh.fields[i].required && !present.has(i) {
-				child := frame{parent: fr, kind: frameField, name: sh.fields[i].name}
-				s.valueIssue(&child, MsgRequired)
+				s.push(seg{kind: frameField, name: sh.fields[i].name})
+				s.valueIssue(MsgRequired)
+				s.pop()
 			}
 		}
 	}
@@ -423,7 +441,7 @@ func (s *scanner) object(sh *shape, fr *frame) {
 
 // freeObject scans an object with free-form keys (a map, or a value of an
 // any field), whose values must fit elem. Duplicate keys are still refused.
-func (s *scanner) freeObject(elem *shape, elemNullable bool, fr *frame) {
+func (s *scanner) freeObject(elem *shape, elemNullable bool) {
 	if !s.enter() {
 		return
 	}
@@ -444,24 +462,25 @@ func (s *scanner) freeObject(elem *shape, elemNullable bool, fr *frame) {
 		target := s.finding && s.depth == 1 && keyEquals(s.data, sp, s.find)
 		switch {
 		case bad:
-			s.objIssue(fr, MsgInvalidUTF8Key)
-			s.skipValue(fr)
+			s.objIssue(MsgInvalidUTF8Key)
+			s.skipValue()
 		case keys.dup(s.data, sp):
 			s.foundDup = s.foundDup || target
-			s.objIssue(fr, fmt.Sprintf(MsgDuplicateField, quoteKey(s.data[start:end])))
-			s.skipValue(fr)
+			s.objIssue(fmt.Sprintf(MsgDuplicateField, quoteKey(s.data[start:end])))
+			s.skipValue()
 		default:
 			if target {
 				s.found, s.valStart = true, s.pos
 			}
-			child := frame{parent: fr, kind: frameKey, key: s.data[start:end], keyEsc: esc}
+			s.push(seg{kind: frameKey, start: start, end: end, esc: esc})
 			if s.peek() == 'n' {
 				if s.literal("null") && !elemNullable && elem.kind != kindAny {
-					s.mismatch(elem, "null", &child)
+					s.mismatch(elem, "null")
 				}
 			} else {
-				s.value(elem, &child)
+				s.value(elem)
 			}
+			s.pop()
 			if target {
 				s.valEnd = s.pos
 			}
@@ -476,7 +495,7 @@ func (s *scanner) freeObject(elem *shape, elemNullable bool, fr *frame) {
 }
 
 // array scans an array whose elements must fit sh.elem.
-func (s *scanner) array(sh *shape, fr *frame) {
+func (s *scanner) array(sh *shape) {
 	if !s.enter() {
 		return
 	}
@@ -490,16 +509,17 @@ func (s *scanner) array(sh *shape, fr *frame) {
 	for i := 0; ; i++ {
 		s.ws()
 		if sh.fixed && i == sh.fixedLen {
-			s.valueIssue(fr, fmt.Sprintf(MsgMaxArray, sh.fixedLen))
+			s.valueIssue(fmt.Sprintf(MsgMaxArray, sh.fixedLen))
 		}
-		child := frame{parent: fr, kind: frameIndex, index: i}
+		s.push(seg{kind: frameIndex, start: i})
 		if s.peek() == 'n' {
 			if s.literal("null") && !sh.elemNullable && sh.elem.kind != kindAny {
-				s.mismatch(sh.elem, "null", &child)
+				s.mismatch(sh.elem, "null")
 			}
 		} else {
-			s.value(sh.elem, &child)
+			s.value(sh.elem)
 		}
+		s.pop()
 		if s.fatal || !s.next(']') {
 			break
 		}
@@ -646,7 +666,7 @@ func validNumber(b []byte) bool {
 
 // numberValue scans a number and checks that the field's Go type can hold it,
 // as encoding/json would (and then some: it says why).
-func (s *scanner) numberValue(sh *shape, fr *frame) {
+func (s *scanner) numberValue(sh *shape) {
 	start := s.pos
 	isInt, ok := s.number()
 	if !ok {
@@ -656,7 +676,7 @@ func (s *scanner) numberValue(sh *shape, fr *frame) {
 	switch sh.kind {
 	case kindInt, kindUint:
 		if !isInt {
-			s.mismatch(sh, "number", fr)
+			s.mismatch(sh, "number")
 			return
 		}
 		if !intFits(lit, sh) {
@@ -665,18 +685,18 @@ func (s *scanner) numberValue(sh *shape, fr *frame) {
 			if sh.kind == kindInt {
 				lo = strconv.FormatInt(sh.lo, 10)
 			}
-			s.valueIssue(fr, fmt.Sprintf(MsgIntRange, truncate(string(lit), maxEcho), sh.goType, lo, hi))
+			s.valueIssue(fmt.Sprintf(MsgIntRange, truncate(string(lit), maxEcho), sh.goType, lo, hi))
 		}
 	case kindFloat:
 		if !floatFits(lit, sh.bits) {
-			s.valueIssue(fr, fmt.Sprintf(MsgFloatRange, truncate(string(lit), maxEcho), sh.goType))
+			s.valueIssue(fmt.Sprintf(MsgFloatRange, truncate(string(lit), maxEcho), sh.goType))
 		}
 	case kindAny:
 		if !floatFits(lit, 64) { // interface{} holds numbers as float64
-			s.valueIssue(fr, fmt.Sprintf(MsgFloatRange, truncate(string(lit), maxEcho), "float64"))
+			s.valueIssue(fmt.Sprintf(MsgFloatRange, truncate(string(lit), maxEcho), "float64"))
 		}
 	default:
-		s.mismatch(sh, "number", fr)
+		s.mismatch(sh, "number")
 	}
 }
 
@@ -698,7 +718,7 @@ func intFits(lit []byte, sh *shape) bool {
 		mag = mag*10 + d
 	}
 	if neg {
-		return mag <= uint64(-(sh.lo + 1))+1
+		return mag <= uint64(-(sh.lo+1))+1
 	}
 	return mag <= sh.hi
 }
