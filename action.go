@@ -1,0 +1,180 @@
+package vurb
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Scope is where an action is declared: the App (with a dotted name such as
+// "projects.list"), a Tool (with the action's own name) or a Group. Only
+// vurb's own types implement it.
+type Scope interface {
+	scope() scope
+}
+
+// scope is the unexported side of Scope: where the ActionDef lands.
+type scope interface {
+	add(a *ActionDef)
+}
+
+func (a *App) scope() scope   { return appScope{a} }
+func (t *Tool) scope() scope  { return t }
+func (g *Group) scope() scope { return g }
+
+// appScope resolves dotted names given to the app.
+type appScope struct{ app *App }
+
+func (s appScope) add(a *ActionDef) {
+	target, name := s.app.scopeFor(a.name)
+	a.name = name
+	target.add(a)
+}
+
+// semantics is what an action does to the world, as its builder declared.
+type semantics int
+
+const (
+	semAction semantics = iota
+	semQuery
+	semMutation
+)
+
+// ActionDef is one declared action. Its methods refine it until the app is
+// built; they return the ActionDef so they chain.
+type ActionDef struct {
+	tool  *Tool
+	group *Group
+	name  string // the action's own name ("list")
+	key   string // its key within the tool ("list" or "users.list")
+
+	sem         semantics
+	description string
+	title       string
+	tags        []string
+	idempotent  bool
+	openWorld   *bool
+	annotations *mcp.ToolAnnotations
+	middleware  []Middleware
+	timeout     time.Duration
+	cache       CacheControl
+	invalidates []string
+
+	in       reflect.Type // the input struct (never a pointer)
+	out      reflect.Type
+	decode   decodeFunc
+	endpoint Handler // the typed handler adapted to Handler
+}
+
+// Query declares a read-only action: readOnlyHint true, destructiveHint
+// false. In and Out are inferred from handler; a handler without input
+// takes struct{}.
+func Query[In, Out any](s Scope, name string, handler func(ctx context.Context, in In) (Out, error)) *ActionDef {
+	return declare(s, name, semQuery, handler)
+}
+
+// Action declares an action that changes state without destroying any:
+// neither read-only nor destructive (a create, a send).
+func Action[In, Out any](s Scope, name string, handler func(ctx context.Context, in In) (Out, error)) *ActionDef {
+	return declare(s, name, semAction, handler)
+}
+
+// Mutation declares a destructive action (delete, overwrite, revoke):
+// destructiveHint true, and flagged in descriptions so a model thinks twice.
+func Mutation[In, Out any](s Scope, name string, handler func(ctx context.Context, in In) (Out, error)) *ActionDef {
+	return declare(s, name, semMutation, handler)
+}
+
+func declare[In, Out any](s Scope, name string, sem semantics, handler func(context.Context, In) (Out, error)) *ActionDef {
+	if s == nil || reflect.ValueOf(s).IsNil() {
+		panic(fmt.Sprintf("vurb: action %q: nil scope; pass the app, a tool or a group", name))
+	}
+	if handler == nil {
+		panic(fmt.Sprintf("vurb: action %q: nil handler", name))
+	}
+	in, decode := decoderFor[In](name)
+	a := &ActionDef{
+		name:   name,
+		sem:    sem,
+		in:     in,
+		out:    reflect.TypeFor[Out](),
+		decode: decode,
+	}
+	s.scope().add(a)
+	a.endpoint = adapt(handler, a.tool.app.cfg.resultFormat)
+	return a
+}
+
+// Describe sets the action's description, shown to the model.
+func (a *ActionDef) Describe(description string) *ActionDef {
+	a.mustBeMutable()
+	a.description = description
+	return a
+}
+
+// Title sets the human-readable title (annotations.title and the tool
+// title in flat exposition).
+func (a *ActionDef) Title(title string) *ActionDef {
+	a.mustBeMutable()
+	a.title = title
+	return a
+}
+
+// Tags adds tags to the action, for tag filtering. In flat exposition a
+// filter applies per action.
+func (a *ActionDef) Tags(tags ...string) *ActionDef {
+	a.mustBeMutable()
+	a.tags = append(a.tags, tags...)
+	return a
+}
+
+// Idempotent marks the action as safe to repeat with the same arguments
+// (idempotentHint). It is opt-in: vurb cannot know it.
+func (a *ActionDef) Idempotent() *ActionDef {
+	a.mustBeMutable()
+	a.idempotent = true
+	return a
+}
+
+// OpenWorld states whether the action reaches outside the server's own
+// domain (the web, a third-party API): openWorldHint.
+func (a *ActionDef) OpenWorld(open bool) *ActionDef {
+	a.mustBeMutable()
+	a.openWorld = &open
+	return a
+}
+
+// Annotations replaces the action's annotations with ann, verbatim: the
+// explicit override of everything its builder implied.
+func (a *ActionDef) Annotations(ann *mcp.ToolAnnotations) *ActionDef {
+	a.mustBeMutable()
+	a.annotations = ann
+	return a
+}
+
+// Use appends action middleware, the innermost layer.
+func (a *ActionDef) Use(mw ...Middleware) *ActionDef {
+	a.mustBeMutable()
+	a.middleware = append(a.middleware, checkMiddleware(fmt.Sprintf("action %q", a.key), mw)...)
+	return a
+}
+
+// Timeout sets the action's deadline, overriding its tool's and the app's.
+func (a *ActionDef) Timeout(d time.Duration) *ActionDef {
+	a.mustBeMutable()
+	a.timeout = d
+	return a
+}
+
+func (a *ActionDef) mustBeMutable() {
+	if a.tool != nil {
+		a.tool.mustBeMutable()
+	}
+}
+
+// canonicalKey is the dotted key policies and logs use: tool.action or
+// tool.group.action.
+func (a *ActionDef) canonicalKey() string { return a.tool.name + "." + a.key }

@@ -1,0 +1,238 @@
+package vurb
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/schema"
+)
+
+// Call runs the tool called name with args in-process, through the same
+// pipeline a served call takes: route lookup, discriminator (grouped
+// exposition), strict decoding and validation, the middleware chain, the
+// handler, the result. It builds the app on first use.
+//
+// Mistakes a model can fix (bad arguments, an unknown action, a handler
+// error, a timeout, a panic) are results with IsError set and a text that
+// says what to do. The error return is for protocol failures: an unknown
+// tool (a *jsonrpc.Error with code InvalidParams, as the MCP spec asks) or
+// the caller's context being cancelled.
+func (a *App) Call(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	r, ok := a.built().routes[name]
+	if !ok {
+		return nil, unknownTool(name)
+	}
+	return r.call(ctx, args, origin{})
+}
+
+// origin is what the transport knows about a call; empty in-process.
+type origin struct {
+	session       *mcp.ServerSession
+	progressToken any
+}
+
+func unknownTool(name string) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(MsgUnknownTool, truncate(name, 128))}
+}
+
+// call picks the endpoint (grouped tools read the discriminator) and runs it.
+func (r *route) call(ctx context.Context, args json.RawMessage, o origin) (*mcp.CallToolResult, error) {
+	ep := r.single
+	if ep == nil {
+		var res *mcp.CallToolResult
+		if ep, res = r.pick(args); res != nil {
+			return res, nil
+		}
+	}
+	return ep.call(ctx, args, o)
+}
+
+// pick reads the discriminator without decoding the rest of the arguments.
+func (r *route) pick(args json.RawMessage) (*endpoint, *mcp.CallToolResult) {
+	raw, found, err := schema.Lookup(args, r.discriminator, r.tool.app.cfg.limits)
+	switch {
+	case err != nil:
+		return nil, Error("[" + r.tool.name + "] " + fmt.Sprintf(MsgInvalidArguments, err))
+	case !found:
+		return nil, Error(fmt.Sprintf(MsgDiscriminatorMissing, r.discriminator, r.available))
+	case len(raw) == 0 || raw[0] != '"':
+		return nil, Error(fmt.Sprintf(MsgDiscriminatorNotString, r.discriminator, jsonKind(raw), r.available))
+	}
+	if ep, ok := r.actions[string(raw[1:len(raw)-1])]; ok {
+		return ep, nil
+	}
+	var name string
+	if json.Unmarshal(raw, &name) == nil {
+		if ep, ok := r.actions[name]; ok { // the key was sent with escapes
+			return ep, nil
+		}
+	}
+	return nil, Error(fmt.Sprintf(MsgUnknownAction, truncate(name, 64), r.available))
+}
+
+// outcome is what the handler goroutine hands back.
+type outcome struct {
+	res      *mcp.CallToolResult
+	err      error
+	panicked bool
+}
+
+// call is the hot path: decode and validate, then the precomposed chain
+// under the endpoint's deadline, then the state-sync notice. With no
+// observer it costs one nil check more than the pipeline itself.
+func (ep *endpoint) call(ctx context.Context, args json.RawMessage, o origin) (*mcp.CallToolResult, error) {
+	id := ep.app.newRequestID()
+	obs := ep.app.cfg.observer
+	if obs == nil {
+		res, outcome, err := ep.exec(ctx, args, o, id)
+		if outcome == OutcomeOK && ep.sync.notice != "" {
+			res = withNotice(res, ep.sync.notice)
+		}
+		return res, err
+	}
+	start := time.Now()
+	obs(ctx, ep.event(CallStarted, id, start))
+	res, outcome, err := ep.exec(ctx, args, o, id)
+	if outcome == OutcomeOK && ep.sync.notice != "" {
+		res = withNotice(res, ep.sync.notice)
+		e := ep.event(CacheInvalidated, id, time.Now())
+		e.Patterns = ep.sync.invalidates
+		obs(ctx, e)
+	}
+	e := ep.event(CallFinished, id, time.Now())
+	e.Duration, e.Outcome = e.Time.Sub(start), outcome
+	obs(ctx, e)
+	return res, err
+}
+
+func (ep *endpoint) event(kind EventKind, id string, at time.Time) Event {
+	return Event{Kind: kind, Time: at, Tool: ep.tool, Action: ep.action, Key: ep.key, Name: ep.name, RequestID: id}
+}
+
+// withNotice returns res with the invalidation notice as its first block,
+// without touching the handler's own value.
+func withNotice(res *mcp.CallToolResult, notice string) *mcp.CallToolResult {
+	out := *res
+	out.Content = append([]mcp.Content{&mcp.TextContent{Text: notice}}, res.Content...)
+	return &out
+}
+
+// exec decodes, validates and runs the chain, and says how the call ended.
+func (ep *endpoint) exec(ctx context.Context, args json.RawMessage, o origin, id string) (*mcp.CallToolResult, Outcome, error) {
+	in, err := ep.decode(args, ep.opts)
+	if err != nil {
+		return Error(ep.prefix + fmt.Sprintf(MsgInvalidArguments, err)), OutcomeValidation, nil
+	}
+	tctx, cancel := context.WithTimeout(ctx, ep.timeout)
+	defer cancel()
+	cc := &callContext{Context: tctx, call: Call{
+		Tool:          ep.tool,
+		Action:        ep.action,
+		Key:           ep.key,
+		Name:          ep.name,
+		Input:         in,
+		Arguments:     args,
+		RequestID:     id,
+		session:       o.session,
+		progressToken: o.progressToken,
+		app:           ep.app,
+	}}
+
+	// The handler runs on its own goroutine so that a handler which ignores
+	// its context cannot hold the call past its deadline. Such a handler
+	// keeps running after the call has returned; its late result is dropped.
+	done := make(chan outcome, 1)
+	go ep.run(cc, done)
+	select {
+	case out := <-done:
+		return ep.finish(ctx, tctx, out)
+	case <-tctx.Done():
+		if ctx.Err() != nil {
+			return nil, OutcomeCancelled, ctx.Err()
+		}
+		return Error(ep.prefix + fmt.Sprintf(MsgTimeout, ep.timeout)), OutcomeTimeout, nil
+	}
+}
+
+// run executes the chain and recovers a panic into an error result whose
+// reference id joins it to the logged stack. The stack never reaches the
+// client.
+func (ep *endpoint) run(cc *callContext, done chan<- outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			ref := cc.call.RequestID
+			ep.app.cfg.logger.Error("vurb: handler panicked",
+				"ref", ref, "tool", ep.tool, "action", ep.action, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			done <- outcome{res: Error(ep.prefix + fmt.Sprintf(MsgPanic, ref)), panicked: true}
+		}
+	}()
+	res, err := ep.handler(cc, &cc.call)
+	done <- outcome{res: res, err: err}
+}
+
+// finish turns the chain's outcome into the call's result.
+func (ep *endpoint) finish(ctx, tctx context.Context, out outcome) (*mcp.CallToolResult, Outcome, error) {
+	switch {
+	case out.panicked:
+		return out.res, OutcomePanic, nil
+	case out.err == nil && out.res == nil:
+		return &mcp.CallToolResult{Content: []mcp.Content{}}, OutcomeOK, nil
+	case out.err == nil && out.res.IsError:
+		return out.res, OutcomeHandler, nil
+	case out.err == nil:
+		return out.res, OutcomeOK, nil
+	case ctx.Err() != nil:
+		return nil, OutcomeCancelled, ctx.Err()
+	case errors.Is(out.err, context.DeadlineExceeded) && tctx.Err() != nil:
+		return Error(ep.prefix + fmt.Sprintf(MsgTimeout, ep.timeout)), OutcomeTimeout, nil
+	}
+	return Error(ep.prefix + out.err.Error()), OutcomeHandler, nil
+}
+
+// newRequestID numbers in-process and served calls alike; the SDK does not
+// hand the JSON-RPC id to tool handlers.
+func (a *App) newRequestID() string {
+	return strconv.FormatUint(a.nextID.Add(1), 36)
+}
+
+// jsonKind names the JSON kind of a raw value, for error texts.
+func jsonKind(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	default:
+		return "number"
+	}
+}
+
+// truncate keeps echoed client text short: a 100 KB name is never sent back
+// whole.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }

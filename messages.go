@@ -1,0 +1,27 @@
+package vurb
+
+// Texts a model reads when a call fails. They are variables so tests assert
+// them and an application can translate them; each says what went wrong and
+// what the model can do about it. Format verbs are documented per message.
+var (
+	// MsgUnknownTool is the protocol error for a tool name the server does
+	// not expose (%q: the name).
+	MsgUnknownTool = "unknown tool %q"
+	// MsgDiscriminatorMissing: the discriminator field's name, then the
+	// available actions.
+	MsgDiscriminatorMissing = "%s is required. Available: %s"
+	// MsgDiscriminatorNotString: the discriminator field's name, the JSON
+	// kind received, then the available actions.
+	MsgDiscriminatorNotString = "%s must be a string, got %s. Available: %s"
+	// MsgUnknownAction: the action received (%q), then the available
+	// actions.
+	MsgUnknownAction = "Unknown action %q. Available: %s"
+	// MsgInvalidArguments follows the call's prefix: the validation
+	// problems, every one of them.
+	MsgInvalidArguments = "invalid arguments: %s"
+	// MsgTimeout follows the call's prefix: the deadline.
+	MsgTimeout = "timed out after %s; the operation may still complete on the server, so check its effect before retrying"
+	// MsgPanic follows the call's prefix: a reference id that joins the
+	// message to the server log holding the stack.
+	MsgPanic = "internal error (ref %s); the server has logged the details"
+)

@@ -1,0 +1,31 @@
+package vurb
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Handler is one step of a call's pipeline once its arguments are decoded
+// and validated. Every action, whatever its types, is adapted to this one
+// shape at definition, so middleware is written once and composed once.
+type Handler func(ctx context.Context, call *Call) (*mcp.CallToolResult, error)
+
+// Middleware wraps a Handler. It may act before and after next, replace the
+// context it passes on (to hand values to inner layers), or return without
+// calling next to short-circuit the call with its own result or error.
+//
+// Middleware is declared at four levels and runs outermost first: the app
+// (App.Use), the tool (Tool.Use), the group (Group.Use) and the action
+// (ActionDef.Use). Each action's chain is composed once, at Build; a call
+// runs a single precomposed function.
+type Middleware func(next Handler) Handler
+
+// chain composes layers around h so that layers[0] runs first. It runs at
+// build time only.
+func chain(h Handler, layers []Middleware) Handler {
+	for i := len(layers) - 1; i >= 0; i-- {
+		h = layers[i](h)
+	}
+	return h
+}

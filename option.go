@@ -1,0 +1,107 @@
+package vurb
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/vurb-go/vurb/schema"
+)
+
+// DefaultTimeout bounds every call that sets no timeout of its own. A model
+// waiting on a tool cannot tell a slow tool from a dead one, so every call
+// ends, one way or another, within a known time.
+const DefaultTimeout = 30 * time.Second
+
+// DefaultSeparator joins a tool and its action into a flat wire name
+// (projects_list): the underscore is accepted by every MCP client.
+const DefaultSeparator = "_"
+
+// Option configures an App at New.
+type Option func(*config)
+
+// config is what the options set. It is read at Build, never on a call.
+type config struct {
+	name         string
+	version      string
+	instructions string
+	exposition   Exposition
+	separator    string
+	timeout      time.Duration
+	limits       schema.Limits
+	logger       *slog.Logger
+	policies     []Policy
+	defaultCache CacheControl
+	observer     Observer
+	resultFormat ResultFormat
+}
+
+func defaultConfig() config {
+	return config{
+		name:       "vurb",
+		version:    "0.0.0",
+		exposition: Flat,
+		separator:  DefaultSeparator,
+		timeout:    DefaultTimeout,
+		limits:     schema.Limits{MaxBytes: schema.DefaultMaxBytes, MaxDepth: schema.DefaultMaxDepth},
+		logger:     slog.Default(),
+	}
+}
+
+// WithName sets the server name announced at initialize.
+func WithName(name string) Option { return func(c *config) { c.name = name } }
+
+// WithVersion sets the server version announced at initialize.
+func WithVersion(version string) Option { return func(c *config) { c.version = version } }
+
+// WithInstructions sets the instructions a client may show its model at initialize.
+func WithInstructions(text string) Option { return func(c *config) { c.instructions = text } }
+
+// WithExposition chooses how actions reach the wire: Flat (the default, one
+// MCP tool per action) or Grouped (one MCP tool per tool, with a
+// discriminator). Handlers never change when it does.
+func WithExposition(e Exposition) Option { return func(c *config) { c.exposition = e } }
+
+// WithSeparator sets the string between tool, group and action in flat wire
+// names. It must keep names within the MCP tool-name alphabet (A-Za-z0-9_-.).
+func WithSeparator(sep string) Option { return func(c *config) { c.separator = sep } }
+
+// WithTimeout sets the app-wide call deadline; tools and actions may set
+// their own with Timeout. Zero or less keeps DefaultTimeout.
+func WithTimeout(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.timeout = d
+		}
+	}
+}
+
+// WithMaxArgumentBytes bounds the size of one call's arguments (default
+// schema.DefaultMaxBytes, 1 MiB). Larger arguments are refused before any
+// decoding.
+func WithMaxArgumentBytes(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.limits.MaxBytes = n
+		}
+	}
+}
+
+// WithMaxDepth bounds the nesting depth of one call's arguments (default
+// schema.DefaultMaxDepth, 64). Deeper arguments are refused before decoding.
+func WithMaxDepth(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.limits.MaxDepth = n
+		}
+	}
+}
+
+// WithLogger sets the logger that receives recovered panics (with their
+// stack) and serving errors. The default is slog.Default().
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) {
+		if l != nil {
+			c.logger = l
+		}
+	}
+}

@@ -1,0 +1,125 @@
+package vurb
+
+import (
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// App is a vurb server definition: its tools, their actions and the
+// app-wide middleware. It is mutable until Build (or the first Call, Attach
+// or Serve), then frozen: the compiled plan is immutable and shared by every
+// call, so an App serves any number of goroutines without locks.
+//
+// Defining an App (New, Tool, Query, Use, ...) is not safe for concurrent
+// use; calling a built App is.
+type App struct {
+	cfg        config
+	tools      []*Tool
+	toolIndex  map[string]*Tool
+	middleware []Middleware
+	prompts    []*PromptDef
+	resources  []*ResourceDef
+	policies   []compiledPolicy // compiled at Build
+
+	serversMu sync.Mutex
+	servers   map[*mcp.Server]struct{} // servers made by NewServer, for resource notifications
+
+	buildMu sync.Mutex
+	plan    atomic.Pointer[plan]
+	frozen  atomic.Bool
+	nextID  atomic.Uint64
+}
+
+// New returns an empty App configured by opts.
+func New(opts ...Option) *App {
+	a := &App{cfg: defaultConfig(), toolIndex: map[string]*Tool{}}
+	for _, opt := range opts {
+		opt(&a.cfg)
+	}
+	return a
+}
+
+// Tool returns the tool called name, creating it on first use, so actions
+// can be added to it from several places. It panics when name is not a
+// valid tool name or when the app is built.
+func (a *App) Tool(name string) *Tool {
+	if t, ok := a.toolIndex[name]; ok {
+		return t
+	}
+	a.mustBeMutable()
+	if why := checkSegmentName(name); why != "" {
+		panic(fmt.Sprintf("vurb: invalid tool name %q: %s", name, why))
+	}
+	t := &Tool{app: a, name: name}
+	a.tools = append(a.tools, t)
+	a.toolIndex[name] = t
+	return t
+}
+
+// Use appends app-wide middleware. App middleware is the outermost layer:
+// it runs before tool, group and action middleware.
+func (a *App) Use(mw ...Middleware) *App {
+	a.mustBeMutable()
+	a.middleware = append(a.middleware, checkMiddleware("app", mw)...)
+	return a
+}
+
+// Build compiles every tool into its wire definitions and routes, once, and
+// freezes the App. Later calls return at once. Build panics on definition
+// errors that only the whole picture reveals (a wire name too long, a field
+// declared with two types across a grouped tool's actions, ...), so call it
+// at start-up, where such a panic belongs; Call, Attach and Serve call it
+// for you.
+func (a *App) Build() {
+	a.built()
+}
+
+// built returns the compiled plan, building it on first use.
+func (a *App) built() *plan {
+	if p := a.plan.Load(); p != nil {
+		return p
+	}
+	a.buildMu.Lock()
+	defer a.buildMu.Unlock()
+	if p := a.plan.Load(); p != nil {
+		return p
+	}
+	a.frozen.Store(true)
+	p := compile(a)
+	a.plan.Store(p)
+	return p
+}
+
+// scopeTool resolves a dotted name given to the app ("projects.list" or
+// "admin.users.list") into the scope that owns the last segment.
+func (a *App) scopeFor(name string) (scope, string) {
+	parts := strings.Split(name, ".")
+	switch len(parts) {
+	case 2:
+		return a.Tool(parts[0]), parts[1]
+	case 3:
+		return a.Tool(parts[0]).groupOrNew(parts[1]), parts[2]
+	default:
+		panic(fmt.Sprintf("vurb: action name %q given to the app must be \"tool.action\" or \"tool.group.action\"; "+
+			"or add the action to a tool: vurb.Query(app.Tool(\"name\"), \"action\", handler)", name))
+	}
+}
+
+func (a *App) mustBeMutable() {
+	if a.frozen.Load() {
+		panic("vurb: the app is built and frozen: it cannot be changed; define every tool before Build, Call, Attach or Serve")
+	}
+}
+
+func checkMiddleware(level string, mw []Middleware) []Middleware {
+	for i, m := range mw {
+		if m == nil {
+			panic(fmt.Sprintf("vurb: nil middleware at position %d of %s Use", i, level))
+		}
+	}
+	return mw
+}
