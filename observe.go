@@ -1,0 +1,96 @@
+package vurb
+
+import (
+	"context"
+	"log/slog"
+	"time"
+)
+
+// EventKind says what an Event reports.
+type EventKind int
+
+const (
+	// ToolRegistered: one wire tool was compiled, at Build.
+	ToolRegistered EventKind = iota + 1
+	// CallStarted: a call reached its action, before decoding.
+	CallStarted
+	// CallFinished: a call ended; Duration and Outcome say how.
+	CallFinished
+	// CacheInvalidated: a successful call made earlier results stale;
+	// Patterns lists which, Key is the cause.
+	CacheInvalidated
+)
+
+// String names the kind for logs.
+func (k EventKind) String() string {
+	switch k {
+	case ToolRegistered:
+		return "tool_registered"
+	case CallStarted:
+		return "call_started"
+	case CallFinished:
+		return "call_finished"
+	case CacheInvalidated:
+		return "cache_invalidated"
+	}
+	return "unknown"
+}
+
+// Outcome classifies how a call ended, for metrics and alerts.
+type Outcome string
+
+const (
+	OutcomeOK         Outcome = "none"       // a successful result
+	OutcomeValidation Outcome = "validation" // arguments refused (or no such action)
+	OutcomeHandler    Outcome = "handler"    // the handler or a middleware returned an error or an error result
+	OutcomePanic      Outcome = "panic"      // the handler or a middleware panicked
+	OutcomeTimeout    Outcome = "timeout"    // the deadline passed
+	OutcomeCancelled  Outcome = "cancelled"  // the caller went away
+)
+
+// Event is one observation. Fields that do not apply to its Kind are zero.
+type Event struct {
+	Kind      EventKind
+	Time      time.Time
+	Tool      string // authored tool name
+	Action    string // action key within the tool
+	Key       string // canonical dotted key
+	Name      string // wire name
+	RequestID string
+	Duration  time.Duration // CallFinished
+	Outcome   Outcome       // CallFinished
+	Patterns  []string      // CacheInvalidated
+}
+
+// Observer receives events synchronously, on the calling goroutine: keep
+// it fast, or hand events to a goroutine of your own.
+type Observer func(ctx context.Context, e Event)
+
+// WithObserver sets the app's observer. Without one a call pays a single
+// nil check: no clock reads and no event values.
+func WithObserver(o Observer) Option { return func(c *config) { c.observer = o } }
+
+// SlogObserver returns an Observer that logs every event through logger:
+// call ends at Info (Warn when they failed), the rest at Debug.
+func SlogObserver(logger *slog.Logger) Observer {
+	return func(ctx context.Context, e Event) {
+		level := slog.LevelDebug
+		attrs := []slog.Attr{slog.String("tool", e.Tool), slog.String("key", e.Key)}
+		if e.RequestID != "" {
+			attrs = append(attrs, slog.String("request_id", e.RequestID))
+		}
+		switch e.Kind {
+		case CallFinished:
+			level = slog.LevelInfo
+			if e.Outcome != OutcomeOK {
+				level = slog.LevelWarn
+			}
+			attrs = append(attrs, slog.Duration("duration", e.Duration), slog.String("outcome", string(e.Outcome)))
+		case CacheInvalidated:
+			attrs = append(attrs, slog.Any("patterns", e.Patterns))
+		case ToolRegistered:
+			attrs = append(attrs, slog.String("name", e.Name))
+		}
+		logger.LogAttrs(ctx, level, "vurb "+e.Kind.String(), attrs...)
+	}
+}

@@ -1,0 +1,64 @@
+package vurb
+
+import (
+	"context"
+	"errors"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ErrNoSession is returned by the session powers that need a client to
+// answer (sampling, elicitation) when the call has none: an in-process
+// App.Call, or a context that is not a vurb call's.
+var ErrNoSession = errors.New("vurb: no client session: sampling and elicitation need a call served to an MCP client, not an in-process App.Call")
+
+// Progress reports progress on the call in flight with a
+// notifications/progress message, when the client asked for it by sending a
+// progress token. Without a token or a session it does nothing: reporting
+// progress is always safe. total may be 0 when unknown.
+func Progress(ctx context.Context, progress, total float64, message string) error {
+	c := CallFrom(ctx)
+	if c == nil || c.session == nil || c.progressToken == nil {
+		return nil
+	}
+	return c.session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+		ProgressToken: c.progressToken,
+		Progress:      progress,
+		Total:         total,
+		Message:       message,
+	})
+}
+
+// Log sends a notifications/message log entry to the client. The session
+// drops entries below the level the client chose with logging/setLevel
+// (none until it chooses). Without a session it does nothing; use
+// Logger(ctx) for the server's own log.
+func Log(ctx context.Context, level mcp.LoggingLevel, data any) error {
+	c := CallFrom(ctx)
+	if c == nil || c.session == nil {
+		return nil
+	}
+	return c.session.Log(ctx, &mcp.LoggingMessageParams{Level: level, Logger: c.Tool, Data: data})
+}
+
+// Sample asks the client's model for a completion (sampling/createMessage).
+// It returns ErrNoSession outside a served call, and the client's error when
+// it declines or does not support sampling.
+func Sample(ctx context.Context, params *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
+	c := CallFrom(ctx)
+	if c == nil || c.session == nil {
+		return nil, ErrNoSession
+	}
+	return c.session.CreateMessage(ctx, params)
+}
+
+// Elicit asks the client's user for input (elicitation/create). It returns
+// ErrNoSession outside a served call, and the client's error when it does
+// not support elicitation.
+func Elicit(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	c := CallFrom(ctx)
+	if c == nil || c.session == nil {
+		return nil, ErrNoSession
+	}
+	return c.session.Elicit(ctx, params)
+}

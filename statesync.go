@@ -1,0 +1,210 @@
+package vurb
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vurb-go/vurb/internal/glob"
+)
+
+// CacheControl is a cache directive a model reads in a tool's description,
+// in the words HTTP taught it: whether what the tool returns can be reused.
+type CacheControl string
+
+const (
+	// Immutable marks results that never change (country codes, a closed
+	// invoice): the model may reuse them for the whole conversation.
+	Immutable CacheControl = "immutable"
+	// NoStore marks results that go stale at once (a live queue, a
+	// balance): the model should call again rather than trust an earlier
+	// answer.
+	NoStore CacheControl = "no-store"
+)
+
+// Policy sets state-sync behaviour for every action whose canonical dotted
+// key (tasks.update, admin.users.deactivate) matches Match, whatever the
+// exposition. In Match, "*" matches one dot segment and "**" zero or more.
+// Policies are tried in order and the first that matches wins.
+type Policy struct {
+	Match string
+	// CacheControl decorates the matching actions' descriptions.
+	CacheControl CacheControl
+	// Invalidates lists the key patterns whose earlier results a
+	// successful call of a matching action makes stale.
+	Invalidates []string
+}
+
+// WithPolicies sets the app's state-sync policies, checked at Build: an
+// empty or malformed pattern or an unknown directive panics there.
+func WithPolicies(policies ...Policy) Option {
+	return func(c *config) { c.policies = append(c.policies, policies...) }
+}
+
+// WithDefaultCacheControl sets the directive of actions that neither set
+// their own nor match a policy. Without it they are not decorated.
+func WithDefaultCacheControl(cc CacheControl) Option {
+	return func(c *config) { c.defaultCache = cc }
+}
+
+// Cached marks the action's results as immutable (see Immutable).
+func (a *ActionDef) Cached() *ActionDef {
+	a.mustBeMutable()
+	a.cache = Immutable
+	return a
+}
+
+// Stale marks the action's results as never reusable (see NoStore).
+func (a *ActionDef) Stale() *ActionDef {
+	a.mustBeMutable()
+	a.cache = NoStore
+	return a
+}
+
+// Invalidates declares the key patterns ("tasks.*", "sprints.**") whose
+// earlier results a successful call of this action makes stale. The model
+// is told so in the call's result.
+func (a *ActionDef) Invalidates(patterns ...string) *ActionDef {
+	a.mustBeMutable()
+	mustPatterns(patterns, fmt.Sprintf("action %q", a.key))
+	a.invalidates = append(a.invalidates, patterns...)
+	return a
+}
+
+// syncRule is the state-sync behaviour resolved for one action at build.
+type syncRule struct {
+	cache       CacheControl
+	invalidates []string
+	notice      string // the text block a successful call adds; "" for none
+}
+
+// compiledPolicy is a Policy with its pattern compiled.
+type compiledPolicy struct {
+	Policy
+	pattern *glob.Pattern
+}
+
+// compilePolicies validates policies; it panics with the first problem.
+func compilePolicies(policies []Policy, defaultCache CacheControl) []compiledPolicy {
+	checkDirective := func(cc CacheControl, where string) {
+		if cc != "" && cc != Immutable && cc != NoStore {
+			panic(fmt.Sprintf("vurb: %s: unknown cache directive %q; use vurb.Immutable or vurb.NoStore", where, cc))
+		}
+	}
+	checkDirective(defaultCache, "WithDefaultCacheControl")
+	out := make([]compiledPolicy, len(policies))
+	for i, p := range policies {
+		where := fmt.Sprintf("policy %d (Match %q)", i+1, p.Match)
+		pattern, err := glob.Compile(p.Match)
+		if err != nil {
+			panic(fmt.Sprintf("vurb: %s: %v", where, err))
+		}
+		checkDirective(p.CacheControl, where)
+		mustPatterns(p.Invalidates, where)
+		out[i] = compiledPolicy{Policy: p, pattern: pattern}
+	}
+	return out
+}
+
+func mustPatterns(patterns []string, where string) {
+	for _, s := range patterns {
+		if _, err := glob.Compile(s); err != nil {
+			panic(fmt.Sprintf("vurb: %s: invalid invalidation pattern: %v", where, err))
+		}
+	}
+}
+
+// resolveSync is the state-sync rule of the action with canonical key:
+// the action's own settings first, then the first matching policy, then the
+// app default for the cache directive.
+func resolveSync(key string, own CacheControl, ownInvalidates []string, policies []compiledPolicy, defaultCache CacheControl) syncRule {
+	r := syncRule{cache: own, invalidates: ownInvalidates}
+	for _, p := range policies {
+		if !p.pattern.Match(key) {
+			continue
+		}
+		if r.cache == "" {
+			r.cache = p.CacheControl
+		}
+		if len(r.invalidates) == 0 {
+			r.invalidates = p.Invalidates
+		}
+		break
+	}
+	if r.cache == "" {
+		r.cache = defaultCache
+	}
+	if len(r.invalidates) > 0 {
+		r.notice = invalidationNotice(key, r.invalidates)
+	}
+	return r
+}
+
+// invalidationNotice is the first text block of a successful invalidating
+// call's result.
+func invalidationNotice(cause string, patterns []string) string {
+	return "[System: Cache invalidated for " + strings.Join(patterns, ", ") + " — caused by " + cause + "]"
+}
+
+// decorate appends the cache directive to a description.
+func decorate(description string, cc CacheControl) string {
+	if cc == "" {
+		return description
+	}
+	if description == "" {
+		return "[Cache-Control: " + string(cc) + "]"
+	}
+	return description + " [Cache-Control: " + string(cc) + "]"
+}
+
+// agreedCache is the directive all rules share, or "" when they differ: a
+// grouped tool's description speaks for all its actions or not at all.
+func agreedCache(rules []syncRule) CacheControl {
+	if len(rules) == 0 {
+		return ""
+	}
+	cc := rules[0].cache
+	for _, r := range rules[1:] {
+		if r.cache != cc {
+			return ""
+		}
+	}
+	return cc
+}
+
+// Overlap reports a policy that can never apply because an earlier policy
+// matches every key it matches.
+type Overlap struct {
+	// Shadowed is the index in the policy list of the policy that never
+	// wins; By is the index of the earlier, broader one.
+	Shadowed, By int
+}
+
+// String describes the overlap for a log line or a test failure.
+func (o Overlap) String() string {
+	return fmt.Sprintf("policy %d is shadowed by policy %d", o.Shadowed+1, o.By+1)
+}
+
+// DetectOverlaps reports every policy that an earlier, broader policy
+// shadows under first-match-wins, so a configuration mistake shows up in a
+// test or at start-up instead of as a directive that silently never
+// applies. It returns an error for a pattern that does not compile.
+func DetectOverlaps(policies []Policy) ([]Overlap, error) {
+	patterns := make([]*glob.Pattern, len(policies))
+	for i, p := range policies {
+		pattern, err := glob.Compile(p.Match)
+		if err != nil {
+			return nil, fmt.Errorf("policy %d: %w", i+1, err)
+		}
+		patterns[i] = pattern
+	}
+	var out []Overlap
+	for j := range patterns {
+		for i := 0; i < j; i++ {
+			if patterns[i].Covers(patterns[j]) {
+				out = append(out, Overlap{Shadowed: j, By: i})
+				break
+			}
+		}
+	}
+	return out, nil
+}
