@@ -189,6 +189,9 @@ func (b *schemaBuilder) convert(n *node, t reflect.Type) *node {
 	numericEnum(n)
 	if b.mode == modeInput {
 		intBounds(n, t)
+		if t.Kind() == reflect.Array && !n.has("maxItems") {
+			n.set("maxItems", json.Number(strconv.Itoa(t.Len()))) // Decode refuses more
+		}
 	}
 	n.sortKeywords()
 	return n

@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"reflect"
+	"strings"
 )
 
 // structInfo is what every part of the package needs to know about one
@@ -52,6 +53,10 @@ func infoOf(t reflect.Type) *structInfo {
 				defPanic(f, `validate:"required" on a non-pointer %s rejects a legitimate 0; use *%s`, ft, ft)
 			}
 		}
+		if layers, elem := containerLayers(ft); layers > len(f.rules.levels)-1 && hasRules(elem, map[reflect.Type]bool{}) {
+			defPanic(f, `the elements of %s have validate rules that validator only checks after "dive"; `+
+				`add %q to the validate tag`, ft, strings.Repeat(",dive", layers)[1:])
+		}
 		tagRequired := f.sf.Tag.Get("required") == "true" // swaggest's own tag
 		zf, rejectsZero := zero[f.name]
 		delete(zero, f.name)
@@ -73,4 +78,54 @@ func infoOf(t reflect.Type) *structInfo {
 	}
 	structInfos[t] = si
 	return si
+}
+
+// containerLayers counts the slices, arrays and maps around a struct element
+// type ([]T: 1, map[string][]T: 2) and returns that struct type; 0 and nil
+// when t does not hold structs.
+func containerLayers(t reflect.Type) (int, reflect.Type) {
+	n := 0
+	for {
+		t = deref(t)
+		switch t.Kind() {
+		case reflect.Slice, reflect.Array, reflect.Map:
+			n++
+			t = t.Elem()
+		case reflect.Struct:
+			if n == 0 || t == timeType {
+				return 0, nil
+			}
+			return n, t
+		default:
+			return 0, nil
+		}
+	}
+}
+
+// hasRules reports whether struct type t, or a struct it contains, has a
+// validate tag.
+func hasRules(t reflect.Type, seen map[reflect.Type]bool) bool {
+	t = deref(t)
+	if t.Kind() != reflect.Struct || seen[t] {
+		return false
+	}
+	seen[t] = true
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if v := sf.Tag.Get("validate"); v != "" && v != "-" {
+			return true
+		}
+		ft := sf.Type
+		for {
+			ft = deref(ft)
+			if k := ft.Kind(); k != reflect.Slice && k != reflect.Array && k != reflect.Map {
+				break
+			}
+			ft = ft.Elem()
+		}
+		if hasRules(ft, seen) {
+			return true
+		}
+	}
+	return false
 }

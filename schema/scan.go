@@ -466,7 +466,7 @@ func (s *scanner) freeObject(elem *shape, elemNullable bool) {
 			s.skipValue()
 		case keys.dup(s.data, sp):
 			s.foundDup = s.foundDup || target
-			s.objIssue(fmt.Sprintf(MsgDuplicateField, quoteKey(s.data[start:end])))
+			s.objIssue(fmt.Sprintf(MsgDuplicateField, quoteKey([]byte(keyString(s.data[start:end], esc)))))
 			s.skipValue()
 		default:
 			if target {

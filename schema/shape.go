@@ -102,17 +102,18 @@ func (c *shapeCompiler) shapeOf(t reflect.Type, f *fieldInfo) *shape {
 	if s, ok := c.memo[t]; ok {
 		return s
 	}
+	if t.Kind() == reflect.Pointer {
+		return c.shapeOf(t.Elem(), f)
+	}
 	switch {
 	case t == timeType:
 		return &shape{kind: kindTime}
 	case implements(t, typeUnmarshaler):
 		return anyShape // the type decides what it accepts
-	case t.Kind() != reflect.Pointer && implements(t, typeTextUnmarshaler):
+	case implements(t, typeTextUnmarshaler):
 		return &shape{kind: kindString}
 	}
 	switch t.Kind() {
-	case reflect.Pointer:
-		return c.shapeOf(t.Elem(), f)
 	case reflect.Interface:
 		if t.NumMethod() != 0 && f != nil {
 			defPanic(f, "interface type %s cannot be decoded from JSON; use any or json.RawMessage", t)
