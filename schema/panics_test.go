@@ -27,7 +27,9 @@ type (
 	badTag struct {
 		Name string `json:"name" validate:"requird"`
 	}
-	dupEmbedded struct{ ID string `json:"id"` }
+	dupEmbedded struct {
+		ID string `json:"id"`
+	}
 	badDuplicate struct {
 		dupEmbedded
 		Other string `json:"id"`
