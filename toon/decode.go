@@ -1,5 +1,7 @@
 package toon
 
+import "unicode/utf8"
+
 // decoder builds the model from scanned lines. It reads top-down: each
 // method consumes the lines that belong to the structure it parses and
 // stops at the first line that does not, leaving it to its caller.
@@ -12,6 +14,11 @@ type decoder struct {
 
 // decodeDocument parses a TOON document into the model.
 func decodeDocument(data []byte, o options) (value, error) {
+	if !utf8.Valid(data) {
+		// Replace bad bytes up front, so that keys which differ only in
+		// them are not told apart here and merged in the output.
+		data = []byte(string(appendValidUTF8(nil, string(data))))
+	}
 	lines, err := scanLines(data, o)
 	if err != nil {
 		return value{}, err
@@ -229,12 +236,12 @@ func (d *decoder) table(h *header, depth, at int) ([]value, error) {
 }
 
 func duplicateField(fields []field) string {
-	for i := range fields {
-		for j := range i {
-			if fields[i].name == fields[j].name {
-				return fields[i].name
-			}
+	seen := make(map[string]bool, len(fields))
+	for _, f := range fields {
+		if seen[f.name] {
+			return f.name
 		}
+		seen[f.name] = true
 	}
 	return ""
 }

@@ -86,7 +86,7 @@ func appendJSONString(dst []byte, s string) []byte {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, "\\ufffd"...)
+			dst = append(dst, "\uFFFD"...)
 		case r == '\u2028' || r == '\u2029':
 			// Valid JSON, but not valid JavaScript before ES2019.
 			dst = append(dst, s[start:i]...)
