@@ -129,6 +129,7 @@ func Merge(discriminator string, common *Codec, members []Member) json.RawMessag
 	required := []any{discriminator}
 	for _, e := range order {
 		if note := tierNote(e, len(members)); note != "" {
+			e.schema = refWrapped(e.schema)
 			e.schema.set("description", joinNote(e.schema.str("description"), note))
 			e.schema.sortKeywords()
 		}

@@ -218,11 +218,7 @@ func (b *schemaBuilder) convertRef(n *node, ref string) *node {
 	if n.len() == 1 {
 		return target
 	}
-	if b.keep[name] {
-		wrapped := &node{}
-		wrapped.set("allOf", []any{target})
-		target = wrapped
-	}
+	target = refWrapped(target)
 	for i, k := range n.keys {
 		if k != "$ref" && k != "type" {
 			target.set(k, cloneValue(n.vals[i]))
@@ -230,6 +226,17 @@ func (b *schemaBuilder) convertRef(n *node, ref string) *node {
 	}
 	target.sortKeywords()
 	return target
+}
+
+// refWrapped returns n ready to take annotations: a bare {"$ref"} moves into
+// an allOf, because draft-07 ignores every keyword beside $ref.
+func refWrapped(n *node) *node {
+	if !n.has("$ref") {
+		return n
+	}
+	w := &node{}
+	w.set("allOf", []any{n})
+	return w
 }
 
 // ensureDef converts recursive definition name once into the output $defs.

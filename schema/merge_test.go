@@ -1,0 +1,160 @@
+package schema
+
+import (
+	"testing"
+
+	"github.com/matryer/is"
+)
+
+type (
+	projCommon struct {
+		WorkspaceID string `json:"workspace_id" validate:"required" description:"Workspace ID"`
+		Verbose     *bool  `json:"verbose,omitempty" description:"Explain the result."`
+	}
+	projCreate struct {
+		projCommon
+		Name  string `json:"name" validate:"required" description:"Project name"`
+		Color string `json:"color,omitempty" validate:"omitempty,oneof=red green"`
+	}
+	projUpdate struct {
+		projCommon
+		ID    string  `json:"id" validate:"required" description:"Project ID"`
+		Name  *string `json:"name,omitempty" validate:"omitempty,min=1" description:"New name"`
+		Color string  `json:"color,omitempty" validate:"omitempty,oneof=green blue"`
+	}
+	projDelete struct {
+		projCommon
+		ID string `json:"id" validate:"required"`
+	}
+	projList struct {
+		projCommon
+		Limit *int `json:"limit,omitempty" validate:"omitempty,min=1,max=100" description:"Page size"`
+	}
+	projSearch struct {
+		projCommon
+		Query string `json:"query" validate:"required" description:"Full-text query"`
+		Limit *int   `json:"limit,omitempty" validate:"omitempty,min=1,max=50"`
+	}
+	projFree struct {
+		projCommon
+		Color string `json:"color,omitempty"`
+	}
+	projConflict struct {
+		Limit string `json:"limit,omitempty"`
+	}
+)
+
+func projMembers() []Member {
+	return []Member{
+		{Key: "create", Codec: For[projCreate]()},
+		{Key: "update", Codec: For[projUpdate]()},
+		{Key: "delete", Codec: For[projDelete]()},
+		{Key: "list", Codec: For[projList]()},
+		{Key: "search", Codec: For[projSearch]()},
+	}
+}
+
+func TestMergeTiers(t *testing.T) {
+	is := is.New(t)
+	got := Merge("action", For[projCommon](), projMembers())
+	is.Equal(string(got), `{"type":"object","properties":{`+
+		`"action":{"type":"string","description":"The operation to perform","enum":["create","update","delete","list","search"]},`+
+		`"workspace_id":{"type":"string","description":"Workspace ID (always required)"},`+
+		`"verbose":{"type":"boolean","description":"Explain the result."},`+
+		`"name":{"type":"string","description":"Project name. Required for: create. For: update"},`+
+		`"color":{"type":"string","description":"For: create, update","enum":["red","green","blue"]},`+
+		`"id":{"type":"string","description":"Project ID. Required for: update, delete"},`+
+		`"limit":{"type":"integer","description":"Page size. For: list, search","minimum":1,"maximum":100},`+
+		`"query":{"type":"string","description":"Full-text query. Required for: search"}},`+
+		`"required":["action","workspace_id"],"additionalProperties":false}`)
+}
+
+func TestMergeWithoutCommon(t *testing.T) {
+	is := is.New(t)
+	got := Merge("op", nil, []Member{
+		{Key: "users.list", Codec: For[projList]()},
+		{Key: "users.find", Codec: For[projSearch]()},
+	})
+	// Without a common struct, workspace_id is a field like any other: required
+	// by every action, but only the discriminator is required by the schema.
+	is.Equal(string(got), `{"type":"object","properties":{`+
+		`"op":{"type":"string","description":"The operation to perform","enum":["users.list","users.find"]},`+
+		`"workspace_id":{"type":"string","description":"Workspace ID. Required for: users.list, users.find"},`+
+		`"verbose":{"type":"boolean","description":"Explain the result."},`+
+		`"limit":{"type":"integer","description":"Page size","minimum":1,"maximum":100},`+
+		`"query":{"type":"string","description":"Full-text query. Required for: users.find"}},`+
+		`"required":["op"],"additionalProperties":false}`)
+}
+
+func TestMergeEnumUnionWithFreeValue(t *testing.T) {
+	is := is.New(t)
+	got := Merge("action", nil, []Member{
+		{Key: "create", Codec: For[projCreate]()},
+		{Key: "paint", Codec: For[projFree]()},
+	})
+	// paint accepts any color, so the union has no enum.
+	is.Equal(string(got), `{"type":"object","properties":{`+
+		`"action":{"type":"string","description":"The operation to perform","enum":["create","paint"]},`+
+		`"workspace_id":{"type":"string","description":"Workspace ID. Required for: create, paint"},`+
+		`"verbose":{"type":"boolean","description":"Explain the result."},`+
+		`"name":{"type":"string","description":"Project name. Required for: create"},`+
+		`"color":{"type":"string"}},`+
+		`"required":["action"],"additionalProperties":false}`)
+}
+
+func TestMergeRecursiveDefs(t *testing.T) {
+	is := is.New(t)
+	got := Merge("action", nil, []Member{
+		{Key: "tree", Codec: For[treeInput]()},
+		{Key: "list", Codec: For[projList]()},
+	})
+	is.Equal(string(got), `{"type":"object","properties":{`+
+		`"action":{"type":"string","description":"The operation to perform","enum":["tree","list"]},`+
+		`"root":{"description":"For: tree","allOf":[{"$ref":"#/$defs/treeNode"}]},`+
+		`"workspace_id":{"type":"string","description":"Workspace ID. Required for: list"},`+
+		`"verbose":{"type":"boolean","description":"Explain the result. For: list"},`+
+		`"limit":{"type":"integer","description":"Page size. For: list","minimum":1,"maximum":100}},`+
+		`"required":["action"],"additionalProperties":false,`+
+		`"$defs":{"treeNode":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/treeNode"}}},"required":["name"],"additionalProperties":false}}}`)
+}
+
+func TestMergePanics(t *testing.T) {
+	tests := []struct {
+		name    string
+		disc    string
+		common  *Codec
+		members []Member
+		want    string
+	}{
+		{"type conflict", "action", nil, []Member{{Key: "list", Codec: For[projList]()}, {Key: "odd", Codec: For[projConflict]()}},
+			`schema: Merge: field "limit" is integer in action "list" but string in action "odd"; give both the same type or use different names`},
+		{"common conflict", "action", For[projConflict](), []Member{{Key: "list", Codec: For[projList]()}},
+			`schema: Merge: field "limit" is string in action "(common)" but integer in action "list"; give both the same type or use different names`},
+		{"discriminator clash", "limit", nil, []Member{{Key: "list", Codec: For[projList]()}},
+			`schema: Merge: field "limit" of action "list" has the discriminator's name; rename one of them`},
+		{"no members", "action", nil, nil, `schema: Merge: no members`},
+		{"empty discriminator", "", nil, []Member{{Key: "list", Codec: For[projList]()}}, `schema: Merge: empty discriminator name`},
+		{"nil codec", "action", nil, []Member{{Key: "list"}}, `schema: Merge: member "list" has a nil Codec`},
+		{"repeated key", "action", nil, []Member{{Key: "list", Codec: For[projList]()}, {Key: "list", Codec: For[projList]()}},
+			`schema: Merge: member key "list" is empty or repeated`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			is.Equal(panicText(func() { Merge(tt.disc, tt.common, tt.members) }), tt.want)
+		})
+	}
+}
+
+func TestJoinNote(t *testing.T) {
+	tests := []struct{ desc, note, want string }{
+		{"", "For: list", "For: list"},
+		{"Page size", "For: list", "Page size. For: list"},
+		{"Page size.", "For: list", "Page size. For: list"},
+		{"Really?", "For: list", "Really? For: list"},
+		{"Workspace ID", "(always required)", "Workspace ID (always required)"},
+	}
+	for _, tt := range tests {
+		is.New(t).Equal(joinNote(tt.desc, tt.note), tt.want)
+	}
+}
