@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"strconv"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -77,6 +77,11 @@ func (r *route) pick(args json.RawMessage) (*endpoint, *mcp.CallToolResult) {
 	return nil, Error(fmt.Sprintf(MsgUnknownAction, truncate(name, 64), r.available))
 }
 
+// doneChans recycles the channels handler goroutines answer on. A channel
+// goes back only after its answer was received; one abandoned at a timeout
+// stays with its late handler.
+var doneChans = sync.Pool{New: func() any { return make(chan outcome, 1) }}
+
 // outcome is what the handler goroutine hands back.
 type outcome struct {
 	res      *mcp.CallToolResult
@@ -88,7 +93,7 @@ type outcome struct {
 // under the endpoint's deadline, then the state-sync notice. With no
 // observer it costs one nil check more than the pipeline itself.
 func (ep *endpoint) call(ctx context.Context, args json.RawMessage, o origin) (*mcp.CallToolResult, error) {
-	id := ep.app.newRequestID()
+	id := ep.app.nextID.Add(1)
 	obs := ep.app.cfg.observer
 	if obs == nil {
 		res, outcome, err := ep.exec(ctx, args, o, id)
@@ -112,8 +117,8 @@ func (ep *endpoint) call(ctx context.Context, args json.RawMessage, o origin) (*
 	return res, err
 }
 
-func (ep *endpoint) event(kind EventKind, id string, at time.Time) Event {
-	return Event{Kind: kind, Time: at, Tool: ep.tool, Action: ep.action, Key: ep.key, Name: ep.name, RequestID: id}
+func (ep *endpoint) event(kind EventKind, id uint64, at time.Time) Event {
+	return Event{Kind: kind, Time: at, Tool: ep.tool, Action: ep.action, Key: ep.key, Name: ep.name, RequestID: formatID(id)}
 }
 
 // withNotice returns res with the invalidation notice as its first block,
@@ -125,7 +130,7 @@ func withNotice(res *mcp.CallToolResult, notice string) *mcp.CallToolResult {
 }
 
 // exec decodes, validates and runs the chain, and says how the call ended.
-func (ep *endpoint) exec(ctx context.Context, args json.RawMessage, o origin, id string) (*mcp.CallToolResult, Outcome, error) {
+func (ep *endpoint) exec(ctx context.Context, args json.RawMessage, o origin, id uint64) (*mcp.CallToolResult, Outcome, error) {
 	in, err := ep.decode(args, ep.opts)
 	if err != nil {
 		return Error(ep.prefix + fmt.Sprintf(MsgInvalidArguments, err)), OutcomeValidation, nil
@@ -139,7 +144,7 @@ func (ep *endpoint) exec(ctx context.Context, args json.RawMessage, o origin, id
 		Name:          ep.name,
 		Input:         in,
 		Arguments:     args,
-		RequestID:     id,
+		id:            id,
 		session:       o.session,
 		progressToken: o.progressToken,
 		app:           ep.app,
@@ -148,10 +153,11 @@ func (ep *endpoint) exec(ctx context.Context, args json.RawMessage, o origin, id
 	// The handler runs on its own goroutine so that a handler which ignores
 	// its context cannot hold the call past its deadline. Such a handler
 	// keeps running after the call has returned; its late result is dropped.
-	done := make(chan outcome, 1)
+	done := doneChans.Get().(chan outcome)
 	go ep.run(cc, done)
 	select {
 	case out := <-done:
+		doneChans.Put(done) // drained, and the handler goroutine is done with it
 		return ep.finish(ctx, tctx, out)
 	case <-tctx.Done():
 		if ctx.Err() != nil {
@@ -167,7 +173,7 @@ func (ep *endpoint) exec(ctx context.Context, args json.RawMessage, o origin, id
 func (ep *endpoint) run(cc *callContext, done chan<- outcome) {
 	defer func() {
 		if p := recover(); p != nil {
-			ref := cc.call.RequestID
+			ref := cc.call.RequestID()
 			ep.app.cfg.logger.Error("vurb: handler panicked",
 				"ref", ref, "tool", ep.tool, "action", ep.action, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			done <- outcome{res: Error(ep.prefix + fmt.Sprintf(MsgPanic, ref)), panicked: true}
@@ -194,12 +200,6 @@ func (ep *endpoint) finish(ctx, tctx context.Context, out outcome) (*mcp.CallToo
 		return Error(ep.prefix + fmt.Sprintf(MsgTimeout, ep.timeout)), OutcomeTimeout, nil
 	}
 	return Error(ep.prefix + out.err.Error()), OutcomeHandler, nil
-}
-
-// newRequestID numbers in-process and served calls alike; the SDK does not
-// hand the JSON-RPC id to tool handlers.
-func (a *App) newRequestID() string {
-	return strconv.FormatUint(a.nextID.Add(1), 36)
 }
 
 // jsonKind names the JSON kind of a raw value, for error texts.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"strconv"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -25,15 +26,21 @@ type Call struct {
 	Input any
 	// Arguments are the raw arguments as received.
 	Arguments json.RawMessage
-	// RequestID identifies the call in logs and events: the JSON-RPC
-	// request id when served, a generated one in-process.
-	RequestID string
 
+	id            uint64
 	session       *mcp.ServerSession
 	progressToken any
 	logger        *slog.Logger
 	app           *App
 }
+
+// RequestID identifies the call in logs, events and panic references. The
+// SDK does not hand tool handlers the JSON-RPC id, so vurb numbers every
+// call of the app, served or in-process; the text is made only when asked
+// for, keeping it off the hot path.
+func (c *Call) RequestID() string { return formatID(c.id) }
+
+func formatID(id uint64) string { return strconv.FormatUint(id, 36) }
 
 // Session returns the MCP session the call arrived on, or nil for an
 // in-process App.Call.
@@ -43,7 +50,7 @@ func (c *Call) Session() *mcp.ServerSession { return c.session }
 // action bound, so every line a handler logs can be joined to its call.
 func (c *Call) Logger() *slog.Logger {
 	if c.logger == nil {
-		c.logger = c.app.cfg.logger.With("request_id", c.RequestID, "tool", c.Tool, "action", c.Action)
+		c.logger = c.app.cfg.logger.With("request_id", c.RequestID(), "tool", c.Tool, "action", c.Action)
 	}
 	return c.logger
 }

@@ -77,7 +77,7 @@ func TestMiddlewareSeesCallAndPassesValues(t *testing.T) {
 	is.Equal(seen.Key, "admin.users.ban")
 	is.Equal(seen.Name, "admin")
 	is.Equal(seen.Input.(*UserRef).UserID, "u7") // the validated input
-	is.True(seen.RequestID != "")
+	is.True(seen.RequestID() != "")
 }
 
 func TestMiddlewareShortCircuit(t *testing.T) {
