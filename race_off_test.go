@@ -1,0 +1,5 @@
+//go:build !race
+
+package vurb_test
+
+const raceEnabled = false
