@@ -18,9 +18,10 @@ type encoder struct {
 	rootDotted map[string]bool
 }
 
-// encode renders v as a TOON document.
-func encode(v *value, o options) []byte {
-	e := encoder{opts: o, buf: make([]byte, 0, 256)}
+// encode renders v as a TOON document; sizeHint, when known, saves the
+// output buffer from growing step by step.
+func encode(v *value, o options, sizeHint int) []byte {
+	e := encoder{opts: o, buf: make([]byte, 0, max(sizeHint, 256))}
 	switch {
 	case v.kind == kindObject:
 		if o.fold == KeyFoldingSafe {

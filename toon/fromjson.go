@@ -20,7 +20,7 @@ func FromJSON(data []byte, opts ...Option) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return encode(&v, buildOptions(opts)), nil
+	return encode(&v, buildOptions(opts), len(data)), nil
 }
 
 // parseJSON reads one JSON value into the ordered model.

@@ -2,14 +2,10 @@ package toon
 
 import (
 	"encoding"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
-	"slices"
-	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -26,25 +22,44 @@ import (
 // WithKeyFolding, WithFlattenDepth.
 func Marshal(v any, opts ...Option) ([]byte, error) {
 	var b builder
-	val, err := b.build(reflect.ValueOf(v))
-	if err != nil {
+	var root value
+	if err := b.build(reflect.ValueOf(v), &root); err != nil {
 		return nil, err
 	}
-	return encode(&val, buildOptions(opts)), nil
+	return encode(&root, buildOptions(opts), b.size), nil
 }
 
 // maxDepth bounds nesting, which is how a cyclic pointer structure is
 // caught: it would otherwise recurse forever.
 const maxDepth = 10000
 
-// builder turns Go values into the model; it only tracks depth.
-type builder struct{ depth int }
+// builder turns Go values into the model.
+type builder struct {
+	depth int
+	size  int     // rough output size, to size the output buffer once
+	slab  []value // preallocated nodes handed out by alloc
+}
 
-func (b *builder) build(v reflect.Value) (value, error) {
-	if !v.IsValid() {
-		return value{}, nil
+// alloc returns an empty slice with room for n nodes, carved from a shared
+// slab so that a thousand rows cost a few allocations, not a thousand.
+func (b *builder) alloc(n int) []value {
+	if n > 256 {
+		return make([]value, 0, n)
 	}
-	return typeEncoder(v.Type())(b, v)
+	if len(b.slab) < n {
+		b.slab = make([]value, 1024)
+	}
+	s := b.slab[:0:n]
+	b.slab = b.slab[n:]
+	return s
+}
+
+func (b *builder) build(v reflect.Value, dst *value) error {
+	if !v.IsValid() {
+		dst.kind = kindNull
+		return nil
+	}
+	return typeEncoder(v.Type())(b, v, dst)
 }
 
 func (b *builder) enter(t reflect.Type) error {
@@ -55,8 +70,10 @@ func (b *builder) enter(t reflect.Type) error {
 	return nil
 }
 
-// encodeFunc converts one Go value of a known type to the model.
-type encodeFunc func(b *builder, v reflect.Value) (value, error)
+// encodeFunc converts one Go value of a known type into *dst, which holds
+// a zero node (or a member whose key the caller sets afterwards). Writing
+// in place spares copying nodes through return values.
+type encodeFunc func(b *builder, v reflect.Value, dst *value) error
 
 var encoderCache sync.Map // reflect.Type -> encodeFunc
 
@@ -73,9 +90,9 @@ func typeEncoder(t reflect.Type) encodeFunc {
 		f  encodeFunc
 	)
 	wg.Add(1)
-	forward := encodeFunc(func(b *builder, v reflect.Value) (value, error) {
+	forward := encodeFunc(func(b *builder, v reflect.Value, dst *value) error {
 		wg.Wait()
-		return f(b, v)
+		return f(b, v, dst)
 	})
 	if prev, loaded := encoderCache.LoadOrStore(t, forward); loaded {
 		return prev.(encodeFunc)
@@ -109,39 +126,22 @@ func newTypeEncoder(t reflect.Type, allowAddr bool) encodeFunc {
 	}
 	switch t.Kind() {
 	case reflect.Bool:
-		return func(_ *builder, v reflect.Value) (value, error) { return boolValue(v.Bool()), nil }
+		return boolEncoder
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return func(_ *builder, v reflect.Value) (value, error) {
-			return value{kind: kindInt, num: uint64(v.Int())}, nil
-		}
+		return intEncoder
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return func(_ *builder, v reflect.Value) (value, error) {
-			return value{kind: kindUint, num: v.Uint()}, nil
-		}
-	case reflect.Float32, reflect.Float64:
-		k := kindFloat
-		if t.Kind() == reflect.Float32 {
-			k = kindFloat32
-		}
-		return func(_ *builder, v reflect.Value) (value, error) {
-			f := v.Float()
-			if math.IsNaN(f) || math.IsInf(f, 0) {
-				return value{}, nil
-			}
-			return value{kind: k, num: math.Float64bits(f)}, nil
-		}
+		return uintEncoder
+	case reflect.Float32:
+		return floatEncoder(kindFloat32)
+	case reflect.Float64:
+		return floatEncoder(kindFloat)
 	case reflect.String:
 		if t == numberType {
 			return numberEncoder
 		}
-		return func(_ *builder, v reflect.Value) (value, error) { return stringValue(v.String()), nil }
+		return stringEncoder
 	case reflect.Interface:
-		return func(b *builder, v reflect.Value) (value, error) {
-			if v.IsNil() {
-				return value{}, nil
-			}
-			return b.build(v.Elem())
-		}
+		return interfaceEncoder
 	case reflect.Struct:
 		return structEncoder(t)
 	case reflect.Map:
@@ -156,251 +156,57 @@ func newTypeEncoder(t reflect.Type, allowAddr bool) encodeFunc {
 	case reflect.Pointer:
 		return pointerEncoder(t)
 	}
-	return func(*builder, reflect.Value) (value, error) {
-		return value{}, &UnsupportedTypeError{Type: t}
+	return func(*builder, reflect.Value, *value) error {
+		return &UnsupportedTypeError{Type: t}
 	}
 }
 
-func hasMarshaler(t reflect.Type) bool {
-	return t.Implements(marshalerType) || t.Implements(textMarshalerType)
-}
-
-func condAddr(addr, plain encodeFunc) encodeFunc {
-	return func(b *builder, v reflect.Value) (value, error) {
-		if v.CanAddr() {
-			return addr(b, v)
-		}
-		return plain(b, v)
-	}
-}
-
-func marshalerEncoder(b *builder, v reflect.Value) (value, error) {
-	if (v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface) && v.IsNil() {
-		return value{}, nil
-	}
-	return callMarshaler(v.Type(), v.Interface().(json.Marshaler))
-}
-
-func addrMarshalerEncoder(b *builder, v reflect.Value) (value, error) {
-	return callMarshaler(v.Type(), v.Addr().Interface().(json.Marshaler))
-}
-
-func callMarshaler(t reflect.Type, m json.Marshaler) (value, error) {
-	data, err := m.MarshalJSON()
-	if err != nil {
-		return value{}, fmt.Errorf("toon: calling MarshalJSON for type %s: %w", t, err)
-	}
-	v, err := parseJSON(data)
-	if err != nil {
-		return value{}, fmt.Errorf("toon: MarshalJSON for type %s returned invalid JSON: %w", t, err)
-	}
-	return v, nil
-}
-
-func textMarshalerEncoder(b *builder, v reflect.Value) (value, error) {
-	if (v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface) && v.IsNil() {
-		return value{}, nil
-	}
-	return callTextMarshaler(v.Type(), v.Interface().(encoding.TextMarshaler))
-}
-
-func addrTextMarshalerEncoder(b *builder, v reflect.Value) (value, error) {
-	return callTextMarshaler(v.Type(), v.Addr().Interface().(encoding.TextMarshaler))
-}
-
-func callTextMarshaler(t reflect.Type, m encoding.TextMarshaler) (value, error) {
-	text, err := m.MarshalText()
-	if err != nil {
-		return value{}, fmt.Errorf("toon: calling MarshalText for type %s: %w", t, err)
-	}
-	return stringValue(string(text)), nil
-}
-
-// numberEncoder writes a json.Number as the number it spells; like
-// encoding/json it treats "" as 0 and rejects anything else that is not
-// a JSON number.
-func numberEncoder(_ *builder, v reflect.Value) (value, error) {
-	s := v.String()
-	if s == "" {
-		s = "0"
-	}
-	if !isNumber(s) {
-		return value{}, fmt.Errorf("toon: invalid number literal %q", s)
-	}
-	return value{kind: kindNumber, str: canonicalNumber(s)}, nil
-}
-
-func bytesEncoder(_ *builder, v reflect.Value) (value, error) {
-	if v.IsNil() {
-		return value{}, nil
-	}
-	return stringValue(base64.StdEncoding.EncodeToString(v.Bytes())), nil
-}
-
-func structEncoder(t reflect.Type) encodeFunc {
-	fields := typeFields(t)
-	return func(b *builder, v reflect.Value) (value, error) {
-		if err := b.enter(t); err != nil {
-			return value{}, err
-		}
-		defer func() { b.depth-- }()
-		kids := make([]value, 0, len(fields))
-		for i := range fields {
-			f := &fields[i]
-			fv, ok := fieldValue(v, f.index)
-			if !ok || f.omitEmpty && isEmpty(fv) || f.omitZero && f.isZero(fv) {
-				continue
-			}
-			m, err := f.enc(b, fv)
-			if err != nil {
-				return value{}, err
-			}
-			if f.quoted {
-				m = quoteScalar(m)
-			}
-			m.key = f.name
-			kids = append(kids, m)
-		}
-		return value{kind: kindObject, kids: kids}, nil
-	}
-}
-
-// fieldValue follows index through embedded structs; ok is false when an
-// embedded pointer on the way is nil, and the field then does not exist.
-func fieldValue(v reflect.Value, index []int) (reflect.Value, bool) {
-	if len(index) == 1 {
-		return v.Field(index[0]), true
-	}
-	for i, x := range index {
-		if i > 0 && v.Kind() == reflect.Pointer {
-			if v.IsNil() {
-				return reflect.Value{}, false
-			}
-			v = v.Elem()
-		}
-		v = v.Field(x)
-	}
-	return v, true
-}
-
-// quoteScalar applies the ",string" tag option: a scalar is replaced by a
-// string holding its JSON text, as encoding/json writes it.
-func quoteScalar(v value) value {
-	switch v.kind {
-	case kindNull, kindArray, kindObject:
-		return v
-	}
-	return stringValue(string(appendJSON(nil, &v)))
-}
-
-func mapEncoder(t reflect.Type) encodeFunc {
-	keyName := mapKeyFunc(t.Key())
-	if keyName == nil {
-		return func(*builder, reflect.Value) (value, error) {
-			return value{}, &UnsupportedTypeError{Type: t}
-		}
-	}
-	elem := typeEncoder(t.Elem())
-	return func(b *builder, v reflect.Value) (value, error) {
-		if v.IsNil() {
-			return value{}, nil
-		}
-		if err := b.enter(t); err != nil {
-			return value{}, err
-		}
-		defer func() { b.depth-- }()
-		type entry struct {
-			key string
-			val reflect.Value
-		}
-		entries := make([]entry, 0, v.Len())
-		for iter := v.MapRange(); iter.Next(); {
-			k, err := keyName(iter.Key())
-			if err != nil {
-				return value{}, err
-			}
-			entries = append(entries, entry{k, iter.Value()})
-		}
-		slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.key, b.key) })
-		kids := make([]value, len(entries))
-		for i, e := range entries {
-			m, err := elem(b, e.val)
-			if err != nil {
-				return value{}, err
-			}
-			m.key = e.key
-			kids[i] = m
-		}
-		return value{kind: kindObject, kids: kids}, nil
-	}
-}
-
-// mapKeyFunc returns how keys of type t become object keys, with the rules
-// of encoding/json, or nil when t cannot be a key.
-func mapKeyFunc(t reflect.Type) func(reflect.Value) (string, error) {
-	switch {
-	case t.Kind() == reflect.String:
-		return func(k reflect.Value) (string, error) { return k.String(), nil }
-	case t.Implements(textMarshalerType):
-		return func(k reflect.Value) (string, error) {
-			if k.Kind() == reflect.Pointer && k.IsNil() {
-				return "", nil
-			}
-			text, err := k.Interface().(encoding.TextMarshaler).MarshalText()
-			if err != nil {
-				return "", fmt.Errorf("toon: calling MarshalText for map key type %s: %w", t, err)
-			}
-			return string(text), nil
-		}
-	}
-	switch t.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return func(k reflect.Value) (string, error) { return strconv.FormatInt(k.Int(), 10), nil }
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return func(k reflect.Value) (string, error) { return strconv.FormatUint(k.Uint(), 10), nil }
+func boolEncoder(b *builder, v reflect.Value, dst *value) error {
+	b.size += 6
+	dst.kind = kindBool
+	if v.Bool() {
+		dst.num = 1
 	}
 	return nil
 }
 
-func sliceEncoder(t reflect.Type) encodeFunc {
-	arr := arrayEncoder(t)
-	return func(b *builder, v reflect.Value) (value, error) {
-		if v.IsNil() {
-			return value{}, nil
+func intEncoder(b *builder, v reflect.Value, dst *value) error {
+	b.size += 8
+	dst.kind, dst.num = kindInt, uint64(v.Int())
+	return nil
+}
+
+func uintEncoder(b *builder, v reflect.Value, dst *value) error {
+	b.size += 8
+	dst.kind, dst.num = kindUint, v.Uint()
+	return nil
+}
+
+// floatEncoder keeps float32 apart so it is printed with the fewest
+// digits that identify a float32, as encoding/json does.
+func floatEncoder(k kind) encodeFunc {
+	return func(b *builder, v reflect.Value, dst *value) error {
+		b.size += 10
+		f := v.Float()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			dst.kind = kindNull
+			return nil
 		}
-		return arr(b, v)
+		dst.kind, dst.num = k, math.Float64bits(f)
+		return nil
 	}
 }
 
-func arrayEncoder(t reflect.Type) encodeFunc {
-	elem := typeEncoder(t.Elem())
-	return func(b *builder, v reflect.Value) (value, error) {
-		if err := b.enter(t); err != nil {
-			return value{}, err
-		}
-		defer func() { b.depth-- }()
-		kids := make([]value, v.Len())
-		for i := range kids {
-			e, err := elem(b, v.Index(i))
-			if err != nil {
-				return value{}, err
-			}
-			kids[i] = e
-		}
-		return value{kind: kindArray, kids: kids}, nil
-	}
+func stringEncoder(b *builder, v reflect.Value, dst *value) error {
+	dst.kind, dst.str = kindString, v.String()
+	b.size += len(dst.str) + 2
+	return nil
 }
 
-func pointerEncoder(t reflect.Type) encodeFunc {
-	elem := typeEncoder(t.Elem())
-	return func(b *builder, v reflect.Value) (value, error) {
-		if v.IsNil() {
-			return value{}, nil
-		}
-		if err := b.enter(t); err != nil {
-			return value{}, err
-		}
-		defer func() { b.depth-- }()
-		return elem(b, v.Elem())
+func interfaceEncoder(b *builder, v reflect.Value, dst *value) error {
+	if v.IsNil() {
+		dst.kind = kindNull
+		return nil
 	}
+	return b.build(v.Elem(), dst)
 }
