@@ -101,7 +101,7 @@ func collectFields(t reflect.Type) []structField {
 				if f.name == "" {
 					f.name = sf.Name
 				}
-				if hasOption(opts, "string") {
+				if hasOption(opts, "string") && !hasMarshaler(sf.Type) && !hasMarshaler(reflect.PointerTo(sf.Type)) {
 					switch ft.Kind() {
 					case reflect.Bool, reflect.String,
 						reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
@@ -200,6 +200,13 @@ var isZeroerType = reflect.TypeFor[isZeroer]()
 // one (time.Time does), else the language's zero value.
 func zeroTest(t reflect.Type) func(reflect.Value) bool {
 	switch {
+	case t.Kind() == reflect.Interface && t.Implements(isZeroerType):
+		return func(v reflect.Value) bool {
+			// Calling IsZero through a nil interface or nil pointer panics.
+			return v.IsNil() ||
+				v.Elem().Kind() == reflect.Pointer && v.Elem().IsNil() ||
+				v.Interface().(isZeroer).IsZero()
+		}
 	case t.Kind() == reflect.Pointer && t.Implements(isZeroerType):
 		return func(v reflect.Value) bool {
 			return v.IsNil() || v.Interface().(isZeroer).IsZero()

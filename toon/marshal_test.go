@@ -248,3 +248,56 @@ func TestOptionPanics(t *testing.T) {
 		})
 	}
 }
+
+type zeroer interface{ IsZero() bool }
+
+type span struct{ n int }
+
+func (s *span) IsZero() bool { return s.n == 0 }
+
+func TestMarshalOmitZero(t *testing.T) {
+	is := is.New(t)
+	v := struct {
+		I  zeroer    `json:"i,omitzero"`
+		P  *span     `json:"p,omitzero"`
+		S  span      `json:"s,omitzero"`
+		T  time.Time `json:"t,omitzero"`
+		N  int       `json:"n,omitzero"`
+		NP zeroer    `json:"np,omitzero"`
+	}{NP: (*span)(nil)}
+	out, err := Marshal(v)
+	is.NoErr(err)
+	is.Equal(string(out), "")
+	v.P, v.N = &span{1}, 2
+	out, err = Marshal(&v)
+	is.NoErr(err)
+	is.Equal(string(out), "p:\nn: 2")
+}
+
+type recursive struct {
+	Name     string       `json:"name"`
+	Children []*recursive `json:"children,omitempty"`
+}
+
+// TestMarshalConcurrent builds encoders for a recursive type from many
+// goroutines at once; run with -race.
+func TestMarshalConcurrent(t *testing.T) {
+	tree := &recursive{Name: "root", Children: []*recursive{{Name: "a"}, {Name: "b", Children: []*recursive{{Name: "c"}}}}}
+	want := "name: root\nchildren[2]:\n  - name: a\n  - name: b\n    children[1]{name}:\n      c"
+	done := make(chan string)
+	for range 8 {
+		go func() {
+			out, err := Marshal(tree)
+			if err != nil {
+				done <- err.Error()
+				return
+			}
+			done <- string(out)
+		}()
+	}
+	for range 8 {
+		if got := <-done; got != want {
+			t.Errorf("got:\n%s\nwant:\n%s", got, want)
+		}
+	}
+}
