@@ -49,3 +49,40 @@ func TestDecodeBasics(t *testing.T) {
 		})
 	}
 }
+
+type (
+	empty       struct{}
+	embeddedPtr struct {
+		*tagBase
+		Note string `json:"note,omitempty"`
+	}
+)
+
+func TestCodecEdgeShapes(t *testing.T) {
+	is := is.New(t)
+	is.Equal(string(For[empty]().Schema()), `{"type":"object","properties":{},"additionalProperties":false}`)
+	is.Equal(For[*empty](), For[empty]()) // pointer or not, one cached Codec
+	var e empty
+	is.NoErr(For[empty]().Decode(nil, &e, DecodeOptions{}))
+	is.Equal(For[empty]().Decode([]byte(`{"x":1}`), &e, DecodeOptions{}).Error(), `unknown field "x"; no fields are accepted`)
+
+	c := For[embeddedPtr]()
+	// The promoted field keeps its own required rule, even through a pointer.
+	is.Equal(string(c.Schema()), `{"type":"object","properties":{"workspace_id":{"type":"string","description":"Workspace ID"},"note":{"type":"string"}},"required":["workspace_id"],"additionalProperties":false}`)
+	var v embeddedPtr
+	is.NoErr(c.Decode([]byte(`{"workspace_id":"w"}`), &v, DecodeOptions{}))
+	is.Equal(v.WorkspaceID, "w")
+}
+
+func TestFieldsAreCopies(t *testing.T) {
+	is := is.New(t)
+	c := For[listProjects]()
+	fs := c.Fields()
+	fs[0].Name = "changed"
+	fs[0].Schema[0] = 'X'
+	s := c.Schema()
+	s[0] = 'X'
+	is.Equal(c.Fields()[0].Name, "workspace_id")
+	is.Equal(string(c.Fields()[0].Schema), `{"type":"string","description":"Workspace ID"}`)
+	is.Equal(c.Schema()[0], byte('{'))
+}

@@ -54,7 +54,7 @@ type mergedField struct {
 // Merge panics, naming the property, both actions and both types, when two
 // actions give one property different JSON types; and on an empty
 // discriminator, no members, a nil Codec, a repeated key, or a field that
-// uses the discriminator's name. common may be nil.
+// uses the discriminator's name (in any case). common may be nil.
 func Merge(discriminator string, common *Codec, members []Member) json.RawMessage {
 	if discriminator == "" {
 		panic("schema: Merge: empty discriminator name")
@@ -81,7 +81,9 @@ func Merge(discriminator string, common *Codec, members []Member) json.RawMessag
 	add := func(action string, c *Codec) {
 		props := c.tree.root.obj("properties")
 		for _, f := range c.fields {
-			if f.Name == discriminator {
+			if strings.EqualFold(f.Name, discriminator) {
+				// Case-insensitive: encoding/json would fill such a field from
+				// the discriminator, which Decode accepts as Skip.
 				panic(fmt.Sprintf("schema: Merge: field %q of action %q has the discriminator's name; rename one of them",
 					f.Name, action))
 			}

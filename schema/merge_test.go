@@ -132,6 +132,8 @@ func TestMergePanics(t *testing.T) {
 			`schema: Merge: field "limit" is string in action "(common)" but integer in action "list"; give both the same type or use different names`},
 		{"discriminator clash", "limit", nil, []Member{{Key: "list", Codec: For[projList]()}},
 			`schema: Merge: field "limit" of action "list" has the discriminator's name; rename one of them`},
+		{"discriminator clash in another case", "LIMIT", nil, []Member{{Key: "list", Codec: For[projList]()}},
+			`schema: Merge: field "limit" of action "list" has the discriminator's name; rename one of them`},
 		{"no members", "action", nil, nil, `schema: Merge: no members`},
 		{"empty discriminator", "", nil, []Member{{Key: "list", Codec: For[projList]()}}, `schema: Merge: empty discriminator name`},
 		{"nil codec", "action", nil, []Member{{Key: "list"}}, `schema: Merge: member "list" has a nil Codec`},
