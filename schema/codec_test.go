@@ -52,9 +52,16 @@ func TestDecodeBasics(t *testing.T) {
 
 type (
 	empty       struct{}
+	// EmbeddedBase is exported: encoding/json only fills embedded pointers to exported structs.
+	EmbeddedBase struct {
+		WorkspaceID string `json:"workspace_id" validate:"required" description:"Workspace ID"`
+	}
 	embeddedPtr struct {
-		*tagBase
+		*EmbeddedBase
 		Note string `json:"note,omitempty"`
+	}
+	badEmbeddedPtr struct {
+		*tagBase
 	}
 )
 
@@ -72,6 +79,9 @@ func TestCodecEdgeShapes(t *testing.T) {
 	var v embeddedPtr
 	is.NoErr(c.Decode([]byte(`{"workspace_id":"w"}`), &v, DecodeOptions{}))
 	is.Equal(v.WorkspaceID, "w")
+
+	is.Equal(panicText(func() { For[badEmbeddedPtr]() }),
+		`schema: field tagBase (json "tagBase") of badEmbeddedPtr: encoding/json cannot set an embedded pointer to an unexported struct; embed schema.tagBase by value or export it`)
 }
 
 func TestFieldsAreCopies(t *testing.T) {

@@ -70,6 +70,10 @@ func walkFields(t reflect.Type, index []int, visiting map[reflect.Type]bool, out
 				continue
 			}
 			if name == "" && ft.Kind() == reflect.Struct {
+				if !sf.IsExported() && sf.Type.Kind() == reflect.Pointer {
+					defPanic(&fieldInfo{name: sf.Name, sf: sf, owner: t},
+						"encoding/json cannot set an embedded pointer to an unexported struct; embed %s by value or export it", ft)
+				}
 				if visiting[ft] {
 					continue // encoding/json ignores a struct embedded in itself
 				}
