@@ -51,7 +51,7 @@ func TestDecodeBasics(t *testing.T) {
 }
 
 type (
-	empty       struct{}
+	empty struct{}
 	// EmbeddedBase is exported: encoding/json only fills embedded pointers to exported structs.
 	EmbeddedBase struct {
 		WorkspaceID string `json:"workspace_id" validate:"required" description:"Workspace ID"`
