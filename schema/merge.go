@@ -31,7 +31,8 @@ type mergedField struct {
 
 // Merge builds the single input schema of a grouped tool: one object whose
 // discriminator property (listed first, required, its enum the member keys in
-// order) selects the action, and whose other properties are the union of the
+// order, its description DiscriminatorDescription followed by the members'
+// descriptions, when they have one) selects the action, and whose other properties are the union of the
 // actions' properties, each defined once (the first declaration wins, common
 // struct first) with differing enums merged into their union (or dropped when
 // one action leaves the value free).
@@ -125,7 +126,7 @@ func Merge(discriminator string, common *Codec, members []Member) json.RawMessag
 	props := &node{}
 	disc := &node{}
 	disc.set("type", "string")
-	disc.set("description", DiscriminatorDescription)
+	disc.set("description", discriminatorDescription(members))
 	disc.set("enum", keys)
 	props.set(discriminator, disc)
 	required := []any{discriminator}
@@ -149,6 +150,22 @@ func Merge(discriminator string, common *Codec, members []Member) json.RawMessag
 		root.set("$defs", defs)
 	}
 	return root.marshal()
+}
+
+// discriminatorDescription says what the discriminator does and, for the
+// members that have a description, what each action does: this is where a
+// model looks when it picks one.
+func discriminatorDescription(members []Member) string {
+	var items []string
+	for _, m := range members {
+		if d := strings.TrimRight(strings.TrimSpace(m.Description), "."); d != "" {
+			items = append(items, m.Key+": "+d)
+		}
+	}
+	if len(items) == 0 {
+		return DiscriminatorDescription
+	}
+	return DiscriminatorDescription + fmt.Sprintf(DiscriminatorActions, strings.Join(items, "; "))
 }
 
 func typeWord(t string) string {

@@ -118,6 +118,20 @@ func TestMergeRecursiveDefs(t *testing.T) {
 		`"$defs":{"treeNode":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/treeNode"}}},"required":["name"],"additionalProperties":false}}}`)
 }
 
+func TestMergeActionDescriptions(t *testing.T) {
+	is := is.New(t)
+	got := Merge("action", nil, []Member{
+		{Key: "list", Codec: For[listProjects](), Description: "List projects."},
+		{Key: "count", Codec: For[listProjects]()},
+		{Key: "export", Codec: For[listProjects](), Description: " Export projects as CSV "},
+	})
+	is.Equal(string(got), `{"type":"object","properties":{`+
+		`"action":{"type":"string","description":"The operation to perform. list: List projects; export: Export projects as CSV","enum":["list","count","export"]},`+
+		`"workspace_id":{"type":"string","description":"Workspace ID. Required for: list, count, export"},`+
+		`"limit":{"type":"integer","description":"Page size","minimum":1,"maximum":100}},`+
+		`"required":["action"],"additionalProperties":false}`)
+}
+
 func TestMergePanics(t *testing.T) {
 	tests := []struct {
 		name    string

@@ -161,6 +161,10 @@ var MsgExcluded = "must be absent here"
 // DiscriminatorDescription describes a grouped tool's discriminator property.
 var DiscriminatorDescription = "The operation to perform"
 
+// DiscriminatorActions follows DiscriminatorDescription when members have
+// descriptions: the "key: description" items joined with "; ".
+var DiscriminatorActions = ". %s"
+
 // Tier notes appended by Merge to a property's description. The verbs
 // receive comma-separated action keys.
 var (
