@@ -3,6 +3,7 @@ package toon
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -154,4 +155,30 @@ func TestMarshalUnmarshal(t *testing.T) {
 		is.NoErr(Unmarshal(text, &out))
 		is.Equal(out, in)
 	}
+}
+
+func TestDecodeWideObjects(t *testing.T) {
+	is := is.New(t)
+	var b strings.Builder
+	for i := range 20 {
+		b.WriteString("k" + strconv.Itoa(i) + ": " + strconv.Itoa(i) + "\n")
+	}
+	b.WriteString("k7: last\n")
+	_, err := ToJSON([]byte(b.String()))
+	is.Equal(err.Error(), `toon: line 21: duplicate key "k7" (first at line 8)`)
+	out, err := ToJSON([]byte(b.String()), WithStrict(false))
+	is.NoErr(err)
+	is.True(strings.Contains(string(out), `"k6":6,"k7":"last","k8":8`))
+
+	// Expansion into a wide object merges in place.
+	b.Reset()
+	for i := range 12 {
+		b.WriteString("a.k" + strconv.Itoa(i) + ": " + strconv.Itoa(i) + "\n")
+	}
+	b.WriteString("a:\n  k3: x\n")
+	_, err = ToJSON([]byte(b.String()), WithExpandPaths(ExpandPathsSafe))
+	is.Equal(err.Error(), `toon: line 14: expansion conflict at path "a.k3" (primitive vs primitive)`)
+	out, err = ToJSON([]byte(b.String()), WithExpandPaths(ExpandPathsSafe), WithStrict(false))
+	is.NoErr(err)
+	is.True(strings.HasPrefix(string(out), `{"a":{"k0":0,"k1":1,"k2":2,"k3":"x","k4":4`))
 }

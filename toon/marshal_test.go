@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"net/netip"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -299,5 +300,94 @@ func TestMarshalConcurrent(t *testing.T) {
 		if got := <-done; got != want {
 			t.Errorf("got:\n%s\nwant:\n%s", got, want)
 		}
+	}
+}
+
+type textPtr struct{ s string }
+
+func (t *textPtr) MarshalText() ([]byte, error) { return []byte("T" + t.s), nil }
+
+type embA struct {
+	X int
+	Y int
+}
+
+type embB struct {
+	X int
+	Z int `json:"z"`
+}
+
+type EmbC struct{ Y int }
+
+func TestMarshalMoreMatchesJSON(t *testing.T) {
+	var nilMarshaler *ptrMarshaler
+	var nilText *textPtr
+	values := []any{
+		struct {
+			embA
+			embB // X is ambiguous at one depth: dropped
+		}{embA{1, 2}, embB{3, 4}},
+		struct {
+			embA
+			*EmbC // Y: embA.Y and EmbC.Y tie, dropped; nil pointer skipped
+		}{},
+		struct {
+			embA
+			EmbC
+			Y string `json:"Y"` // shallower, wins
+		}{Y: "top"},
+		struct {
+			M *ptrMarshaler `json:"m"`
+			T *textPtr      `json:"t"`
+			V textPtr       `json:"v"`
+		}{nilMarshaler, nilText, textPtr{"v"}},
+		&struct {
+			V textPtr `json:"v"`
+		}{textPtr{"addr"}},
+		map[uint8]bool{2: true, 10: false},
+		struct {
+			F float64 `json:"f,string"`
+			B bool    `json:"b,string"`
+			S string  `json:"s,string"`
+			P *int    `json:"p,string"`
+		}{F: 1.5, B: true, S: `a"b`},
+		[]byte(nil),
+	}
+	for _, v := range values {
+		js, err := json.Marshal(v)
+		if err != nil {
+			t.Fatalf("json.Marshal(%#v): %v", v, err)
+		}
+		want, err := FromJSON(js)
+		if err != nil {
+			t.Fatalf("FromJSON(%s): %v", js, err)
+		}
+		got, err := Marshal(v)
+		if err != nil {
+			t.Fatalf("Marshal(%#v): %v", v, err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("Marshal(%#v):\n%s\nwant (via JSON %s):\n%s", v, got, js, want)
+		}
+	}
+}
+
+func TestFromJSONDetails(t *testing.T) {
+	is := is.New(t)
+	// Duplicate keys: the last value wins, at the first key's place, also
+	// in objects wide enough to be indexed.
+	var b strings.Builder
+	b.WriteString(`{"dup":1`)
+	for i := range 12 {
+		b.WriteString(`,"k` + strconv.Itoa(i) + `":` + strconv.Itoa(i))
+	}
+	b.WriteString(`,"dup":2,"k3":"x"}`)
+	out, err := FromJSON([]byte(b.String()))
+	is.NoErr(err)
+	is.True(strings.HasPrefix(string(out), "dup: 2\nk0: 0\nk1: 1\nk2: 2\nk3: x\n"))
+
+	for _, bad := range []string{``, `{`, `{"a":1}x`, `[1,]`, `{"a" 1}`, `tru`, `"\x01"`} {
+		_, err := FromJSON([]byte(bad))
+		is.True(err != nil && strings.HasPrefix(err.Error(), "toon: invalid JSON")) // bad input
 	}
 }
