@@ -7,13 +7,37 @@
 // result is cached and safe for concurrent use. A call then costs one
 // allocation-free pre-scan of the arguments (well-formedness, size and depth
 // limits, exact and unique key names, JSON kinds, integer ranges, UTF-8),
-// one json.Unmarshal and one validator pass.
+// one json.Unmarshal and one validator pass: no more allocations than
+// json.Unmarshal and validator.Struct make on their own.
 //
-// The struct tags are the single source of truth: `json` names a property,
+// # Tags
+//
+// The struct tags are the single source of truth: `json` names a property
+// (embedded structs are flattened as encoding/json flattens them),
 // `description` describes it, `validate` (go-playground/validator) constrains
-// it, and the schema shows the same constraints. A property the validator
-// would reject when absent is required in the schema, and a property that the
-// schema calls optional is never rejected for being absent. Where the two
-// could disagree, CodecFor panics with a message that says how to fix the
-// struct.
+// it, and the schema shows the same constraints: min/max/len/gt/lt become
+// numeric bounds, lengths or item counts, oneof becomes enum, email, url,
+// uuid, datetime and ip become formats, rules after dive apply to items.
+// `default`, `example` and `enum` are read as swaggest/jsonschema-go reads
+// them; like swaggest's other constraint tags (minimum, pattern...), they are
+// advertised in the schema but not enforced: use validate rules for that.
+//
+// # Required and optional
+//
+// A property is required when its validate tag says required, or when the
+// validator would reject its zero value, which is what an absent property
+// decodes to. Pointers and omitempty fields are optional; CodecFor panics,
+// saying what to change, when an optional field's rules reject its absence,
+// and on validate:"required" over a non-pointer number or bool, which would
+// reject a legitimate 0 or false. So a property the schema calls optional is
+// never refused for being absent, and one the validator needs is required.
+// Decode reports a missing required property as missing ("is required"),
+// and a null value counts as absent. Conditional rules (required_if,
+// required_with...) cannot be stated in the schema and stay validator-only.
+//
+// # Grouped tools
+//
+// [Merge] builds the one schema of a tool whose actions are selected by a
+// discriminator property; [Lookup] reads that property without decoding the
+// rest, and DecodeOptions.Skip lets the action's Codec accept and ignore it.
 package schema

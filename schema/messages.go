@@ -54,6 +54,7 @@ var (
 
 // Messages about one value; the path is the value's.
 var (
+	// MsgRequired is for a required key that was not sent, or sent as null.
 	MsgRequired = "is required"
 	// MsgNotEmpty is for a required value that was sent but is empty ("", [], 0...).
 	MsgNotEmpty = "must not be empty"
@@ -70,8 +71,9 @@ var (
 	MsgMaxArray = "must contain at most %d items"
 )
 
-// Messages for validator rules whose wording depends on what is measured.
-// The verb is the rule's parameter.
+// Messages for validator rules whose wording depends on what is measured:
+// the value of a number (Number), the characters of a string (String), the
+// items of a slice, array or map (Items). The verb is the rule's parameter.
 var (
 	MsgMinNumber = "must be at least %s"
 	MsgMaxNumber = "must be at most %s"
@@ -91,8 +93,10 @@ var (
 	MsgLtItems  = "must contain fewer than %s item(s)"
 	MsgLenItems = "must contain exactly %s item(s)"
 
+	// MsgEqString is eq on a string: the required value, quoted.
 	MsgEqString = "must be %q"
-	MsgNe       = "must not be %s"
+	// MsgNe is ne on any kind.
+	MsgNe = "must not be %s"
 	// MsgOneOf: the allowed values joined with ", ".
 	MsgOneOf = "must be one of: %s"
 	// MsgRule is the fallback for a rule without its own text: the rule as written.
