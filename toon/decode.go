@@ -202,8 +202,8 @@ func inlineValues(h *header, rest string, num int) ([]value, error) {
 
 // table reads tabular rows at depth (spec §9.3).
 func (d *decoder) table(h *header, depth, at int) ([]value, error) {
-	dup := duplicateField(h.fields)
-	if dup != "" && d.strict {
+	dup, hasDup := duplicateField(h.fields)
+	if hasDup && d.strict {
 		return nil, syntaxErrorf(d.lines[at].num, "duplicate field %q in tabular header", dup)
 	}
 	var rows []value
@@ -224,7 +224,7 @@ func (d *decoder) table(h *header, depth, at int) ([]value, error) {
 				return nil, err
 			}
 			v.key, v.quoted, v.line = f.name, f.quoted, int32(ln.num)
-			if dup != "" {
+			if hasDup {
 				row.set(v)
 			} else {
 				row.kids = append(row.kids, v)
@@ -235,15 +235,15 @@ func (d *decoder) table(h *header, depth, at int) ([]value, error) {
 	return rows, d.checkBlank(at)
 }
 
-func duplicateField(fields []field) string {
+func duplicateField(fields []field) (string, bool) {
 	seen := make(map[string]bool, len(fields))
 	for _, f := range fields {
 		if seen[f.name] {
-			return f.name
+			return f.name, true
 		}
 		seen[f.name] = true
 	}
-	return ""
+	return "", false
 }
 
 // list reads "- " items at depth (spec §9.4).
