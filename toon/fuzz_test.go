@@ -1,7 +1,6 @@
 package toon
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -55,7 +54,8 @@ var decodeSeeds = []string{
 }
 
 // FuzzDecode checks that ToJSON never panics, and that whatever it accepts
-// is valid JSON which survives another trip through TOON unchanged.
+// is valid JSON which survives another trip through TOON unchanged (but
+// for the row key order the tabular form imposes).
 func FuzzDecode(f *testing.F) {
 	for _, s := range decodeSeeds {
 		f.Add([]byte(s), uint8(0))
@@ -86,7 +86,7 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			t.Fatalf("re-decoding failed: %v\nJSON: %s\nTOON:\n%s", err, js, text)
 		}
-		if !bytes.Equal(again, js) {
+		if same, err := sameAfterTOON(js, again); err != nil || !same {
 			t.Fatalf("second trip changed the value\nfirst:  %s\nsecond: %s\nTOON:\n%s", js, again, text)
 		}
 	})
