@@ -17,7 +17,8 @@
 //     1.5e+21. Unmarshal then applies encoding/json's rules to the text.
 //   - Go values map to the JSON data model as in encoding/json, except that
 //     NaN and ±Inf become null instead of an error (spec §3).
-//   - Invalid UTF-8 in strings is replaced by U+FFFD on output.
+//   - Invalid UTF-8 is replaced by U+FFFD, byte by byte, in both directions.
+//   - A list item "- []" decodes as an empty array; encoders write "- [0]:".
 //   - Non-strict decoding (WithStrict(false)) rounds indentation down to
 //     whole levels and counts a tab in indentation as one level.
 //   - Input lines may end in CRLF; the CR is dropped.

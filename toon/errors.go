@@ -12,6 +12,8 @@ type SyntaxError struct {
 	Msg  string // what is wrong, without the position
 }
 
+// Error formats the error as "toon: line N: message", the position first
+// so that a reader of a long document knows where to look.
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("toon: line %d: %s", e.Line, e.Msg)
 }
@@ -27,6 +29,7 @@ type UnsupportedTypeError struct {
 	Type reflect.Type
 }
 
+// Error names the Go type, which is what the caller has to change.
 func (e *UnsupportedTypeError) Error() string {
 	return "toon: unsupported type: " + e.Type.String()
 }
