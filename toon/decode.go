@@ -207,12 +207,16 @@ func (d *decoder) table(h *header, depth, at int) ([]value, error) {
 		return nil, syntaxErrorf(d.lines[at].num, "duplicate field %q in tabular header", dup)
 	}
 	var rows []value
+	first := -1
 	for {
 		i := d.next()
 		if i == len(d.lines) || d.lines[i].depth != depth || !isRow(d.lines[i].text, h.delim) {
 			break
 		}
 		ln := d.consume(i)
+		if first < 0 {
+			first = i
+		}
 		cells := splitCells(ln.text, h.delim)
 		if d.strict && len(cells) != len(h.fields) {
 			return nil, syntaxErrorf(ln.num, "row has %d values but the header declares %d fields", len(cells), len(h.fields))
@@ -232,7 +236,7 @@ func (d *decoder) table(h *header, depth, at int) ([]value, error) {
 		}
 		rows = append(rows, row.value())
 	}
-	return rows, d.checkBlank(at)
+	return rows, d.checkBlank(first)
 }
 
 func duplicateField(fields []field) (string, bool) {
@@ -249,12 +253,16 @@ func duplicateField(fields []field) (string, bool) {
 // list reads "- " items at depth (spec §9.4).
 func (d *decoder) list(depth, at int) ([]value, error) {
 	var items []value
+	first := -1
 	for {
 		i := d.next()
 		if i == len(d.lines) || d.lines[i].depth < depth {
 			break
 		}
 		ln := d.consume(i)
+		if first < 0 {
+			first = i
+		}
 		if ln.depth > depth {
 			return nil, syntaxErrorf(ln.num, "unexpected indentation: expected depth %d, found %d", depth, ln.depth)
 		}
@@ -267,7 +275,7 @@ func (d *decoder) list(depth, at int) ([]value, error) {
 		}
 		items = append(items, v)
 	}
-	return items, d.checkBlank(at)
+	return items, d.checkBlank(first)
 }
 
 // item reads one list item at depth: an empty object ("-"), an inline or
@@ -306,13 +314,14 @@ func (d *decoder) item(ln *line, depth, at int) (value, error) {
 	return obj.value(), nil
 }
 
-// checkBlank rejects, in strict mode, a blank line between the header on
-// line at and the last line the array consumed (spec §12).
-func (d *decoder) checkBlank(at int) error {
-	if !d.strict {
+// checkBlank rejects, in strict mode, a blank line between the first item
+// of an array, on line first (-1 if none), and the last line the array
+// consumed (spec §12 and B.6).
+func (d *decoder) checkBlank(first int) error {
+	if !d.strict || first < 0 {
 		return nil
 	}
-	for i := at + 1; i < d.last; i++ {
+	for i := first + 1; i < d.last; i++ {
 		if d.lines[i].text == "" {
 			return syntaxErrorf(d.lines[i].num, "blank line inside an array")
 		}

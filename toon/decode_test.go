@@ -65,6 +65,7 @@ func TestDecodeLenient(t *testing.T) {
 		{"tab indentation", "a:\n\tb:\n\t\tc: 1", `{"a":{"b":{"c":1}}}`, lenient},
 		{"rounded indentation", "a:\n   b: 1", `{"a":{"b":1}}`, lenient},
 		{"blank lines in rows", "t[2]{a}:\n  1\n\n  2", `{"t":[{"a":1},{"a":2}]}`, lenient},
+		{"blank line before the first item", "l[1]:\n\n  - a\nt[1]{x}:\n\n  1", `{"l":["a"],"t":[{"x":1}]}`, nil},
 		{"CRLF", "a: 1\r\nb[2]: x,y\r\n", `{"a":1,"b":["x","y"]}`, nil},
 		{"key order kept", "z: 1\na: 2\nm: 3", `{"z":1,"a":2,"m":3}`, nil},
 		{"big numbers exact", "n: 98765432109876543210.000100", `{"n":98765432109876543210.0001}`, nil},
