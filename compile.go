@@ -134,7 +134,7 @@ func compileGrouped(a *App, t *Tool, defs []*ActionDef) *route {
 	rules := make([]syncRule, len(defs))
 	for i, def := range defs {
 		infos[i] = describeAction(def)
-		members[i] = schema.Member{Key: def.key, Codec: schema.CodecFor(def.in), Description: def.description}
+		members[i] = schema.Member{Key: def.key, Codec: schema.CodecFor(def.in)} // descriptions are in the tool's workflow lines already
 		ep := newEndpoint(a, t, def, t.name, disc)
 		r.actions[def.key] = ep
 		keys[i] = def.key

@@ -97,7 +97,9 @@ func WithMaxDepth(n int) Option {
 }
 
 // WithLogger sets the logger that receives recovered panics (with their
-// stack) and serving errors. The default is slog.Default().
+// stack), serving errors and the go-sdk's warnings (its per-session Info
+// lines are dropped), and that Logger(ctx) hands to handlers. The default
+// is slog.Default().
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) {
 		if l != nil {

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,7 +24,7 @@ func (a *App) NewServer(opts ...ServeOption) *mcp.Server {
 	p := a.built()
 	server := mcp.NewServer(&mcp.Implementation{Name: a.cfg.name, Version: a.cfg.version}, &mcp.ServerOptions{
 		Instructions:       a.cfg.instructions,
-		Logger:             a.cfg.logger,
+		Logger:             sdkLogger(a.cfg.logger),
 		CompletionHandler:  a.complete,
 		SubscribeHandler:   a.subscribe,
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
@@ -144,6 +145,18 @@ func (a *App) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Comp
 // HTTP transport; mount it at /mcp. With Stateless() every request is
 // self-contained, so replicas need no session affinity.
 func (a *App) HTTPHandler(opts ...ServeOption) http.Handler {
+	return a.httpServing(opts...).handler
+}
+
+// httpServing is a streamable HTTP handler with what a graceful shutdown
+// needs: the SDK server behind it and the number of requests in flight.
+type httpServing struct {
+	handler  http.Handler
+	server   *mcp.Server
+	inFlight atomic.Int64
+}
+
+func (a *App) httpServing(opts ...ServeOption) *httpServing {
 	cfg := newServeConfig(opts)
 	server := a.NewServer(opts...)
 	maxBody := cfg.maxBodyBytes
@@ -153,10 +166,19 @@ func (a *App) HTTPHandler(opts ...ServeOption) http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
 		Stateless:           cfg.stateless,
 		JSONResponse:        cfg.jsonResponse,
-		Logger:              a.cfg.logger,
+		Logger:              sdkLogger(a.cfg.logger),
 		MaxRequestBodyBytes: maxBody,
 	})
-	return guard(h, &cfg)
+	hs := &httpServing{server: server}
+	counted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost { // a POST carries calls; a GET is a standing stream
+			hs.inFlight.Add(1)
+			defer hs.inFlight.Add(-1)
+		}
+		h.ServeHTTP(w, r)
+	})
+	hs.handler = guard(counted, &cfg)
+	return hs
 }
 
 // Stateless makes HTTPHandler serve every request on its own, without

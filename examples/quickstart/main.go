@@ -8,17 +8,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log"
-	"net/http"
 	"os"
 	"os/signal"
 	"sort"
 	"sync"
 	"syscall"
-	"time"
 
 	"github.com/vurb-go/vurb"
 )
@@ -112,18 +109,9 @@ func main() {
 		}
 		return
 	}
-
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", app.HTTPHandler())
-	srv := &http.Server{Addr: *addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		srv.Shutdown(shutdown) // in-flight calls finish, new ones are refused
-	}()
 	log.Printf("quickstart: serving MCP at http://%s/mcp", *addr)
-	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+	// On SIGINT/SIGTERM, calls in flight finish and answer before it returns.
+	if err := app.ListenAndServe(ctx, *addr); err != nil {
 		log.Fatal(err)
 	}
 }
