@@ -1,0 +1,133 @@
+package describe_test
+
+import (
+	"testing"
+
+	"github.com/matryer/is"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/describe"
+)
+
+var (
+	list    = describe.Action{Key: "list", Description: "List projects", ReadOnly: true}
+	create  = describe.Action{Key: "create", Description: "Create a project.", Required: []string{"workspace_id", "name"}}
+	remove  = describe.Action{Key: "delete", Required: []string{"id"}, Destructive: true}
+	archive = describe.Action{Key: "archive"}
+)
+
+func TestGrouped(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		tool describe.Tool
+		want string
+	}{
+		{"flat tool", describe.Tool{Name: "projects", Description: "Manage projects.", Actions: []describe.Action{list, create, remove, archive}},
+			"Manage projects.\nActions: list, create, delete, archive\n\nWorkflow:\n" +
+				"- list: List projects\n- create: Create a project. Requires: workspace_id, name\n- delete: Requires: id ⚠️ DESTRUCTIVE"},
+		{"no description, nothing to note", describe.Tool{Name: "misc", Actions: []describe.Action{archive}},
+			"Actions: archive"},
+		{"destructive without anything else", describe.Tool{Name: "jobs", Actions: []describe.Action{{Key: "purge", Destructive: true}}},
+			"Actions: purge\n\nWorkflow:\n- purge: ⚠️ DESTRUCTIVE"},
+		{"hierarchical", describe.Tool{
+			Name: "admin", Description: "SaaS administration panel.",
+			Groups: []describe.Group{{Name: "users"}, {Name: "billing"}, {Name: "empty"}},
+			Actions: []describe.Action{
+				{Key: "users.list"}, {Key: "users.create"}, {Key: "users.ban", Destructive: true},
+				{Key: "billing.invoices"}, {Key: "billing.refund", Description: "Refund an invoice", Required: []string{"invoice_id"}, Destructive: true},
+			}},
+			"SaaS administration panel.\nModules: users (list,create,ban) | billing (invoices,refund)\n\nWorkflow:\n" +
+				"- users.ban: ⚠️ DESTRUCTIVE\n- billing.refund: Refund an invoice. Requires: invoice_id ⚠️ DESTRUCTIVE"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			is.New(t).Equal(describe.Grouped(tc.tool), tc.want)
+		})
+	}
+}
+
+func TestFlat(t *testing.T) {
+	for _, tc := range []struct {
+		action describe.Action
+		want   string
+	}{
+		{list, "[READ-ONLY] List projects (projects → list)"},
+		{describe.Action{Key: "delete", Description: "Delete project", Destructive: true}, "[DESTRUCTIVE] Delete project (projects → delete)"},
+		{create, "Create a project. (projects → create)"},
+		{archive, "projects → archive"},
+		{describe.Action{Key: "users.ban", Description: "Ban a user", Destructive: true}, "[DESTRUCTIVE] Ban a user (projects → users → ban)"},
+	} {
+		is.New(t).Equal(describe.Flat("projects", tc.action), tc.want)
+	}
+}
+
+func ptr(b bool) *bool { return &b }
+
+func TestForAction(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		action describe.Action
+		want   mcp.ToolAnnotations
+	}{
+		{"query", list, mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: ptr(false)}},
+		{"action states destructiveHint false", create, mcp.ToolAnnotations{DestructiveHint: ptr(false)}},
+		{"mutation", remove, mcp.ToolAnnotations{DestructiveHint: ptr(true)}},
+		{"idempotent is opt-in", describe.Action{Key: "put", Idempotent: true, OpenWorld: ptr(true), Title: "Put"},
+			mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: ptr(false), OpenWorldHint: ptr(true), Title: "Put"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			is.New(t).Equal(*describe.ForAction(tc.action), tc.want)
+		})
+	}
+}
+
+func TestAggregate(t *testing.T) {
+	idem := func(a describe.Action) describe.Action { a.Idempotent = true; return a }
+	closed := func(a describe.Action) describe.Action { a.OpenWorld = ptr(false); return a }
+	for _, tc := range []struct {
+		name    string
+		actions []describe.Action
+		want    mcp.ToolAnnotations
+	}{
+		{"destructive if any is", []describe.Action{list, remove}, mcp.ToolAnnotations{DestructiveHint: ptr(true)}},
+		{"read-only only if all are", []describe.Action{list, list}, mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: ptr(false)}},
+		{"not read-only if one writes", []describe.Action{list, create}, mcp.ToolAnnotations{DestructiveHint: ptr(false)}},
+		{"idempotent only if all are", []describe.Action{idem(list), list}, mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: ptr(false)}},
+		{"all idempotent", []describe.Action{idem(list), idem(create)}, mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: ptr(false)}},
+		{"open world if any is", []describe.Action{list, {Key: "fetch", OpenWorld: ptr(true)}}, mcp.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(true)}},
+		{"closed only if all say so", []describe.Action{closed(list), closed(create)}, mcp.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}},
+		{"unknown if one is silent", []describe.Action{closed(list), create}, mcp.ToolAnnotations{DestructiveHint: ptr(false)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			is.New(t).Equal(*describe.Aggregate(tc.actions), tc.want)
+		})
+	}
+}
+
+func TestTOON(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		tool describe.Tool
+		want string
+	}{
+		{"flat tool", describe.Tool{Name: "projects", Description: "Manage projects.", Actions: []describe.Action{list, create, remove}},
+			"Manage projects. Actions: list, create, delete\n" +
+				"actions[3|]{action|desc|required|destructive}:\n" +
+				"  list|List projects|\"\"|false\n" +
+				"  create|Create a project.|workspace_id,name|false\n" +
+				"  delete|\"\"|id|true"},
+		{"hierarchical", describe.Tool{Name: "admin",
+			Groups:  []describe.Group{{Name: "users"}, {Name: "billing"}},
+			Actions: []describe.Action{{Key: "users.list", Description: "List users, newest first"}, {Key: "billing.refund", Required: []string{"invoice_id"}, Destructive: true}}},
+			"Modules: users (list) | billing (refund)\n" +
+				"users[1|]{action|desc|required|destructive}:\n" +
+				"  list|List users, newest first|\"\"|false\n" +
+				"billing[1|]{action|desc|required|destructive}:\n" +
+				"  refund|\"\"|invoice_id|true"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			is := is.New(t)
+			got, err := describe.TOON(tc.tool)
+			is.NoErr(err)
+			is.Equal(got, tc.want)
+		})
+	}
+}
