@@ -14,6 +14,7 @@ type fieldInfo struct {
 	owner     reflect.Type        // the struct that declares the field (an embedded one for promoted fields)
 	index     []int               // path from the outer struct, for reflect.Value.FieldByIndex
 	omitEmpty bool                // json omitempty or omitzero: the author marked it optional
+	quoted    bool                // json ",string": a number or bool written as a JSON string
 	rules     ruleSet             // the parsed validate tag
 }
 
@@ -23,8 +24,12 @@ func (f *fieldInfo) typ() reflect.Type { return f.sf.Type }
 // defPanic stops CodecFor on a definition error, naming the struct and the
 // field so the author finds the line to change.
 func defPanic(f *fieldInfo, format string, args ...any) {
-	panic(fmt.Sprintf("schema: field %s (json %q) of %s: %s",
-		f.sf.Name, f.name, typeName(f.owner), fmt.Sprintf(format, args...)))
+	panic(defMessage(f, format, args...))
+}
+
+func defMessage(f *fieldInfo, format string, args ...any) string {
+	return fmt.Sprintf("schema: field %s (json %q) of %s: %s",
+		f.sf.Name, f.name, typeName(f.owner), fmt.Sprintf(format, args...))
 }
 
 func typeName(t reflect.Type) string {
@@ -38,10 +43,12 @@ func typeName(t reflect.Type) string {
 // order, embedded structs flattened in place, as encoding/json reads them.
 // Two properties with the same JSON name are a definition error: encoding/json
 // would silently drop one of them, and the schema could not say which.
-func structFields(t reflect.Type) []fieldInfo {
+// inputProblem is a definition error that only matters when t is decoded
+// (encoding/json can write what it cannot read back).
+func structFields(t reflect.Type) (fields []fieldInfo, inputProblem string) {
 	var out []fieldInfo
 	seen := map[string]*fieldInfo{}
-	walkFields(t, nil, map[reflect.Type]bool{t: true}, &out)
+	walkFields(t, nil, map[reflect.Type]bool{t: true}, &out, &inputProblem)
 	for i := range out {
 		f := &out[i]
 		if prev, dup := seen[f.name]; dup {
@@ -50,10 +57,10 @@ func structFields(t reflect.Type) []fieldInfo {
 		}
 		seen[f.name] = f
 	}
-	return out
+	return out, inputProblem
 }
 
-func walkFields(t reflect.Type, index []int, visiting map[reflect.Type]bool, out *[]fieldInfo) {
+func walkFields(t reflect.Type, index []int, visiting map[reflect.Type]bool, out *[]fieldInfo, problem *string) {
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
 		tag := sf.Tag.Get("json")
@@ -70,15 +77,15 @@ func walkFields(t reflect.Type, index []int, visiting map[reflect.Type]bool, out
 				continue
 			}
 			if name == "" && ft.Kind() == reflect.Struct {
-				if !sf.IsExported() && sf.Type.Kind() == reflect.Pointer {
-					defPanic(&fieldInfo{name: sf.Name, sf: sf, owner: t},
+				if !sf.IsExported() && sf.Type.Kind() == reflect.Pointer && *problem == "" {
+					*problem = defMessage(&fieldInfo{name: sf.Name, sf: sf, owner: t},
 						"encoding/json cannot set an embedded pointer to an unexported struct; embed %s by value or export it", ft)
 				}
 				if visiting[ft] {
 					continue // encoding/json ignores a struct embedded in itself
 				}
 				visiting[ft] = true
-				walkFields(ft, append(append([]int(nil), index...), i), visiting, out)
+				walkFields(ft, append(append([]int(nil), index...), i), visiting, out, problem)
 				delete(visiting, ft)
 				continue
 			}
@@ -99,7 +106,7 @@ func walkFields(t reflect.Type, index []int, visiting map[reflect.Type]bool, out
 			case "omitempty", "omitzero":
 				f.omitEmpty = true
 			case "string":
-				defPanic(&f, `the json ",string" option is not supported; declare the field as a string`)
+				f.quoted = true
 			}
 		}
 		f.rules = parseRules(sf.Tag.Get("validate"))

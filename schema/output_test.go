@@ -26,6 +26,15 @@ type (
 		Email string `json:"email" validate:"email"`
 	}
 	selfMarshaled struct{ X int }
+	hiddenBase    struct {
+		Secret string `json:"secret,omitempty"`
+	}
+	// outputOnly is fine as an output although CodecFor refuses it.
+	outputOnly struct {
+		*hiddenBase
+		Big   int64 `json:"big,string" description:"Big number"`
+		Count int   `json:"count" validate:"required"`
+	}
 )
 
 func (selfMarshaled) MarshalJSON() ([]byte, error) { return []byte(`1`), nil }
@@ -50,6 +59,13 @@ func TestOutputSchema(t *testing.T) {
 
 	again, _ := OutputSchema(reflect.TypeFor[projectOut]())
 	is.Equal(string(again), string(s)) // cached, pointer or not
+}
+
+func TestOutputSchemaOutputOnlyShapes(t *testing.T) {
+	is := is.New(t)
+	s, ok := OutputSchema(reflect.TypeFor[outputOnly]())
+	is.True(ok)
+	is.Equal(string(s), `{"type":"object","properties":{"secret":{"type":"string"},"big":{"type":"string","description":"Big number"},"count":{"type":"integer"}},"required":["count"]}`)
 }
 
 func TestOutputSchemaNotObject(t *testing.T) {

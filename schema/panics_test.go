@@ -65,7 +65,7 @@ func TestCodecForPanics(t *testing.T) {
 		{reflect.TypeFor[badOptionalString](), `schema: field Name (json "name") of badOptionalString: the field is optional (omitempty) but the validator rejects it when absent (rule "min" at "name"); start the validate tag with "omitempty", or add "required"`},
 		{reflect.TypeFor[badTag](), `schema: struct badTag: bad validate tag: Undefined validation function 'requird' on field 'Name'`},
 		{reflect.TypeFor[badDuplicate](), `schema: field Other (json "id") of badDuplicate: JSON name "id" is also used by field ID of dupEmbedded; rename one of them`},
-		{reflect.TypeFor[badStringOpt](), `schema: field N (json "n") of badStringOpt: the json ",string" option is not supported; declare the field as a string`},
+		{reflect.TypeFor[badStringOpt](), `schema: field N (json "n") of badStringOpt: the json ",string" option is not supported on input; declare the field as a string`},
 		{reflect.TypeFor[badChan](), `schema: field C (json "c") of badChan: type chan int cannot be decoded from JSON`},
 		{reflect.TypeFor[badInterface](), `schema: field R (json "r") of badInterface: interface type fmt.Stringer cannot be decoded from JSON; use any or json.RawMessage`},
 		{reflect.TypeFor[badHidden](), `schema: struct badHidden: a field that JSON cannot set (json:"-") fails rule "required" when zero; remove the rule or expose the field`},

@@ -252,7 +252,7 @@ func (b *schemaBuilder) ensureDef(name string) {
 // convertObject orders a struct's properties as declared, converts each with
 // its Go type, mirrors validate rules, and sets required and closedness.
 func (b *schemaBuilder) convertObject(n *node, t reflect.Type) {
-	fields := fieldsOf(t)
+	fields, _ := fieldsOf(t)
 	var si *structInfo
 	if b.mode == modeInput {
 		si = infoOf(t)
@@ -278,6 +278,14 @@ func (b *schemaBuilder) convertObject(n *node, t reflect.Type) {
 				required = append(required, f.name)
 			}
 		case modeOutput:
+			if f.quoted && (p.str("type") == "integer" || p.str("type") == "number" || p.str("type") == "boolean") {
+				q := &node{}
+				q.set("type", "string") // encoding/json writes the value inside a string
+				if d := p.str("description"); d != "" {
+					q.set("description", d)
+				}
+				p = q
+			}
 			if nilable(f.typ()) && !f.omitEmpty {
 				p = addNull(p)
 			}

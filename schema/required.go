@@ -16,17 +16,23 @@ type structInfo struct {
 // Caches per struct type; guarded by buildMu.
 var (
 	structInfos  = map[reflect.Type]*structInfo{}
-	structFieldz = map[reflect.Type][]fieldInfo{}
+	structFieldz = map[reflect.Type]walkedStruct{}
 )
 
-// fieldsOf returns the cached JSON properties of struct type t.
-func fieldsOf(t reflect.Type) []fieldInfo {
-	if fs, ok := structFieldz[t]; ok {
-		return fs
+type walkedStruct struct {
+	fields       []fieldInfo
+	inputProblem string
+}
+
+// fieldsOf returns the cached JSON properties of struct type t, and a
+// definition error that only matters for decoding.
+func fieldsOf(t reflect.Type) ([]fieldInfo, string) {
+	if w, ok := structFieldz[t]; ok {
+		return w.fields, w.inputProblem
 	}
-	fs := structFields(t)
-	structFieldz[t] = fs
-	return fs
+	fs, problem := structFields(t)
+	structFieldz[t] = walkedStruct{fs, problem}
+	return fs, problem
 }
 
 // infoOf returns the cached structInfo of struct type t, computing it on
@@ -36,12 +42,19 @@ func infoOf(t reflect.Type) *structInfo {
 	if si, ok := structInfos[t]; ok {
 		return si
 	}
-	si := &structInfo{fields: fieldsOf(t)}
+	fields, problem := fieldsOf(t)
+	if problem != "" {
+		panic(problem)
+	}
+	si := &structInfo{fields: fields}
 	si.required = make([]bool, len(si.fields))
 	zero := zeroFailures(t)
 	for i := range si.fields {
 		f := &si.fields[i]
 		ft := f.typ()
+		if f.quoted {
+			defPanic(f, `the json ",string" option is not supported on input; declare the field as a string`)
+		}
 		hasRequired := f.rules.has("required")
 		if hasRequired && ft.Kind() != reflect.Pointer {
 			switch ft.Kind() {
