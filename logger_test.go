@@ -1,0 +1,75 @@
+package vurb_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"regexp"
+	"testing"
+
+	"github.com/matryer/is"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb"
+)
+
+// TestRequestIDEverywhere follows one call's id through middleware, the
+// handler's logger and the observer's events.
+func TestRequestIDEverywhere(t *testing.T) {
+	is := is.New(t)
+	var logs bytes.Buffer
+	var fromMiddleware string
+	var fromEvents []string
+	app := vurb.New(
+		vurb.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))),
+		vurb.WithObserver(func(_ context.Context, e vurb.Event) {
+			if e.Kind == vurb.CallStarted || e.Kind == vurb.CallFinished {
+				fromEvents = append(fromEvents, e.RequestID)
+			}
+		}),
+	)
+	app.Use(func(next vurb.Handler) vurb.Handler {
+		return func(ctx context.Context, c *vurb.Call) (*mcp.CallToolResult, error) {
+			fromMiddleware = c.RequestID()
+			return next(ctx, c)
+		}
+	})
+	vurb.Query(app, "docs.search", func(ctx context.Context, in Search) (string, error) {
+		vurb.Logger(ctx).Info("searching", "query", in.Query)
+		return "found", nil
+	})
+	call(t, app, "docs_search", `{"query":"go"}`)
+	call(t, app, "docs_search", `{"query":"rust"}`)
+
+	m := regexp.MustCompile(`request_id=(\w+) tool=docs action=search query=rust`).FindStringSubmatch(logs.String())
+	is.True(m != nil) // the handler's logger has the call bound
+	is.Equal(m[1], fromMiddleware)
+	is.Equal(fromEvents[2:], []string{m[1], m[1]}) // the second call's start and finish
+	is.True(fromEvents[0] != fromEvents[2])        // each call has its own
+}
+
+func TestLoggerOutsideACall(t *testing.T) {
+	is.New(t).Equal(vurb.Logger(context.Background()), slog.Default())
+}
+
+func BenchmarkCallObserver(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		opts []vurb.Option
+	}{
+		{"none", nil},
+		{"observer", []vurb.Option{vurb.WithObserver(func(context.Context, vurb.Event) {})}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			app := vurb.New(tc.opts...)
+			vurb.Query(app, "docs.search", search)
+			app.Build()
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := app.Call(ctx, "docs_search", searchArgs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
