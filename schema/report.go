@@ -1,0 +1,69 @@
+package schema
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// How the pre-scan records what it finds: fatal errors stop it, issues accumulate.
+
+func (s *scanner) fail(reason string) {
+	if s.fatal {
+		return
+	}
+	s.fatal = true
+	s.fatalMsg = fmt.Sprintf(MsgInvalidJSON, reason, s.pos)
+}
+
+// failChar reports the byte at the current position as unexpected.
+func (s *scanner) failChar() {
+	if s.pos >= len(s.data) {
+		s.fail(ReasonEOF)
+		return
+	}
+	c := s.data[s.pos]
+	var q string
+	if c < utf8.RuneSelf {
+		q = strconv.QuoteRune(rune(c))
+	} else {
+		q = fmt.Sprintf("byte 0x%02x", c)
+	}
+	s.fail(fmt.Sprintf(ReasonChar, q))
+}
+
+func (s *scanner) enter() bool {
+	s.depth++
+	if s.depth > s.maxDepth {
+		s.fatal = true
+		s.fatalMsg = fmt.Sprintf(MsgTooDeep, s.maxDepth)
+		return false
+	}
+	return true
+}
+
+// valueIssue records a problem with the current value; its path then
+// counts as explained.
+func (s *scanner) valueIssue(msg string) {
+	if s.quiet > 0 {
+		return
+	}
+	p := s.path()
+	s.issues = append(s.issues, Issue{Path: p, Message: msg})
+	s.covered = append(s.covered, p)
+}
+
+// objIssue records a problem with the members of the current object.
+func (s *scanner) objIssue(msg string) {
+	if s.quiet > 0 {
+		return
+	}
+	s.issues = append(s.issues, Issue{Path: s.path(), Message: msg})
+}
+
+func (s *scanner) mismatch(sh *shape, got string) {
+	if s.quiet > 0 {
+		return
+	}
+	s.valueIssue(fmt.Sprintf(MsgExpectedType, sh.kind.jsonType(), got))
+}
