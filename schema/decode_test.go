@@ -76,6 +76,8 @@ func TestDecodeMessages(t *testing.T) {
 		{"time", `{"workspace_id":"w","since":"yesterday"}`, `since: must be a date-time in RFC 3339 format, like 2024-01-02T15:04:05Z`},
 		{"every problem", `{"limit":0,"kind":"x","email":"@","level":999}`, `level: 999 is out of range for int8 (-128 to 127); workspace_id: is required; limit: must be at least 1; kind: must be one of: a, b, c; email: must be a valid email address`},
 		{"duplicate", `{"workspace_id":"w","limit":1,"limit":2}`, `duplicate field "limit"`},
+		{"duplicate hides the decoder's pick", `{"workspace_id":"w","limit":1,"limit":1000}`, `duplicate field "limit"`},
+		{"case variant hides the decoder's pick", `{"workspace_id":"w","limit":5,"LIMIT":1000}`, `unknown field "LIMIT" (did you mean "limit"?); accepted: workspace_id, limit, kind, name, email, level, count, ratio, items, tags, since, meta, pair, enabled`},
 		{"duplicate in map", `{"workspace_id":"w","tags":{"a":1,"\u0061":2}}`, `tags: duplicate field "a"`},
 		{"duplicate in any", `{"workspace_id":"w","meta":{"a":1,"a":2}}`, `meta: duplicate field "a"`},
 		{"escaped key matches", `{"workspace_\u0069d":"w"}`, ``},

@@ -67,3 +67,14 @@ func (s *scanner) mismatch(sh *shape, got string) {
 	}
 	s.valueIssue(fmt.Sprintf(MsgExpectedType, sh.kind.jsonType(), got))
 }
+
+// cover marks field name of the current object as explained without
+// reporting anything: the decoder will not hold what the model meant there.
+func (s *scanner) cover(name string) {
+	if s.quiet > 0 {
+		return
+	}
+	s.push(seg{kind: frameField, name: name})
+	s.covered = append(s.covered, s.path())
+	s.pop()
+}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -258,10 +259,18 @@ func (s *scanner) object(sh *shape) {
 						unknown = &unknownKeys{}
 					}
 					unknown.add(key)
+					for j := range sh.fields {
+						if strings.EqualFold(sh.fields[j].name, string(key)) {
+							// encoding/json will fill this field from the
+							// unknown key: what the validator says of it is noise.
+							s.cover(sh.fields[j].name)
+						}
+					}
 				}
 				s.skipValue()
 			case seen.has(i):
 				s.objIssue(fmt.Sprintf(MsgDuplicateField, quoteKey(key)))
+				s.cover(sh.fields[i].name) // the decoder keeps the last one, unreported
 				s.skipValue()
 			default:
 				seen.set(i)
