@@ -19,26 +19,28 @@ type Contents struct {
 // ResourceDef is one declared resource or resource template; its methods
 // refine it until the app is built.
 type ResourceDef struct {
-	app        *App
-	resource   *mcp.Resource         // static resources
-	template   *mcp.ResourceTemplate // templates
-	pattern    uriTemplate
-	read       func(ctx context.Context, uri string, vars map[string]string) (Contents, error)
-	completers map[string]Completer
+	app         *App
+	uri         string // the URI, or the URI template
+	name        string
+	title       string
+	description string
+	mimeType    string
+	size        int64
+	annotations *mcp.Annotations
+	template    bool
+	pattern     uriTemplate // templates only
+	read        func(ctx context.Context, vars map[string]string) (Contents, error)
+	completers  map[string]Completer
 }
 
 // Resource declares a static resource at uri. read is called on each
 // resources/read.
 func Resource(a *App, uri, name string, read func(ctx context.Context) (Contents, error)) *ResourceDef {
-	a.mustBeMutable()
 	if read == nil {
 		panic(fmt.Sprintf("vurb: resource %q: nil handler", uri))
 	}
-	a.mustBeNewResource(uri)
-	r := &ResourceDef{app: a, resource: &mcp.Resource{URI: uri, Name: name},
-		read: func(ctx context.Context, _ string, _ map[string]string) (Contents, error) { return read(ctx) }}
-	a.resources = append(a.resources, r)
-	return r
+	return a.addResource(&ResourceDef{uri: uri, name: name,
+		read: func(ctx context.Context, _ map[string]string) (Contents, error) { return read(ctx) }})
 }
 
 // ResourceTemplate declares a family of resources whose URIs match
@@ -46,66 +48,46 @@ func Resource(a *App, uri, name string, read func(ctx context.Context) (Contents
 // {variable} matches one or more characters other than '/'; read receives
 // the values. Only such simple variables are supported (RFC 6570 level 1).
 func ResourceTemplate(a *App, uriTemplate, name string, read func(ctx context.Context, vars map[string]string) (Contents, error)) *ResourceDef {
-	a.mustBeMutable()
 	if read == nil {
 		panic(fmt.Sprintf("vurb: resource template %q: nil handler", uriTemplate))
 	}
-	a.mustBeNewResource(uriTemplate)
 	pattern, err := parseURITemplate(uriTemplate)
 	if err != nil {
 		panic(fmt.Sprintf("vurb: resource template %q: %v", uriTemplate, err))
 	}
-	r := &ResourceDef{app: a, template: &mcp.ResourceTemplate{URITemplate: uriTemplate, Name: name}, pattern: pattern,
-		read: func(ctx context.Context, _ string, vars map[string]string) (Contents, error) { return read(ctx, vars) }}
-	a.resources = append(a.resources, r)
-	return r
+	return a.addResource(&ResourceDef{uri: uriTemplate, name: name, template: true, pattern: pattern, read: read})
 }
 
-func (a *App) mustBeNewResource(uri string) {
-	for _, r := range a.resources {
-		if r.uri() == uri {
-			panic(fmt.Sprintf("vurb: resource %q is already declared", uri))
+func (a *App) addResource(r *ResourceDef) *ResourceDef {
+	a.mustBeMutable()
+	for _, other := range a.resources {
+		if other.uri == r.uri {
+			panic(fmt.Sprintf("vurb: resource %q is already declared", r.uri))
 		}
 	}
-}
-
-func (r *ResourceDef) uri() string {
-	if r.resource != nil {
-		return r.resource.URI
-	}
-	return r.template.URITemplate
+	r.app = a
+	a.resources = append(a.resources, r)
+	return r
 }
 
 // Describe sets the resource's description.
 func (r *ResourceDef) Describe(description string) *ResourceDef {
 	r.app.mustBeMutable()
-	if r.resource != nil {
-		r.resource.Description = description
-	} else {
-		r.template.Description = description
-	}
+	r.description = description
 	return r
 }
 
 // Title sets the resource's human-readable title.
 func (r *ResourceDef) Title(title string) *ResourceDef {
 	r.app.mustBeMutable()
-	if r.resource != nil {
-		r.resource.Title = title
-	} else {
-		r.template.Title = title
-	}
+	r.title = title
 	return r
 }
 
 // MIMEType declares the MIME type of the resource's contents.
 func (r *ResourceDef) MIMEType(mime string) *ResourceDef {
 	r.app.mustBeMutable()
-	if r.resource != nil {
-		r.resource.MIMEType = mime
-	} else {
-		r.template.MIMEType = mime
-	}
+	r.mimeType = mime
 	return r
 }
 
@@ -113,29 +95,25 @@ func (r *ResourceDef) MIMEType(mime string) *ResourceDef {
 // decide before reading it.
 func (r *ResourceDef) Size(n int64) *ResourceDef {
 	r.app.mustBeMutable()
-	if r.resource == nil {
-		panic(fmt.Sprintf("vurb: resource template %q: only static resources have a size", r.template.URITemplate))
+	if r.template {
+		panic(fmt.Sprintf("vurb: resource template %q: only static resources have a size", r.uri))
 	}
-	r.resource.Size = n
+	r.size = n
 	return r
 }
 
 // Annotations sets the audience, priority and last-modified hints.
 func (r *ResourceDef) Annotations(ann *mcp.Annotations) *ResourceDef {
 	r.app.mustBeMutable()
-	if r.resource != nil {
-		r.resource.Annotations = ann
-	} else {
-		r.template.Annotations = ann
-	}
+	r.annotations = ann
 	return r
 }
 
 // Complete registers a completer for one of a template's variables.
 func (r *ResourceDef) Complete(variable string, c Completer) *ResourceDef {
 	r.app.mustBeMutable()
-	if r.template == nil || !r.pattern.has(variable) {
-		panic(fmt.Sprintf("vurb: resource %q has no template variable %q to complete", r.uri(), variable))
+	if !r.template || !r.pattern.has(variable) {
+		panic(fmt.Sprintf("vurb: resource %q has no template variable %q to complete", r.uri, variable))
 	}
 	if r.completers == nil {
 		r.completers = map[string]Completer{}
@@ -144,34 +122,43 @@ func (r *ResourceDef) Complete(variable string, c Completer) *ResourceDef {
 	return r
 }
 
+// matches reports whether uri names this resource.
+func (r *ResourceDef) matches(uri string) bool {
+	if !r.template {
+		return uri == r.uri
+	}
+	_, ok := r.pattern.match(uri)
+	return ok
+}
+
 // register adds the resource to an SDK server.
 func (r *ResourceDef) register(s *mcp.Server) {
 	handler := func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		uri := req.Params.URI
 		var vars map[string]string
-		if r.template != nil {
+		if r.template {
 			var ok bool
 			if vars, ok = r.pattern.match(uri); !ok {
 				return nil, mcp.ResourceNotFoundError(uri)
 			}
 		}
-		c, err := r.read(ctx, uri, vars)
+		c, err := r.read(ctx, vars)
 		if err != nil {
 			return nil, err
 		}
 		mime := c.MIMEType
-		if mime == "" && r.resource != nil {
-			mime = r.resource.MIMEType
-		} else if mime == "" {
-			mime = r.template.MIMEType
+		if mime == "" {
+			mime = r.mimeType
 		}
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Text: c.Text, Blob: c.Blob}}}, nil
 	}
-	if r.resource != nil {
-		s.AddResource(r.resource, handler)
-	} else {
-		s.AddResourceTemplate(r.template, handler)
+	if r.template {
+		s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: r.uri, Name: r.name, Title: r.title,
+			Description: r.description, MIMEType: r.mimeType, Annotations: r.annotations}, handler)
+		return
 	}
+	s.AddResource(&mcp.Resource{URI: r.uri, Name: r.name, Title: r.title, Description: r.description,
+		MIMEType: r.mimeType, Size: r.size, Annotations: r.annotations}, handler)
 }
 
 // uriTemplate is a parsed level-1 URI template: literals and variables in

@@ -86,13 +86,8 @@ func (a *App) NotifyResourceUpdated(ctx context.Context, uri string) error {
 // subscribe accepts a subscription to any resource the app declares.
 func (a *App) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 	for _, r := range a.resources {
-		if r.resource != nil && r.resource.URI == req.Params.URI {
+		if r.matches(req.Params.URI) {
 			return nil
-		}
-		if r.template != nil {
-			if _, ok := r.pattern.match(req.Params.URI); ok {
-				return nil
-			}
 		}
 	}
 	return mcp.ResourceNotFoundError(req.Params.URI)
@@ -117,7 +112,7 @@ func (a *App) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Comp
 		}
 	case "ref/resource":
 		for _, r := range a.resources {
-			if r.uri() == ref.URI {
+			if r.uri == ref.URI {
 				completers, found = r.completers, true
 			}
 		}
