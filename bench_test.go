@@ -69,3 +69,16 @@ func TestCallAllocations(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkCallInline(b *testing.B) {
+	app := vurb.New(vurb.WithInlineHandlers())
+	vurb.Query(app, "docs.search", search)
+	app.Build()
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := app.Call(ctx, "docs_search", searchArgs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -150,6 +150,9 @@ func (ep *endpoint) exec(ctx context.Context, args json.RawMessage, o origin, id
 		app:           ep.app,
 	}}
 
+	if ep.app.cfg.inline {
+		return ep.finish(ctx, tctx, ep.runInline(cc))
+	}
 	// The handler runs on its own goroutine so that a handler which ignores
 	// its context cannot hold the call past its deadline. Such a handler
 	// keeps running after the call has returned; its late result is dropped.
@@ -173,14 +176,32 @@ func (ep *endpoint) exec(ctx context.Context, args json.RawMessage, o origin, id
 func (ep *endpoint) run(cc *callContext, done chan<- outcome) {
 	defer func() {
 		if p := recover(); p != nil {
-			ref := cc.call.RequestID()
-			ep.app.cfg.logger.Error("vurb: handler panicked",
-				"ref", ref, "tool", ep.tool, "action", ep.action, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			done <- outcome{res: Error(ep.prefix + fmt.Sprintf(MsgPanic, ref)), panicked: true}
+			done <- ep.panicked(cc, p)
 		}
 	}()
 	res, err := ep.handler(cc, &cc.call)
 	done <- outcome{res: res, err: err}
+}
+
+// runInline executes the chain on the caller's goroutine (see
+// WithInlineHandlers), with the same panic containment as run.
+func (ep *endpoint) runInline(cc *callContext) (out outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			out = ep.panicked(cc, p)
+		}
+	}()
+	res, err := ep.handler(cc, &cc.call)
+	return outcome{res: res, err: err}
+}
+
+// panicked logs a recovered panic with its stack and a reference id, and
+// returns the generic error result the client sees.
+func (ep *endpoint) panicked(cc *callContext, p any) outcome {
+	ref := cc.call.RequestID()
+	ep.app.cfg.logger.Error("vurb: handler panicked",
+		"ref", ref, "tool", ep.tool, "action", ep.action, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+	return outcome{res: Error(ep.prefix + fmt.Sprintf(MsgPanic, ref)), panicked: true}
 }
 
 // finish turns the chain's outcome into the call's result.

@@ -33,6 +33,7 @@ type config struct {
 	defaultCache CacheControl
 	observer     Observer
 	resultFormat ResultFormat
+	inline       bool
 }
 
 func defaultConfig() config {
@@ -107,3 +108,12 @@ func WithLogger(l *slog.Logger) Option {
 		}
 	}
 }
+
+// WithInlineHandlers runs handlers on the calling goroutine instead of one
+// of their own. A call then costs less (no goroutine hand-off), but a
+// handler that ignores its context can
+// hold the call past its deadline: the deadline still reaches the handler
+// through ctx, and a handler that returns ctx's error still gets the timeout
+// message. Choose it when every handler honours ctx; panics are contained
+// either way.
+func WithInlineHandlers() Option { return func(c *config) { c.inline = true } }
