@@ -28,17 +28,25 @@ func BenchmarkCall(b *testing.B) {
 }
 
 // BenchmarkMiddleware is f.Call of the same action (app of 10 actions, flat)
-// under 0, 1, 10 and 100 app-level layers that only call next.
+// under 0, 1, 10 and 100 app-level layers that only call next, with the
+// handler on its own goroutine (the default) and on the caller's
+// (vurb.WithInlineHandlers).
 func BenchmarkMiddleware(b *testing.B) {
-	for _, layers := range []int{0, 1, 10, 100} {
-		b.Run(fmt.Sprintf("layers=%d", layers), func(b *testing.B) {
-			app, name, args := defineApp(10, vurb.Flat)
-			for range layers {
-				app.Use(passThrough)
-			}
-			app.Build()
-			benchCall(b, app, name, args)
-		})
+	modes := []struct {
+		name string
+		opts []vurb.Option
+	}{{"goroutine", nil}, {"inline", []vurb.Option{vurb.WithInlineHandlers()}}}
+	for _, mode := range modes {
+		for _, layers := range []int{0, 1, 10, 100} {
+			b.Run(fmt.Sprintf("handlers=%s/layers=%d", mode.name, layers), func(b *testing.B) {
+				app, name, args := defineApp(10, vurb.Flat, mode.opts...)
+				for range layers {
+					app.Use(passThrough)
+				}
+				app.Build()
+				benchCall(b, app, name, args)
+			})
+		}
 	}
 }
 
