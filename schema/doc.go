@@ -19,8 +19,11 @@
 // numeric bounds, lengths or item counts, oneof becomes enum, email, url,
 // uuid, datetime and ip become formats, rules after dive apply to items.
 // `default`, `example` and `enum` are read as swaggest/jsonschema-go reads
-// them; like swaggest's other constraint tags (minimum, pattern...), they are
-// advertised in the schema but not enforced: use validate rules for that.
+// them: `default` and `example` document (Decode does not fill defaults in),
+// and `enum` on a string or integer field is enforced by Decode like oneof.
+// swaggest's other constraint tags (minimum, pattern, format...) would
+// advertise rules nothing enforces, so CodecFor refuses them and names the
+// validate rule to use instead.
 //
 // # Required and optional
 //

@@ -31,6 +31,10 @@ func (s *scanner) numberValue(sh *shape) {
 				lo = strconv.FormatInt(sh.lo, 10)
 			}
 			s.valueIssue(fmt.Sprintf(MsgIntRange, truncate(string(lit), maxEcho), sh.goType, lo, hi))
+		} else if sh.enum != nil {
+			if msg := sh.enumIssue(lit, false); msg != "" {
+				s.valueIssue(msg)
+			}
 		}
 	case kindFloat:
 		if !floatFits(lit, sh.bits) {

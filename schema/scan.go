@@ -128,6 +128,10 @@ func (s *scanner) value(sh *shape) {
 		case kindString, kindAny:
 			if bad {
 				s.valueIssue(MsgInvalidUTF8)
+			} else if sh.enum != nil {
+				if msg := sh.enumIssue(s.data[start:end], esc); msg != "" {
+					s.valueIssue(msg)
+				}
 			}
 		case kindTime:
 			var t time.Time

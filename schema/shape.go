@@ -61,6 +61,11 @@ type shape struct {
 	reqMask  uint64   // required fields among the first 64
 	anyReq   bool
 
+	// kindString: the values an enum tag allows (nil: any) and the message
+	// for any other
+	enum    []string
+	enumMsg string
+
 	// kindArray, kindMap
 	elem         *shape
 	elemNullable bool // null is a valid element (pointer, slice, map, interface)
@@ -187,6 +192,7 @@ func (c *shapeCompiler) object(t reflect.Type) *shape {
 	s.accepted = strings.Join(s.names, ", ")
 	for i := range si.fields {
 		s.fields[i].shape = c.shapeOf(si.fields[i].typ(), &si.fields[i])
+		checkConstraintTags(&si.fields[i], s.fields[i].shape)
 	}
 	return s
 }
