@@ -3,9 +3,11 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/schema"
 )
@@ -51,6 +53,17 @@ func BenchmarkParts(b *testing.B) {
 			cancel()
 		}
 	})
+	b.Run("part=pooled-timer", func(b *testing.B) {
+		// The deadline as one reused timer: Reset and Stop per call, no
+		// allocation; what a lazily built ctx deadline could cost instead.
+		t := time.NewTimer(time.Hour)
+		t.Stop()
+		b.ReportAllocs()
+		for b.Loop() {
+			t.Reset(vurb.DefaultTimeout)
+			t.Stop()
+		}
+	})
 	b.Run("part=goroutine-handoff", func(b *testing.B) {
 		// The handler on its own goroutine, its answer back on a reused
 		// buffered channel, waited for in a select with the deadline.
@@ -72,6 +85,24 @@ func BenchmarkParts(b *testing.B) {
 			resultSink = vurb.Text(wantText)
 		}
 	})
+	// A chain of pass-through layers built and called with no vurb around
+	// it, on the benchmark's own (grown) stack: what a layer costs in Go on
+	// this machine, the floor of BenchmarkMiddleware's per-layer figure.
+	for _, layers := range []int{0, 100} {
+		b.Run(fmt.Sprintf("part=bare-chain/layers=%d", layers), func(b *testing.B) {
+			h := vurb.Handler(func(context.Context, *vurb.Call) (*mcp.CallToolResult, error) { return nil, nil })
+			for range layers {
+				h = passThrough(h)
+			}
+			call := &vurb.Call{}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := h(ctx, call); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 	b.Run("part=time-now", func(b *testing.B) {
 		// One clock read; the observer path makes three.
 		b.ReportAllocs()
