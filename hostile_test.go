@@ -166,6 +166,10 @@ func hostileCases() []hostileCase {
 	longName := strings.Repeat("t", 100_000)
 	digits := strings.Repeat("9", 100_000)
 	bad1MB := `{"name":"a","tags":[` + strings.Repeat(`1,`, 500_000) + `1]}`
+	var first20BadTags string // schema.MaxIssues are listed, then a count
+	for i := range 20 {
+		first20BadTags += fmt.Sprintf("tags[%d]: expected string, got number; ", i)
+	}
 	unknown12 := `{"name":"a"`
 	for i := range 12 {
 		unknown12 += fmt.Sprintf(`,"u%d":%d`, i, i)
@@ -343,9 +347,7 @@ func hostileCases() []hostileCase {
 		{name: "size/one byte over the limit", exp: F, tool: flatEcho, args: overBy1, want: echoErr(tooLarge(len(overBy1)))},
 		{name: "size/at the limit", exp: F, tool: flatEcho, args: argsOfSize(schema.DefaultMaxBytes), kind: accepted,
 			want: `{"name":"` + strings.Repeat("x", schema.DefaultMaxBytes-len(`{"name":""}`)) + `"}`},
-		{name: "size/1 MB of bad elements", exp: F, tool: flatEcho, args: bad1MB, maxLen: 4 << 10,
-			want: echoErr("tags[0]: expected string, got number; tags[1]: expected string, got number; "),
-			skip: "BUG: no cap on the number of issues: 1 MB of arguments yields a 21 MB error text (460 MB allocated)"},
+		{name: "size/1 MB of bad elements", exp: F, tool: flatEcho, args: bad1MB, want: echoErr(first20BadTags + "and 499981 more problems")},
 		{name: "depth/64 levels is the limit", exp: F, tool: flatEcho, args: `{"name":"a","tags":` + nested(63, `"x"`) + `}`,
 			want: echoErr("tags[0]: expected string, got array")},
 		{name: "depth/65 levels", exp: F, tool: flatEcho, args: `{"name":"a","tags":` + nested(64, "") + `}`, want: echoErr(tooDeep)},

@@ -48,6 +48,9 @@ func (c *Codec) Decode(data []byte, dst any, opts DecodeOptions) error {
 	if s.fatal {
 		return single(s.fatalMsg)
 	}
+	if s.more > 0 { // enough to act on; decoding would only find more
+		return &Error{Issues: append(s.issues, Issue{Message: fmt.Sprintf(MsgMoreIssues, s.more)})}
+	}
 	rv.Elem().SetZero()
 	issues := s.issues
 	if err := json.Unmarshal(data, dst); err != nil && len(issues) == 0 {

@@ -177,3 +177,11 @@ var (
 	NoteRequiredAndFor = "Required for: %s. For: %s"
 	NoteFor            = "For: %s"
 )
+
+// MaxIssues bounds the problems one Error lists; past it, a last issue
+// says how many more there were (MsgMoreIssues). A model fixes the first
+// ones and calls again; a hostile input cannot make the answer huge.
+var MaxIssues = 20
+
+// MsgMoreIssues ends an Error that hit MaxIssues: the count left out.
+var MsgMoreIssues = "and %d more problems"

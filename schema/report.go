@@ -45,7 +45,7 @@ func (s *scanner) enter() bool {
 // valueIssue records a problem with the current value; its path then
 // counts as explained.
 func (s *scanner) valueIssue(msg string) {
-	if s.quiet > 0 {
+	if s.quiet > 0 || s.full() {
 		return
 	}
 	p := s.path()
@@ -55,10 +55,21 @@ func (s *scanner) valueIssue(msg string) {
 
 // objIssue records a problem with the members of the current object.
 func (s *scanner) objIssue(msg string) {
-	if s.quiet > 0 {
+	if s.quiet > 0 || s.full() {
 		return
 	}
 	s.issues = append(s.issues, Issue{Path: s.path(), Message: msg})
+}
+
+// full reports whether MaxIssues are recorded already, counting the one
+// that will not be: an input with a million bad elements gets a short
+// answer, not a million lines.
+func (s *scanner) full() bool {
+	if len(s.issues) < MaxIssues {
+		return false
+	}
+	s.more++
+	return true
 }
 
 func (s *scanner) mismatch(sh *shape, got string) {

@@ -24,6 +24,7 @@ type scanner struct {
 	fatal    bool
 	fatalMsg string
 	issues   []Issue
+	more     int      // issues found past MaxIssues
 	covered  []string // paths whose value is already explained; validator echoes are dropped
 
 	// The JSON path of the value being scanned, rendered only for an issue.

@@ -38,12 +38,20 @@ func validationIssues(err error, root reflect.Type, covered []string, out []Issu
 	if !errors.As(err, &ves) {
 		return append(out, Issue{Message: fmt.Sprintf(MsgUndecodable, truncate(err.Error(), 200))})
 	}
+	more := 0
 	for _, fe := range ves {
+		if len(out) >= MaxIssues {
+			more++
+			continue
+		}
 		path := namespacePath(fe.Namespace(), root)
 		if isCovered(path, covered) {
 			continue
 		}
 		out = append(out, Issue{Path: path, Message: ruleMessage(fe.Tag(), fe.Param(), fe.Kind())})
+	}
+	if more > 0 {
+		out = append(out, Issue{Message: fmt.Sprintf(MsgMoreIssues, more)})
 	}
 	return out
 }
