@@ -86,7 +86,8 @@ var doneChans = sync.Pool{New: func() any { return make(chan outcome, 1) }}
 type outcome struct {
 	res      *mcp.CallToolResult
 	err      error
-	panicked bool
+	panicked bool // or exited, or failed inside vurb: an internal error
+	late     bool // the handler returned after its context was done
 }
 
 // call is the hot path: decode and validate, then the precomposed chain
@@ -151,7 +152,7 @@ func (ep *endpoint) exec(ctx context.Context, args json.RawMessage, o origin, id
 	}}
 
 	if ep.app.cfg.inline {
-		return ep.finish(ctx, tctx, ep.runInline(cc))
+		return ep.finish(ctx, cc, ep.runInline(cc))
 	}
 	// The handler runs on its own goroutine so that a handler which ignores
 	// its context cannot hold the call past its deadline. Such a handler
@@ -161,8 +162,17 @@ func (ep *endpoint) exec(ctx context.Context, args json.RawMessage, o origin, id
 	select {
 	case out := <-done:
 		doneChans.Put(done) // drained, and the handler goroutine is done with it
-		return ep.finish(ctx, tctx, out)
+		return ep.finish(ctx, cc, out)
 	case <-tctx.Done():
+		// Both may be ready: select chooses at random, so look again. An
+		// answer given in time wins; one given after the deadline is
+		// dropped like any late answer.
+		select {
+		case out := <-done:
+			doneChans.Put(done)
+			return ep.finish(ctx, cc, out)
+		default:
+		}
 		if ctx.Err() != nil {
 			return nil, OutcomeCancelled, ctx.Err()
 		}
@@ -174,13 +184,28 @@ func (ep *endpoint) exec(ctx context.Context, args json.RawMessage, o origin, id
 // reference id joins it to the logged stack. The stack never reaches the
 // client.
 func (ep *endpoint) run(cc *callContext, done chan<- outcome) {
+	returned := false
 	defer func() {
-		if p := recover(); p != nil {
-			done <- ep.panicked(cc, p)
+		if returned {
+			return
 		}
+		p := recover()
+		if p == nil { // no panic, no return: runtime.Goexit
+			p = "the handler's goroutine exited (runtime.Goexit) before it returned"
+		}
+		done <- ep.panicked(cc, p)
 	}()
 	res, err := ep.handler(cc, &cc.call)
-	done <- outcome{res: res, err: err}
+	returned = true
+	done <- outcome{res: res, err: err, late: pastDeadline(cc)}
+}
+
+// pastDeadline reports whether ctx's deadline has passed. It reads the
+// clock rather than ctx.Err(), which is set only when the runtime gets to
+// the deadline's timer, later under load.
+func pastDeadline(ctx context.Context) bool {
+	d, ok := ctx.Deadline()
+	return ok && !time.Now().Before(d)
 }
 
 // runInline executes the chain on the caller's goroutine (see
@@ -192,7 +217,7 @@ func (ep *endpoint) runInline(cc *callContext) (out outcome) {
 		}
 	}()
 	res, err := ep.handler(cc, &cc.call)
-	return outcome{res: res, err: err}
+	return outcome{res: res, err: err, late: pastDeadline(cc)}
 }
 
 // panicked logs a recovered panic with its stack and a reference id, and
@@ -201,14 +226,24 @@ func (ep *endpoint) panicked(cc *callContext, p any) outcome {
 	ref := cc.call.RequestID()
 	ep.app.cfg.logger.Error("vurb: handler panicked",
 		"ref", ref, "tool", ep.tool, "action", ep.action, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-	return outcome{res: Error(ep.prefix + fmt.Sprintf(MsgPanic, ref)), panicked: true}
+	return outcome{res: Error(ep.prefix + fmt.Sprintf(MsgInternal, ref)), panicked: true}
+}
+
+// internal logs a failure inside vurb (a result it cannot encode) and
+// returns the generic error result the client sees.
+func (ep *endpoint) internal(cc *callContext, err error) *mcp.CallToolResult {
+	ref := cc.call.RequestID()
+	ep.app.cfg.logger.Error("vurb: internal error", "ref", ref, "tool", ep.tool, "action", ep.action, "err", err.Error())
+	return Error(ep.prefix + fmt.Sprintf(MsgInternal, ref))
 }
 
 // finish turns the chain's outcome into the call's result.
-func (ep *endpoint) finish(ctx, tctx context.Context, out outcome) (*mcp.CallToolResult, Outcome, error) {
+func (ep *endpoint) finish(ctx context.Context, cc *callContext, out outcome) (*mcp.CallToolResult, Outcome, error) {
 	switch {
 	case out.panicked:
 		return out.res, OutcomePanic, nil
+	case out.late && ctx.Err() == nil:
+		return Error(ep.prefix + fmt.Sprintf(MsgTimeout, ep.timeout)), OutcomeTimeout, nil
 	case out.err == nil && out.res == nil:
 		return &mcp.CallToolResult{Content: []mcp.Content{}}, OutcomeOK, nil
 	case out.err == nil && out.res.IsError:
@@ -217,10 +252,21 @@ func (ep *endpoint) finish(ctx, tctx context.Context, out outcome) (*mcp.CallToo
 		return out.res, OutcomeOK, nil
 	case ctx.Err() != nil:
 		return nil, OutcomeCancelled, ctx.Err()
-	case errors.Is(out.err, context.DeadlineExceeded) && tctx.Err() != nil:
+	case errors.Is(out.err, context.DeadlineExceeded) && cc.Err() != nil:
 		return Error(ep.prefix + fmt.Sprintf(MsgTimeout, ep.timeout)), OutcomeTimeout, nil
 	}
+	if internal, ok := asInternal(out.err); ok {
+		return ep.internal(cc, internal), OutcomePanic, nil
+	}
 	return Error(ep.prefix + out.err.Error()), OutcomeHandler, nil
+}
+
+// asInternal finds an internalError in err's chain. It is a function of
+// its own so that the error path alone pays for errors.As's target.
+func asInternal(err error) (internalError, bool) {
+	var ie internalError
+	ok := errors.As(err, &ie)
+	return ie, ok
 }
 
 // jsonKind names the JSON kind of a raw value, for error texts.

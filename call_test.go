@@ -123,12 +123,16 @@ func TestResultShapes(t *testing.T) {
 		{"r_any", "", "dynamic", "", false},
 		{"r_nilptr", "", "null", "", false},
 		{"r_ptr", `{"workspace_id":"w","name":"Pointer"}`, `{"id":"","name":"Pointer"}`, `{"id":"","name":"Pointer"}`, false},
-		{"r_badjson", "", "[r/badjson] the result could not be encoded as JSON: json: unsupported type: func()", "", true},
+		{"r_badjson", "", "", "", true}, // a generic internal error: see TestInternalErrorsDoNotLeakGoTypes
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
 			is := is.New(t)
 			res := call(t, f, tc.tool, tc.args)
-			is.Equal(text(res), tc.text)
+			if tc.tool != "r_badjson" {
+				is.Equal(text(res), tc.text)
+			} else {
+				is.True(strings.HasPrefix(text(res), "[r/badjson] internal error (ref "))
+			}
 			is.Equal(res.IsError, tc.isError)
 			is.True(res.Content != nil) // never "content": null on the wire
 			if tc.structured == "" {

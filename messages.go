@@ -21,7 +21,12 @@ var (
 	MsgInvalidArguments = "invalid arguments: %s"
 	// MsgTimeout follows the call's prefix: the deadline.
 	MsgTimeout = "timed out after %s; the operation may still complete on the server, so check its effect before retrying"
-	// MsgPanic follows the call's prefix: a reference id that joins the
-	// message to the server log holding the stack.
-	MsgPanic = "internal error (ref %s); the server has logged the details"
+	// MsgInternal follows the call's prefix when the server failed, not the
+	// call (a panic, a result that cannot be encoded): a reference id joins
+	// it to the server log that holds the details, which never reach the
+	// client.
+	MsgInternal = "internal error (ref %s); the server has logged the details"
+	// MsgEncodeFailed is the tool error of the JSON and TOON helpers when
+	// the value cannot be encoded.
+	MsgEncodeFailed = "internal error: the result could not be encoded; the server has logged the details"
 )

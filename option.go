@@ -114,6 +114,7 @@ func WithLogger(l *slog.Logger) Option {
 // handler that ignores its context can
 // hold the call past its deadline: the deadline still reaches the handler
 // through ctx, and a handler that returns ctx's error still gets the timeout
-// message. Choose it when every handler honours ctx; panics are contained
-// either way.
+// message. Choose it when every handler honours ctx. Panics are contained
+// either way; a handler that calls runtime.Goexit ends the caller's
+// goroutine inline, where vurb cannot answer for it.
 func WithInlineHandlers() Option { return func(c *config) { c.inline = true } }

@@ -3,6 +3,7 @@ package vurb
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,14 +23,28 @@ func Error(message string) *mcp.CallToolResult {
 
 // JSON returns v as JSON text and, when v encodes to a JSON object, as
 // structuredContent too. A value that cannot be encoded yields a tool error
-// that says why.
+// saying so; the reason, which names Go types, goes to slog.Default().
 func JSON(v any) *mcp.CallToolResult {
 	res, err := jsonResult(v, true)
 	if err != nil {
-		return Error(err.Error())
+		return encodeFailure(err)
 	}
 	return res
 }
+
+// encodeFailure logs why a helper could not encode a result and returns
+// the error result the client sees, without the Go details.
+func encodeFailure(err error) *mcp.CallToolResult {
+	slog.Default().Error("vurb: a result could not be encoded", "err", err)
+	return Error(MsgEncodeFailed)
+}
+
+// internalError is a failure of the server, not of the call: its text is
+// for the log, and the client gets MsgInternal with a reference instead.
+type internalError struct{ err error }
+
+func (e internalError) Error() string { return e.err.Error() }
+func (e internalError) Unwrap() error { return e.err }
 
 // jsonResult encodes v once and uses the bytes twice: as the text block and,
 // when structured is true and v is an object, as structuredContent.
@@ -42,12 +57,12 @@ func jsonResult(v any, structured bool) (*mcp.CallToolResult, error) {
 func encodeResult(v any, structured bool, format ResultFormat) (*mcp.CallToolResult, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
-		return nil, fmt.Errorf("the result could not be encoded as JSON: %w", err)
+		return nil, internalError{fmt.Errorf("the result could not be encoded as JSON: %w", err)}
 	}
 	text := string(data)
 	if format == TOONResults {
 		if text, err = toonText(v); err != nil {
-			return nil, fmt.Errorf("the result could not be encoded as TOON: %w", err)
+			return nil, internalError{fmt.Errorf("the result could not be encoded as TOON: %w", err)}
 		}
 	}
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}

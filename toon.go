@@ -23,11 +23,11 @@ func WithResultFormat(f ResultFormat) Option { return func(c *config) { c.result
 
 // TOON returns a successful result holding v encoded as TOON, with the pipe
 // delimiter unless opts say otherwise. A value that cannot be encoded
-// yields a tool error that says why.
+// yields a tool error saying so; the reason goes to slog.Default().
 func TOON(v any, opts ...toon.Option) *mcp.CallToolResult {
 	text, err := toonText(v, opts...)
 	if err != nil {
-		return Error("the result could not be encoded as TOON: " + err.Error())
+		return encodeFailure(err)
 	}
 	return Text(text)
 }
