@@ -82,3 +82,32 @@ func TestConstraintTagsAreRefused(t *testing.T) {
 		}()
 	}
 }
+
+func TestSurrogateEscapes(t *testing.T) {
+	type in struct {
+		S string `json:"s"`
+	}
+	c := schema.For[in]()
+	for _, tc := range []struct {
+		arg string
+		ok  bool
+	}{
+		{`"\ud83d\ude00"`, true}, // a pair: 😀
+		{`"a\u00e9b"`, true},
+		{`"\ud800"`, false},       // a lone high half
+		{`"\ud800x"`, false},      // followed by a plain character
+		{`"\ud800\n"`, false},     // followed by another escape
+		{`"\ud800\u0041"`, false}, // followed by a non-surrogate \u
+		{`"\udc00"`, false},       // a lone low half
+		{`"\ud83d\ud83d\ude00"`, false},
+	} {
+		var v in
+		err := c.Decode([]byte(`{"s":`+tc.arg+`}`), &v, schema.DecodeOptions{})
+		if tc.ok != (err == nil) {
+			t.Errorf("%s: got %v", tc.arg, err)
+		}
+		if !tc.ok && err != nil && err.Error() != "s: invalid UTF-8" {
+			t.Errorf("%s: got %q, want %q", tc.arg, err, "s: invalid UTF-8")
+		}
+	}
+}

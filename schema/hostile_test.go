@@ -48,7 +48,7 @@ func TestDecodeHostile(t *testing.T) {
 		{"prototype keys", `{"__proto__":{"admin":true},"constructor":{"prototype":1}}`, Limits{}, `unknown fields "__proto__", "constructor"; accepted: name, meta, nums, tree`},
 		{"many unknown", `{"a1":1,"a2":1,"a3":1,"a4":1,"a5":1,"a6":1,"a7":1,"a8":1,"a9":1,"a10":1,"a11":1,"a12":1}`, Limits{}, `unknown fields "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "a10" and 2 more; accepted: name, meta, nums, tree`},
 		{"many map keys with a late duplicate", `{"tree":{` + manyKeys(40) + `,"k3":1}}`, Limits{}, `tree: duplicate field "k3"`},
-		{"lone surrogate", `{"name":"\ud800"}`, Limits{}, ``},
+		{"lone surrogate", `{"name":"\ud800"}`, Limits{}, `name: invalid UTF-8`},
 		{"non-UTF-8 in any", "{\"meta\":[\"\xc3\x28\"]}", Limits{}, `meta[0]: invalid UTF-8`},
 	}
 	c := For[hostileInput]()

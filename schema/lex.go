@@ -43,8 +43,15 @@ func (s *scanner) str() (start, end int, esc, bad bool) {
 	s.pos++
 	start = s.pos
 	data := s.data
+	// highSurrogate: the last escape was \uD800-\uDBFF, which only a low
+	// surrogate may follow. encoding/json would turn a lone half into
+	// U+FFFD silently; like raw invalid UTF-8, it is refused.
+	highSurrogate := false
 	for s.pos < len(data) {
 		c := data[s.pos]
+		if highSurrogate && c != '\\' {
+			bad, highSurrogate = true, false
+		}
 		switch {
 		case c == '"':
 			end = s.pos
@@ -58,9 +65,13 @@ func (s *scanner) str() (start, end int, esc, bad bool) {
 			}
 			switch data[s.pos] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				if highSurrogate {
+					bad, highSurrogate = true, false
+				}
 				s.pos++
 			case 'u':
 				s.pos++
+				var r rune
 				for j := 0; j < 4; j++ {
 					if s.pos >= len(data) {
 						s.fail(ReasonEOF)
@@ -70,7 +81,18 @@ func (s *scanner) str() (start, end int, esc, bad bool) {
 						s.fail(ReasonEscape)
 						return
 					}
+					r = r<<4 | hexValue(data[s.pos])
 					s.pos++
+				}
+				switch {
+				case r >= 0xDC00 && r <= 0xDFFF: // a low half: fine only after a high one
+					bad = bad || !highSurrogate
+					highSurrogate = false
+				case highSurrogate: // a high half not followed by a low one
+					bad = true
+					highSurrogate = r >= 0xD800 && r <= 0xDBFF
+				default:
+					highSurrogate = r >= 0xD800 && r <= 0xDBFF
 				}
 			default:
 				s.fail(ReasonEscape)
@@ -91,6 +113,16 @@ func (s *scanner) str() (start, end int, esc, bad bool) {
 	}
 	s.fail(ReasonEOF)
 	return
+}
+
+func hexValue(c byte) rune {
+	switch {
+	case c >= '0' && c <= '9':
+		return rune(c - '0')
+	case c >= 'a' && c <= 'f':
+		return rune(c-'a') + 10
+	}
+	return rune(c-'A') + 10
 }
 
 func isHex(c byte) bool {

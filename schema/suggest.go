@@ -36,6 +36,11 @@ type unknownKeys struct {
 }
 
 func (u *unknownKeys) add(key []byte) {
+	for _, name := range u.names { // a key sent twice is one unknown field
+		if name == string(key) {
+			return
+		}
+	}
 	if len(u.names) < maxUnknownListed {
 		u.names = append(u.names, truncate(string(key), maxEcho))
 		return
