@@ -32,6 +32,7 @@ func (a *App) NewServer(opts ...ServeOption) *mcp.Server {
 		HasPrompts:         len(a.prompts) > 0,
 		HasResources:       len(a.resources) > 0,
 	})
+	server.AddReceivingMiddleware(shortUnknownTool)
 	a.Attach(server, opts...)
 	for _, pr := range a.prompts {
 		pr.register(server)
@@ -46,6 +47,24 @@ func (a *App) NewServer(opts ...ServeOption) *mcp.Server {
 	a.servers[server] = struct{}{}
 	a.serversMu.Unlock()
 	return server
+}
+
+// shortUnknownTool rewrites the SDK's "unknown tool" error, which quotes
+// the name whole, with vurb's, which truncates it: a 100 KB name is not sent
+// back to its sender. The error is otherwise the same, so a filtered-out
+// tool still reads exactly like one that never existed.
+func shortUnknownTool(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		var rpcErr *jsonrpc.Error
+		if method != "tools/call" || !errors.As(err, &rpcErr) || !strings.HasPrefix(rpcErr.Message, "unknown tool ") {
+			return res, err
+		}
+		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
+			return res, unknownTool(p.Name)
+		}
+		return res, err
+	}
 }
 
 // Serve runs the app on transport (Stdio() for desktop clients) until the
