@@ -71,6 +71,32 @@ const attachTools = 100
 // The fresh servers are made outside the timer. newserver=... adds
 // mcp.NewServer itself: app.NewServer against mcp.NewServer + 100 AddTool.
 func BenchmarkAttach(b *testing.B) {
+	app, attach := attachVariants(b)
+	b.Run("attach=vurb", func(b *testing.B) { benchAttach(b, attach[0]) })
+	b.Run("attach=raw-rawmessage", func(b *testing.B) { benchAttach(b, attach[1]) })
+	b.Run("attach=raw-jsonschema", func(b *testing.B) { benchAttach(b, attach[2]) })
+
+	b.Run("newserver=vurb", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			app.NewServer()
+		}
+	})
+	for i, name := range []string{"raw-rawmessage", "raw-jsonschema"} {
+		b.Run("newserver="+name, func(b *testing.B) {
+			add := attach[i+1]
+			b.ReportAllocs()
+			for b.Loop() {
+				add(newServer())
+			}
+		})
+	}
+}
+
+// attachVariants builds the app of 100 tools and returns it with the three
+// ways of registering its tools on a server: vurb's Attach, then AddTool
+// with json.RawMessage schemas, then AddTool with *jsonschema.Schema.
+func attachVariants(b *testing.B) (*vurb.App, []func(*mcp.Server)) {
 	app, _, _ := defineApp(attachTools, vurb.Flat, vurb.WithLogger(discard))
 	app.Build()
 	wire := app.Tools()
@@ -101,29 +127,7 @@ func BenchmarkAttach(b *testing.B) {
 			}
 		}
 	}
-
-	b.Run("attach=vurb", func(b *testing.B) { benchAttach(b, func(s *mcp.Server) { app.Attach(s) }) })
-	b.Run("attach=raw-rawmessage", func(b *testing.B) { benchAttach(b, addAll(rawTools)) })
-	b.Run("attach=raw-jsonschema", func(b *testing.B) { benchAttach(b, addAll(schemaTools)) })
-
-	b.Run("newserver=vurb", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			app.NewServer()
-		}
-	})
-	for _, v := range []struct {
-		name  string
-		tools []*mcp.Tool
-	}{{"raw-rawmessage", rawTools}, {"raw-jsonschema", schemaTools}} {
-		b.Run("newserver="+v.name, func(b *testing.B) {
-			add := addAll(v.tools)
-			b.ReportAllocs()
-			for b.Loop() {
-				add(newServer())
-			}
-		})
-	}
+	return app, []func(*mcp.Server){func(s *mcp.Server) { app.Attach(s) }, addAll(rawTools), addAll(schemaTools)}
 }
 
 func newServer() *mcp.Server {

@@ -32,6 +32,17 @@ func BenchmarkParts(b *testing.B) {
 			}
 		}
 	})
+	b.Run("part=discriminator-lookup", func(b *testing.B) {
+		// What grouped exposition adds before decoding: reading "action"
+		// out of the arguments (a second scan of the whole document).
+		args := json.RawMessage(`{"action":"a9","query":"golang","limit":10}`)
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, found, err := schema.Lookup(args, "action", schema.Limits{}); err != nil || !found {
+				b.Fatal(found, err)
+			}
+		}
+	})
 	b.Run("part=json+validator", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
