@@ -63,17 +63,17 @@ func Merge(discriminator string, common *Codec, members []Member) json.RawMessag
 	if len(members) == 0 {
 		panic("schema: Merge: no members")
 	}
-	var keys []any
-	var keyNames []string
+	keys := make([]any, 0, len(members))
+	seen := make(map[string]bool, len(members)) // a set: tools may have thousands of actions
 	for _, m := range members {
 		if m.Codec == nil {
 			panic(fmt.Sprintf("schema: Merge: member %q has a nil Codec", m.Key))
 		}
-		if m.Key == "" || slices.Contains(keyNames, m.Key) {
+		if m.Key == "" || seen[m.Key] {
 			panic(fmt.Sprintf("schema: Merge: member key %q is empty or repeated", m.Key))
 		}
+		seen[m.Key] = true
 		keys = append(keys, m.Key)
-		keyNames = append(keyNames, m.Key)
 	}
 
 	var order []*mergedField
@@ -180,9 +180,13 @@ func tierNote(e *mergedField, actions int) string {
 	if e.common && e.commonReq {
 		return NoteAlwaysRequired
 	}
+	required := make(map[string]bool, len(e.requiredIn))
+	for _, a := range e.requiredIn {
+		required[a] = true
+	}
 	var optional []string
 	for _, a := range e.usedIn {
-		if !slices.Contains(e.requiredIn, a) {
+		if !required[a] {
 			optional = append(optional, a)
 		}
 	}
