@@ -104,22 +104,23 @@ func (ep *endpoint) call(ctx context.Context, args json.RawMessage, o origin) (*
 		return res, err
 	}
 	start := time.Now()
-	obs(ctx, ep.event(CallStarted, id, start))
+	rid := formatID(id) // once for all of the call's events
+	obs(ctx, ep.event(CallStarted, rid, start))
 	res, outcome, err := ep.exec(ctx, args, o, id)
 	if outcome == OutcomeOK && ep.sync.notice != "" {
 		res = withNotice(res, ep.sync.notice)
-		e := ep.event(CacheInvalidated, id, time.Now())
+		e := ep.event(CacheInvalidated, rid, time.Now())
 		e.Patterns = ep.sync.invalidates
 		obs(ctx, e)
 	}
-	e := ep.event(CallFinished, id, time.Now())
+	e := ep.event(CallFinished, rid, time.Now())
 	e.Duration, e.Outcome = e.Time.Sub(start), outcome
 	obs(ctx, e)
 	return res, err
 }
 
-func (ep *endpoint) event(kind EventKind, id uint64, at time.Time) Event {
-	return Event{Kind: kind, Time: at, Tool: ep.tool, Action: ep.action, Key: ep.key, Name: ep.name, RequestID: formatID(id)}
+func (ep *endpoint) event(kind EventKind, id string, at time.Time) Event {
+	return Event{Kind: kind, Time: at, Tool: ep.tool, Action: ep.action, Key: ep.key, Name: ep.name, RequestID: id}
 }
 
 // withNotice returns res with the invalidation notice as its first block,

@@ -55,7 +55,12 @@ type endpoint struct {
 // compile turns the App's definitions into its plan. It runs once, under
 // the build lock, and panics on definition errors.
 func compile(a *App) *plan {
-	p := &plan{routes: map[string]*route{}, byKey: map[string]*endpoint{}}
+	n := 0
+	for _, t := range a.tools {
+		n += len(t.allActions())
+	}
+	// Sized up front: rehashing maps of 100,000 routes was a sixth of Build.
+	p := &plan{routes: make(map[string]*route, n), byKey: make(map[string]*endpoint, n)}
 	a.policies = compilePolicies(a.cfg.policies, a.cfg.defaultCache)
 	for _, t := range a.tools {
 		actions := t.allActions()

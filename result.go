@@ -10,15 +10,28 @@ import (
 )
 
 // Text returns a successful result holding one text block.
-func Text(text string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
-}
+func Text(text string) *mcp.CallToolResult { return textResult(text, false) }
 
 // Error returns a tool error (isError true) holding message. Use it for
 // failures the model should read and can act on; a Go error returned by a
 // handler ends up the same way, prefixed with the tool and action.
-func Error(message string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: message}}, IsError: true}
+func Error(message string) *mcp.CallToolResult { return textResult(message, true) }
+
+// oneText holds a result, its content slice and its text block in one
+// allocation instead of three: most results are a single text.
+type oneText struct {
+	res     mcp.CallToolResult
+	content [1]mcp.Content
+	text    mcp.TextContent
+}
+
+func textResult(text string, isError bool) *mcp.CallToolResult {
+	r := &oneText{}
+	r.text.Text = text
+	r.content[0] = &r.text
+	r.res.Content = r.content[:]
+	r.res.IsError = isError
+	return &r.res
 }
 
 // JSON returns v as JSON text and, when v encodes to a JSON object, as

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync/atomic"
+	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,12 +41,7 @@ func (a *App) NewServer(opts ...ServeOption) *mcp.Server {
 	for _, r := range a.resources {
 		r.register(server)
 	}
-	a.serversMu.Lock()
-	if a.servers == nil {
-		a.servers = map[*mcp.Server]struct{}{}
-	}
-	a.servers[server] = struct{}{}
-	a.serversMu.Unlock()
+	a.remember(server)
 	return server
 }
 
@@ -80,9 +76,25 @@ func (a *App) Serve(ctx context.Context, transport mcp.Transport, opts ...ServeO
 	return err
 }
 
+// remember records server for NotifyResourceUpdated, and drops the
+// servers the garbage collector has taken since.
+func (a *App) remember(server *mcp.Server) {
+	a.serversMu.Lock()
+	defer a.serversMu.Unlock()
+	if a.servers == nil {
+		a.servers = map[weak.Pointer[mcp.Server]]struct{}{}
+	}
+	for w := range a.servers {
+		if w.Value() == nil {
+			delete(a.servers, w)
+		}
+	}
+	a.servers[weak.Make(server)] = struct{}{}
+}
+
 func (a *App) forget(s *mcp.Server) {
 	a.serversMu.Lock()
-	delete(a.servers, s)
+	delete(a.servers, weak.Make(s))
 	a.serversMu.Unlock()
 }
 
@@ -91,8 +103,10 @@ func (a *App) forget(s *mcp.Server) {
 func (a *App) NotifyResourceUpdated(ctx context.Context, uri string) error {
 	a.serversMu.Lock()
 	servers := make([]*mcp.Server, 0, len(a.servers))
-	for s := range a.servers {
-		servers = append(servers, s)
+	for w := range a.servers {
+		if s := w.Value(); s != nil {
+			servers = append(servers, s)
+		}
 	}
 	a.serversMu.Unlock()
 	var errs []error

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"weak"
 )
 
 // App is a vurb server definition: its tools, their actions and the
@@ -26,7 +27,10 @@ type App struct {
 	policies   []compiledPolicy // compiled at Build
 
 	serversMu sync.Mutex
-	servers   map[*mcp.Server]struct{} // servers made by NewServer, for resource notifications
+	// servers made by NewServer, for resource notifications. Weak: a
+	// stateless deployment may make one per request, and the app must not
+	// keep them all alive.
+	servers map[weak.Pointer[mcp.Server]]struct{}
 
 	buildMu sync.Mutex
 	plan    atomic.Pointer[plan]

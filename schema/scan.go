@@ -13,6 +13,9 @@ import (
 // Fatal problems (malformed JSON, depth, not an object) stop it at once:
 // what follows cannot be trusted. Every other problem is recorded and the
 // scan goes on, so the model learns about all of them in one reply.
+// inlineSegs is how many path segments a scan holds without allocating.
+const inlineSegs = 8
+
 type scanner struct {
 	data     []byte
 	pos      int
@@ -30,7 +33,10 @@ type scanner struct {
 	// The JSON path of the value being scanned, rendered only for an issue.
 	// The first segs live in the scanner itself, so a scan of ordinary depth
 	// needs no allocation (frames linked through the call stack would escape).
-	segs  [DefaultMaxDepth]seg
+	// Few: the scanner sits on the stack of the goroutine serving the call,
+	// often a fresh one, and a large frame would make every call copy the
+	// stack to grow it. Deeper documents spill into extra.
+	segs  [inlineSegs]seg
 	extra []seg
 	nseg  int
 
