@@ -156,19 +156,7 @@ func appendQuoted(dst []byte, s string) []byte {
 			start = i
 			continue
 		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-		}
+		dst = appendEscape(append(dst, s[start:i]...), c)
 		i++
 		start = i
 	}
@@ -185,4 +173,21 @@ func appendValidUTF8(dst []byte, s string) []byte {
 		dst = utf8.AppendRune(dst, r)
 	}
 	return dst
+}
+
+// appendEscape appends the escape of ASCII byte c, one that cannot stand
+// as itself in a quoted string: the quote, the backslash, or a control
+// character. TOON's and JSON's quoted strings escape them alike.
+func appendEscape(dst []byte, c byte) []byte {
+	switch c {
+	case '"', '\\':
+		return append(dst, '\\', c)
+	case '\n':
+		return append(dst, '\\', 'n')
+	case '\r':
+		return append(dst, '\\', 'r')
+	case '\t':
+		return append(dst, '\\', 't')
+	}
+	return append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
 }
