@@ -2,7 +2,6 @@ package vurb
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -15,11 +14,10 @@ import (
 // plan is the compiled, immutable form of an App: what tools/list returns
 // and the routes tools/call dispatches through.
 type plan struct {
-	tools   []*mcp.Tool          // in declaration order
-	order   []*route             // the same order
-	entries []viewEntry          // what Attach registers without a filter
-	routes  map[string]*route    // wire name → route
-	byKey   map[string]*endpoint // canonical key → endpoint
+	tools   []*mcp.Tool       // in declaration order
+	order   []*route          // the same order
+	entries []viewEntry       // what Attach registers without a filter
+	routes  map[string]*route // wire name → route
 }
 
 // route is one wire tool: a single endpoint in flat exposition, a
@@ -38,7 +36,6 @@ type route struct {
 // endpoint is one action, compiled: everything a call needs, precomputed.
 type endpoint struct {
 	app     *App
-	def     *ActionDef
 	tool    string
 	action  string
 	key     string
@@ -60,7 +57,7 @@ func compile(a *App) *plan {
 		n += len(t.allActions())
 	}
 	// Sized up front: rehashing maps of 100,000 routes was a sixth of Build.
-	p := &plan{routes: make(map[string]*route, n), byKey: make(map[string]*endpoint, n)}
+	p := &plan{routes: make(map[string]*route, n)}
 	a.policies = compilePolicies(a.cfg.policies, a.cfg.defaultCache)
 	for _, t := range a.tools {
 		actions := t.allActions()
@@ -86,27 +83,12 @@ func compile(a *App) *plan {
 			p.entries = append(p.entries, r.entry())
 		}
 	}
-	for _, r := range p.order {
-		for _, ep := range r.endpoints() {
-			p.byKey[ep.key] = ep
-		}
-		if obs := a.cfg.observer; obs != nil {
+	if obs := a.cfg.observer; obs != nil {
+		for _, r := range p.order {
 			obs(context.Background(), Event{Kind: ToolRegistered, Time: time.Now(), Tool: r.tool.name, Name: r.wire.Name})
 		}
 	}
 	return p
-}
-
-// endpoints lists the route's endpoints.
-func (r *route) endpoints() []*endpoint {
-	if r.single != nil {
-		return []*endpoint{r.single}
-	}
-	out := make([]*endpoint, 0, len(r.actions))
-	for _, ep := range r.actions {
-		out = append(out, ep)
-	}
-	return out
 }
 
 // compileFlat makes one wire tool of one action.
@@ -198,7 +180,6 @@ func newEndpoint(a *App, t *Tool, def *ActionDef, wireName, skip string) *endpoi
 	}
 	return &endpoint{
 		app:     a,
-		def:     def,
 		tool:    t.name,
 		action:  def.key,
 		key:     def.canonicalKey(),
@@ -289,9 +270,4 @@ func (t *Tool) discriminatorName() string {
 // modify them.
 func (a *App) Tools() []*mcp.Tool {
 	return a.built().tools
-}
-
-// marshalTools is a test and debugging aid: the tools/list JSON.
-func marshalTools(tools []*mcp.Tool) ([]byte, error) {
-	return json.MarshalIndent(map[string]any{"tools": tools}, "", "  ")
 }

@@ -31,21 +31,21 @@ func newServeConfig(opts []ServeOption) serveConfig {
 // an action it hides is absent from tools/list and a call to it gets the
 // same "unknown tool" error as a name that never existed.
 func IncludeTags(tags ...string) ServeOption {
-	return func(c *serveConfig) { c.include = addTags(c.include, tags) }
+	return func(c *serveConfig) { c.include = addToSet(c.include, tags) }
 }
 
 // ExcludeTags hides every action that carries any of tags, whatever
 // IncludeTags says.
 func ExcludeTags(tags ...string) ServeOption {
-	return func(c *serveConfig) { c.exclude = addTags(c.exclude, tags) }
+	return func(c *serveConfig) { c.exclude = addToSet(c.exclude, tags) }
 }
 
-func addTags(set map[string]bool, tags []string) map[string]bool {
+func addToSet(set map[string]bool, values []string) map[string]bool {
 	if set == nil {
-		set = make(map[string]bool, len(tags))
+		set = make(map[string]bool, len(values))
 	}
-	for _, t := range tags {
-		set[t] = true
+	for _, v := range values {
+		set[v] = true
 	}
 	return set
 }

@@ -227,7 +227,7 @@ func MaxBodyBytes(n int64) ServeOption { return func(c *serveConfig) { c.maxBody
 // 403. Without the option, cross-origin browser requests are refused and
 // same-origin and non-browser ones are allowed.
 func AllowedOrigins(origins ...string) ServeOption {
-	return func(c *serveConfig) { c.allowedOrigins = addTags(c.allowedOrigins, origins) }
+	return func(c *serveConfig) { c.allowedOrigins = addToSet(c.allowedOrigins, origins) }
 }
 
 // AllowedHosts lists the Host header values (host or host:port) the HTTP
@@ -235,7 +235,7 @@ func AllowedOrigins(origins ...string) ServeOption {
 // go-sdk already refuses non-loopback Hosts on loopback listeners; this
 // extends the check to public listeners.
 func AllowedHosts(hosts ...string) ServeOption {
-	return func(c *serveConfig) { c.allowedHosts = addTags(c.allowedHosts, hosts) }
+	return func(c *serveConfig) { c.allowedHosts = addToSet(c.allowedHosts, hosts) }
 }
 
 // guard checks Host and Origin before the SDK sees a request.

@@ -98,7 +98,7 @@ func (a *App) built() *plan {
 	return p
 }
 
-// scopeTool resolves a dotted name given to the app ("projects.list" or
+// scopeFor resolves a dotted name given to the app ("projects.list" or
 // "admin.users.list") into the scope that owns the last segment.
 func (a *App) scopeFor(name string) (scope, string) {
 	parts := strings.Split(name, ".")
