@@ -19,9 +19,9 @@ func search(_ context.Context, in Search) (string, error) { return in.Query, nil
 
 var searchArgs = json.RawMessage(`{"query":"golang","limit":10}`)
 
-// hotApp is an app with one small action, in exposition exp.
-func hotApp(exp vurb.Exposition) (app *vurb.App, name string, args json.RawMessage) {
-	app = vurb.New(vurb.WithExposition(exp))
+// hotApp is an app with one small action, in exposition exp, built.
+func hotApp(exp vurb.Exposition, opts ...vurb.Option) (app *vurb.App, name string, args json.RawMessage) {
+	app = vurb.New(append([]vurb.Option{vurb.WithExposition(exp)}, opts...)...)
 	vurb.Query(app, "docs.search", search)
 	app.Build()
 	if exp == vurb.Grouped {
@@ -30,17 +30,23 @@ func hotApp(exp vurb.Exposition) (app *vurb.App, name string, args json.RawMessa
 	return app, "docs_search", searchArgs
 }
 
+// benchCalls times app.Call(name, args), the loop every hot-path
+// benchmark shares.
+func benchCalls(b *testing.B, app *vurb.App, name string, args json.RawMessage) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := app.Call(ctx, name, args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkCall(b *testing.B) {
 	for _, exp := range []vurb.Exposition{vurb.Flat, vurb.Grouped} {
 		b.Run(exp.String(), func(b *testing.B) {
 			app, name, args := hotApp(exp)
-			ctx := context.Background()
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := app.Call(ctx, name, args); err != nil {
-					b.Fatal(err)
-				}
-			}
+			benchCalls(b, app, name, args)
 		})
 	}
 }
@@ -71,14 +77,6 @@ func TestCallAllocations(t *testing.T) {
 }
 
 func BenchmarkCallInline(b *testing.B) {
-	app := vurb.New(vurb.WithInlineHandlers())
-	vurb.Query(app, "docs.search", search)
-	app.Build()
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := app.Call(ctx, "docs_search", searchArgs); err != nil {
-			b.Fatal(err)
-		}
-	}
+	app, name, args := hotApp(vurb.Flat, vurb.WithInlineHandlers())
+	benchCalls(b, app, name, args)
 }

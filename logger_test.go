@@ -60,16 +60,8 @@ func BenchmarkCallObserver(b *testing.B) {
 		{"observer", []vurb.Option{vurb.WithObserver(func(context.Context, vurb.Event) {})}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			app := vurb.New(tc.opts...)
-			vurb.Query(app, "docs.search", search)
-			app.Build()
-			ctx := context.Background()
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := app.Call(ctx, "docs_search", searchArgs); err != nil {
-					b.Fatal(err)
-				}
-			}
+			app, name, args := hotApp(vurb.Flat, tc.opts...)
+			benchCalls(b, app, name, args)
 		})
 	}
 }
