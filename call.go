@@ -137,9 +137,7 @@ func (ep *endpoint) exec(ctx context.Context, args json.RawMessage, o origin, id
 	if err != nil {
 		return Error(ep.prefix + fmt.Sprintf(MsgInvalidArguments, err)), OutcomeValidation, nil
 	}
-	tctx, cancel := context.WithTimeout(ctx, ep.timeout)
-	defer cancel()
-	cc := &callContext{Context: tctx, call: Call{
+	cc := newCallContext(ctx, time.Now().Add(ep.timeout), Call{
 		Tool:          ep.tool,
 		Action:        ep.action,
 		Key:           ep.key,
@@ -150,7 +148,8 @@ func (ep *endpoint) exec(ctx context.Context, args json.RawMessage, o origin, id
 		session:       o.session,
 		progressToken: o.progressToken,
 		app:           ep.app,
-	}}
+	})
+	defer cc.end()
 
 	if ep.app.cfg.inline {
 		return ep.finish(ctx, cc, ep.runInline(cc))
@@ -160,25 +159,45 @@ func (ep *endpoint) exec(ctx context.Context, args json.RawMessage, o origin, id
 	// keeps running after the call has returned; its late result is dropped.
 	done := doneChans.Get().(chan outcome)
 	go ep.run(cc, done)
+	timer := startTimer(ep.timeout)
+	defer stopTimer(timer)
 	select {
 	case out := <-done:
 		doneChans.Put(done) // drained, and the handler goroutine is done with it
 		return ep.finish(ctx, cc, out)
-	case <-tctx.Done():
-		// Both may be ready: select chooses at random, so look again. An
-		// answer given in time wins; one given after the deadline is
-		// dropped like any late answer.
-		select {
-		case out := <-done:
-			doneChans.Put(done)
-			return ep.finish(ctx, cc, out)
-		default:
-		}
-		if ctx.Err() != nil {
-			return nil, OutcomeCancelled, ctx.Err()
-		}
-		return Error(ep.prefix + fmt.Sprintf(MsgTimeout, ep.timeout)), OutcomeTimeout, nil
+	case <-timer.C:
+	case <-ctx.Done():
 	}
+	// Both may be ready: select chooses at random, so look again. An answer
+	// given in time wins; one given after the deadline is dropped like any
+	// late answer.
+	select {
+	case out := <-done:
+		doneChans.Put(done)
+		return ep.finish(ctx, cc, out)
+	default:
+	}
+	if ctx.Err() != nil {
+		return nil, OutcomeCancelled, ctx.Err()
+	}
+	return Error(ep.prefix + fmt.Sprintf(MsgTimeout, ep.timeout)), OutcomeTimeout, nil
+}
+
+// timers recycles the timers calls wait on. Since Go 1.23 a stopped or
+// reset timer never delivers a stale tick, so one can go back in any state.
+var timers sync.Pool
+
+func startTimer(d time.Duration) *time.Timer {
+	if t, ok := timers.Get().(*time.Timer); ok {
+		t.Reset(d)
+		return t
+	}
+	return time.NewTimer(d)
+}
+
+func stopTimer(t *time.Timer) {
+	t.Stop()
+	timers.Put(t)
 }
 
 // run executes the chain and recovers a panic into an error result whose
