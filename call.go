@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -87,6 +88,7 @@ type outcome struct {
 	res      *mcp.CallToolResult
 	err      error
 	panicked bool // or exited, or failed inside vurb: an internal error
+	exited   bool // runtime.Goexit ended the goroutine that ran the chain
 	late     bool // the handler returned after its context was done
 }
 
@@ -158,12 +160,22 @@ func (ep *endpoint) exec(ctx context.Context, args json.RawMessage, o origin, id
 	// its context cannot hold the call past its deadline. Such a handler
 	// keeps running after the call has returned; its late result is dropped.
 	done := doneChans.Get().(chan outcome)
-	go ep.run(cc, done)
+	w := startTask(task{ep: ep, cc: cc, done: done})
+	// Most handlers answer in microseconds. Yielding once lets the worker,
+	// next in line on this thread, run first; if it has answered by the
+	// time this goroutine is back, the call needs no timer at all.
+	runtime.Gosched()
+	select {
+	case out := <-done:
+		recycle(w, done, out)
+		return ep.finish(ctx, cc, out)
+	default:
+	}
 	timer := startTimer(ep.timeout)
 	defer stopTimer(timer)
 	select {
 	case out := <-done:
-		doneChans.Put(done) // drained, and the handler goroutine is done with it
+		recycle(w, done, out)
 		return ep.finish(ctx, cc, out)
 	case <-timer.C:
 	case <-ctx.Done():
@@ -173,7 +185,7 @@ func (ep *endpoint) exec(ctx context.Context, args json.RawMessage, o origin, id
 	// late answer.
 	select {
 	case out := <-done:
-		doneChans.Put(done)
+		recycle(w, done, out)
 		return ep.finish(ctx, cc, out)
 	default:
 	}
@@ -181,6 +193,16 @@ func (ep *endpoint) exec(ctx context.Context, args json.RawMessage, o origin, id
 		return nil, OutcomeCancelled, ctx.Err()
 	}
 	return Error(ep.prefix + fmt.Sprintf(MsgTimeout, ep.timeout)), OutcomeTimeout, nil
+}
+
+// recycle gives back what a call that was answered in time borrowed: the
+// answer channel, drained, and the worker, unless its goroutine exited.
+// A call that timed out leaves both with its late handler.
+func recycle(w *worker, done chan outcome, out outcome) {
+	doneChans.Put(done)
+	if !out.exited {
+		idleWorkers.Put(w)
+	}
 }
 
 // timers recycles the timers calls wait on. Since Go 1.23 a stopped or
@@ -210,10 +232,15 @@ func (ep *endpoint) run(cc *callContext, done chan<- outcome) {
 			return
 		}
 		p := recover()
-		if p == nil { // no panic, no return: runtime.Goexit
-			p = "the handler's goroutine exited (runtime.Goexit) before it returned"
+		if p != nil {
+			done <- ep.panicked(cc, p)
+			return
 		}
-		done <- ep.panicked(cc, p)
+		// No panic, no return: runtime.Goexit, which goes on to end the
+		// goroutine once this returns.
+		out := ep.panicked(cc, "the handler's goroutine exited (runtime.Goexit) before it returned")
+		out.exited = true
+		done <- out
 	}()
 	res, err := ep.handler(cc, &cc.call)
 	returned = true
