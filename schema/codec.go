@@ -40,6 +40,7 @@ type Codec struct {
 	schema []byte
 	fields []Field
 	tree   builtSchema // for Merge: the root node and its recursive $defs
+	fast   *fastPlan   // Decode's fast path; nil: the type is not eligible
 }
 
 // Field describes one top-level property of a Codec's schema, so that callers
@@ -97,6 +98,7 @@ func For[T any]() *Codec {
 func buildCodec(t reflect.Type) *Codec {
 	si := infoOf(t)
 	c := &Codec{typ: t, shape: compileShape(t)}
+	c.fast = compileFast(t, si, c.shape)
 	c.tree = buildSchema(t, modeInput)
 	root := c.tree.root.clone()
 	if len(c.tree.defNames) > 0 {

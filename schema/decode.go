@@ -32,13 +32,20 @@ var emptyObject = []byte("{}")
 // that are not valid UTF-8, and refuses documents larger than
 // Limits.MaxBytes or deeper than Limits.MaxDepth before decoding anything.
 func (c *Codec) Decode(data []byte, dst any, opts DecodeOptions) error {
+	_, err := c.decode(data, dst, opts, true)
+	return err
+}
+
+// decode is Decode; tryFast lets it take the fast path when the type has one,
+// and fast reports whether it did (tests compare the two paths).
+func (c *Codec) decode(data []byte, dst any, opts DecodeOptions, tryFast bool) (fast bool, err error) {
 	rv := reflect.ValueOf(dst)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Type().Elem() != c.typ {
-		return fmt.Errorf("schema: Decode needs a non-nil *%s, got %T", c.typ, dst)
+		return false, fmt.Errorf("schema: Decode needs a non-nil *%s, got %T", c.typ, dst)
 	}
 	maxBytes, maxDepth := opts.Limits.resolve()
 	if len(data) > maxBytes {
-		return single(fmt.Sprintf(MsgTooLarge, len(data), maxBytes))
+		return false, single(fmt.Sprintf(MsgTooLarge, len(data), maxBytes))
 	}
 	if isBlank(data) {
 		data = emptyObject
@@ -46,12 +53,22 @@ func (c *Codec) Decode(data []byte, dst any, opts DecodeOptions) error {
 	s := scanner{data: data, maxDepth: maxDepth, skip: opts.Skip}
 	s.scanTop(c.shape)
 	if s.fatal {
-		return single(s.fatalMsg)
+		return false, single(s.fatalMsg)
 	}
 	if s.more > 0 { // enough to act on; decoding would only find more
-		return &Error{Issues: append(s.issues, Issue{Message: fmt.Sprintf(MsgMoreIssues, s.more)})}
+		return false, &Error{Issues: append(s.issues, Issue{Message: fmt.Sprintf(MsgMoreIssues, s.more)})}
 	}
 	rv.Elem().SetZero()
+	if tryFast && c.fast != nil && len(s.issues) == 0 {
+		// The fast path accepts exactly what the slow path accepts; on a
+		// failed rule or anything unexpected its partial work is undone
+		// and the slow path writes the errors.
+		base := rv.UnsafePointer()
+		if c.fast.decode(data, base, opts.Skip) && c.fast.valid(base) {
+			return true, nil
+		}
+		rv.Elem().SetZero()
+	}
 	issues := s.issues
 	if err := json.Unmarshal(data, dst); err != nil && len(issues) == 0 {
 		// The pre-scan accepted what the decoder refused: only a custom
@@ -62,9 +79,9 @@ func (c *Codec) Decode(data []byte, dst any, opts DecodeOptions) error {
 		issues = validationIssues(err, c.typ, s.covered, issues)
 	}
 	if len(issues) > 0 {
-		return &Error{Issues: issues}
+		return false, &Error{Issues: issues}
 	}
-	return nil
+	return false, nil
 }
 
 func single(msg string) *Error { return &Error{Issues: []Issue{{Message: msg}}} }
