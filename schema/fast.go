@@ -69,8 +69,10 @@ var (
 // keep the slow path. si is t's structInfo: the fields the pre-scan knows.
 func compileFast(t reflect.Type, si *structInfo, sh *shape) *fastPlan {
 	// A custom decoder or validator value on the struct itself changes
-	// everything below.
-	if implements(t, typeUnmarshaler) || implements(t, typeTextUnmarshaler) || implements(t, typeValuer) {
+	// everything below; a struct convertible to time.Time (type T time.Time)
+	// is one validator.Struct refuses to validate at all.
+	if implements(t, typeUnmarshaler) || implements(t, typeTextUnmarshaler) || implements(t, typeValuer) ||
+		t.ConvertibleTo(timeType) {
 		return nil
 	}
 	decoded := make(map[int]bool, len(si.fields))

@@ -417,6 +417,7 @@ type (
 	fastValuer      int
 	fastEmbedded    struct{ Name string }
 	FastPart        struct{ Part string } // exported: encoding/json can set it through a pointer
+	fastTimeLike    time.Time             // validator.Struct refuses it: convertible to time.Time
 	fastRootDecoder struct {
 		Name string `json:"name"`
 	}
@@ -438,7 +439,8 @@ func TestFastEligibility(t *testing.T) {
 		"validator Valuer": For[struct {
 			V fastValuer `json:"v"`
 		}](),
-		"root UnmarshalJSON": For[fastRootDecoder](),
+		"root UnmarshalJSON":       For[fastRootDecoder](),
+		"root convertible to time": For[fastTimeLike](),
 		"time.Time": For[struct {
 			V time.Time `json:"v"`
 		}](),
@@ -560,6 +562,11 @@ func TestFastIneligibleUnchanged(t *testing.T) {
 	is.NoErr(err)
 	is.True(!fast)
 	is.Equal(v.Name, "custom")
+
+	var tl fastTimeLike
+	fast, err = For[fastTimeLike]().decode([]byte(`{}`), &tl, DecodeOptions{}, true)
+	is.True(!fast)
+	is.True(err != nil) // the validator's InvalidValidationError, as before
 }
 
 func TestFastRuleParams(t *testing.T) {
