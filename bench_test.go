@@ -55,7 +55,7 @@ func BenchmarkCall(b *testing.B) {
 // today, decoding and validation included. A change that adds allocations
 // to the hot path fails TestCallAllocations; one that removes some should
 // lower these figures.
-var maxCallAllocs = map[vurb.Exposition]float64{vurb.Flat: 12, vurb.Grouped: 12}
+var maxCallAllocs = map[vurb.Exposition]float64{vurb.Flat: 5, vurb.Grouped: 5}
 
 func TestCallAllocations(t *testing.T) {
 	if raceEnabled {

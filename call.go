@@ -37,6 +37,9 @@ func (a *App) Call(ctx context.Context, name string, args json.RawMessage) (*mcp
 type origin struct {
 	session       *mcp.ServerSession
 	progressToken any
+	// recheck is the grouped route whose endpoint quickPick chose; see
+	// exec.
+	recheck *route
 }
 
 func unknownTool(name string) error {
@@ -46,6 +49,11 @@ func unknownTool(name string) error {
 // call picks the endpoint (grouped tools read the discriminator) and runs it.
 func (r *route) call(ctx context.Context, args json.RawMessage, o origin) (*mcp.CallToolResult, error) {
 	ep := r.single
+	if ep == nil && r.tool.app.cfg.observer == nil {
+		if ep = r.quickPick(args); ep != nil {
+			o.recheck = r
+		}
+	}
 	if ep == nil {
 		var res *mcp.CallToolResult
 		if ep, res = r.pick(args); res != nil {
@@ -53,6 +61,50 @@ func (r *route) call(ctx context.Context, args json.RawMessage, o origin) (*mcp.
 		}
 	}
 	return ep.call(ctx, args, o)
+}
+
+// quickPick finds the endpoint without scanning the whole document when the
+// discriminator is its first key and its value a plain string, which is how
+// clients write it (the schema lists it first). It proves nothing about the
+// rest of the document; decoding does, and a call whose decoding fails is
+// routed again through pick (see exec), so that what pick refuses at the
+// tool's level (a repeated discriminator, malformed JSON) reads the same
+// either way. With an observer it is not used: its events must not name an
+// action that pick would not have reached.
+func (r *route) quickPick(args []byte) *endpoint {
+	i := skipSpace(args, 0)
+	if i >= len(args) || args[i] != '{' {
+		return nil
+	}
+	i = skipSpace(args, i+1)
+	d := r.discriminator
+	if len(args)-i < len(d)+2 || args[i] != '"' || string(args[i+1:i+1+len(d)]) != d || args[i+1+len(d)] != '"' {
+		return nil
+	}
+	i = skipSpace(args, i+len(d)+2)
+	if i >= len(args) || args[i] != ':' {
+		return nil
+	}
+	i = skipSpace(args, i+1)
+	if i >= len(args) || args[i] != '"' {
+		return nil
+	}
+	for j := i + 1; j < len(args); j++ {
+		switch c := args[j]; {
+		case c == '"':
+			return r.actions[string(args[i+1:j])]
+		case c == '\\' || c < 0x20:
+			return nil // escaped or invalid: pick's business
+		}
+	}
+	return nil
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 // pick reads the discriminator without decoding the rest of the arguments.
@@ -137,6 +189,11 @@ func withNotice(res *mcp.CallToolResult, notice string) *mcp.CallToolResult {
 func (ep *endpoint) exec(ctx context.Context, args json.RawMessage, o origin, id uint64) (*mcp.CallToolResult, Outcome, error) {
 	in, err := ep.decode(args, ep.opts)
 	if err != nil {
+		if o.recheck != nil {
+			if _, res := o.recheck.pick(args); res != nil {
+				return res, OutcomeValidation, nil
+			}
+		}
 		return Error(ep.prefix + fmt.Sprintf(MsgInvalidArguments, err)), OutcomeValidation, nil
 	}
 	cc := newCallContext(ctx, time.Now().Add(ep.timeout), Call{

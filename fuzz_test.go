@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/schema"
 )
@@ -31,6 +32,10 @@ import (
 //	go test -run '^$' -fuzz FuzzDispatch -fuzztime 10m .
 func FuzzDispatch(f *testing.F) {
 	apps := [2]*vurb.App{hostileApp(vurb.Flat), hostileApp(vurb.Grouped)}
+	// With an observer a grouped call is always routed by the full
+	// discriminator scan; without one, by the first-key shortcut when it
+	// applies. Both must answer alike.
+	observed := hostileApp(vurb.Grouped, vurb.WithObserver(func(context.Context, vurb.Event) {}))
 	const maxSeed = 64 << 10
 	for _, tc := range hostileCases() {
 		name, args := tc.tool, tc.args
@@ -68,6 +73,9 @@ func FuzzDispatch(f *testing.F) {
 			t.Fatal("neither a result nor an error")
 		default:
 			checkResult(t, e, name, args, res.IsError, res.Content == nil, text(res))
+		}
+		if e == vurb.Grouped {
+			sameAnswer(t, res, err, observed, name, args)
 		}
 	})
 }
@@ -237,5 +245,24 @@ func TestWalkJSON(t *testing.T) {
 		if err != nil || depth != tc.depth || dup != tc.dup {
 			t.Errorf("walkJSON(%s) = %d, %q, %v; want %d, %q", tc.in, depth, dup, err, tc.depth, tc.dup)
 		}
+	}
+}
+
+// refID is the part of a panic's reply that differs between two apps.
+var refID = regexp.MustCompile(`\(ref \w+\)`)
+
+// sameAnswer fails unless app answers name and args as res and err did.
+func sameAnswer(t *testing.T, res *mcp.CallToolResult, err error, app *vurb.App, name string, args []byte) {
+	t.Helper()
+	res2, err2 := app.Call(context.Background(), name, args)
+	if (err == nil) != (err2 == nil) || (err != nil && err.Error() != err2.Error()) {
+		t.Fatalf("errors differ: %v, then %v", err, err2)
+	}
+	if res == nil || res2 == nil {
+		return
+	}
+	a, b := refID.ReplaceAllString(text(res), "(ref)"), refID.ReplaceAllString(text(res2), "(ref)")
+	if a != b || res.IsError != res2.IsError {
+		t.Fatalf("answers differ:\n%q\n%q", a, b)
 	}
 }
