@@ -159,6 +159,7 @@ func BenchmarkCallPaired(b *testing.B) {
 	b.ReportMetric(per("flat-100000")/per("flat-10"), "flat-100000/flat-10")
 	b.ReportMetric(per("grouped-100000")/per("grouped-10"), "grouped-100000/grouped-10")
 	b.ReportMetric(per("flat-10")/per("floor"), "flat-10/floor")
+	b.ReportMetric(per("grouped-10")/per("floor"), "grouped-10/floor")
 	b.ReportMetric(per("inline-0")/per("floor"), "inline-0/floor")
 	b.ReportMetric((per("layers-100")-per("flat-10"))/100, "goroutine-ns/layer")
 	b.ReportMetric((per("inline-100")-per("inline-0"))/100, "inline-ns/layer")
