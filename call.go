@@ -306,10 +306,11 @@ func (ep *endpoint) run(cc *callContext, done chan<- outcome) {
 
 // pastDeadline reports whether ctx's deadline has passed. It reads the
 // clock rather than ctx.Err(), which is set only when the runtime gets to
-// the deadline's timer, later under load.
+// the deadline's timer, later under load. time.Until reads only the
+// monotonic clock when the deadline carries it, as vurb's do.
 func pastDeadline(ctx context.Context) bool {
 	d, ok := ctx.Deadline()
-	return ok && !time.Now().Before(d)
+	return ok && time.Until(d) <= 0
 }
 
 // runInline executes the chain on the caller's goroutine (see

@@ -134,7 +134,7 @@ func (c *callContext) Done() <-chan struct{} { return c.current().Done() }
 // Err answers without making the real context while nothing has ended:
 // Done is then not closed either, which is what the contract asks.
 func (c *callContext) Err() error {
-	if c.state.Load() == ctxLazy && c.parent.Err() == nil && time.Now().Before(c.deadline) {
+	if c.state.Load() == ctxLazy && c.parent.Err() == nil && time.Until(c.deadline) > 0 {
 		return nil
 	}
 	return c.current().Err()

@@ -16,13 +16,15 @@ import (
 var resultSink any
 
 // BenchmarkParts measures, one by one, the steps an in-process f.Call
-// takes beyond the floor, with the same library calls vurb's hot path makes
-// (see call.go: endpoint.exec). They explain the gap between
-// BenchmarkCall and BenchmarkFloor; they are not promises.
+// takes or avoids beyond the floor (see call.go: endpoint.exec). They
+// explain the gap between BenchmarkCall and BenchmarkFloor, and what the
+// hot path's design saves; they are not promises.
 func BenchmarkParts(b *testing.B) {
 	ctx := context.Background()
 	b.Run("part=schema-decode", func(b *testing.B) {
-		// vurb's strict decoder: pre-scan, json.Unmarshal, validator.Struct.
+		// vurb's strict decoder: the pre-scan, then (Search is a simple
+		// struct) the compiled fast path instead of json.Unmarshal and
+		// validator.Struct.
 		codec := schema.For[Search]()
 		b.ReportAllocs()
 		for b.Loop() {
@@ -56,7 +58,8 @@ func BenchmarkParts(b *testing.B) {
 		}
 	})
 	b.Run("part=context-timeout", func(b *testing.B) {
-		// The per-call deadline: a timerCtx, its timer, its Done channel.
+		// An up-front per-call deadline: a timerCtx, its timer, its Done
+		// channel. vurb makes it only when a handler waits on ctx.
 		b.ReportAllocs()
 		for b.Loop() {
 			tctx, cancel := context.WithTimeout(ctx, vurb.DefaultTimeout)
@@ -65,8 +68,9 @@ func BenchmarkParts(b *testing.B) {
 		}
 	})
 	b.Run("part=pooled-timer", func(b *testing.B) {
-		// The deadline as one reused timer: Reset and Stop per call, no
-		// allocation; what a lazily built ctx deadline could cost instead.
+		// The deadline as one reused timer: Reset and Stop, no allocation;
+		// what vurb pays when a handler has not answered by the time the
+		// caller is back from yielding to it.
 		t := time.NewTimer(time.Hour)
 		t.Stop()
 		b.ReportAllocs()
@@ -76,8 +80,9 @@ func BenchmarkParts(b *testing.B) {
 		}
 	})
 	b.Run("part=goroutine-handoff", func(b *testing.B) {
-		// The handler on its own goroutine, its answer back on a reused
-		// buffered channel, waited for in a select with the deadline.
+		// A fresh goroutine per call, its answer back on a reused buffered
+		// channel, waited for in a select: what vurb did before its pooled
+		// workers.
 		done := make(chan string, 1)
 		stop := make(chan struct{})
 		b.ReportAllocs()
