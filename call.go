@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime"
 	"runtime/debug"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -130,17 +128,13 @@ func (r *route) pick(args json.RawMessage) (*endpoint, *mcp.CallToolResult) {
 	return nil, Error(fmt.Sprintf(MsgUnknownAction, truncate(name, 64), r.available))
 }
 
-// doneChans recycles the channels handler goroutines answer on. A channel
-// goes back only after its answer was received; one abandoned at a timeout
-// stays with its late handler.
-var doneChans = sync.Pool{New: func() any { return make(chan outcome, 1) }}
-
 // outcome is what the handler goroutine hands back.
 type outcome struct {
 	res      *mcp.CallToolResult
 	err      error
 	panicked bool // or exited, or failed inside vurb: an internal error
 	exited   bool // runtime.Goexit ended the goroutine that ran the chain
+	alarm    bool // not an outcome: the deadline passed or the caller gave up (see waiter)
 	late     bool // the handler returned after its context was done
 }
 
@@ -211,97 +205,35 @@ func (ep *endpoint) exec(ctx context.Context, args json.RawMessage, o origin, id
 	defer cc.end()
 
 	if ep.app.cfg.inline {
-		return ep.finish(ctx, cc, ep.runInline(cc))
+		return ep.finish(ctx, cc, ep.run(cc))
 	}
-	// The handler runs on its own goroutine so that a handler which ignores
+	// The chain runs on a worker goroutine so that a handler which ignores
 	// its context cannot hold the call past its deadline. Such a handler
 	// keeps running after the call has returned; its late result is dropped.
-	done := doneChans.Get().(chan outcome)
-	w := startTask(task{ep: ep, cc: cc, done: done})
-	// Most handlers answer in microseconds. Yielding once lets the worker,
-	// next in line on this thread, run first; if it has answered by the
-	// time this goroutine is back, the call needs no timer at all.
-	runtime.Gosched()
-	select {
-	case out := <-done:
-		recycle(w, done, out)
+	wt := armWaiter(ctx, cc.deadline)
+	w := startTask(task{ep: ep, cc: cc, done: wt.ch})
+	out := <-wt.ch
+	if !out.alarm {
+		wt.release()
+		if !out.exited {
+			idleWorkers.Put(w)
+		}
 		return ep.finish(ctx, cc, out)
-	default:
 	}
-	timer := startTimer(ep.timeout)
-	defer stopTimer(timer)
-	select {
-	case out := <-done:
-		recycle(w, done, out)
-		return ep.finish(ctx, cc, out)
-	case <-timer.C:
-	case <-ctx.Done():
-	}
-	// Both may be ready: select chooses at random, so look again. An answer
+	wt.disarm()
+	// The alarm may have been queued just before the answer: an answer
 	// given in time wins; one given after the deadline is dropped like any
-	// late answer.
-	select {
-	case out := <-done:
-		recycle(w, done, out)
+	// late answer (finish sees it is late).
+	if out, ok := wt.answer(); ok {
+		if !out.exited {
+			idleWorkers.Put(w)
+		}
 		return ep.finish(ctx, cc, out)
-	default:
 	}
 	if ctx.Err() != nil {
 		return nil, OutcomeCancelled, ctx.Err()
 	}
 	return Error(ep.prefix + fmt.Sprintf(MsgTimeout, ep.timeout)), OutcomeTimeout, nil
-}
-
-// recycle gives back what a call that was answered in time borrowed: the
-// answer channel, drained, and the worker, unless its goroutine exited.
-// A call that timed out leaves both with its late handler.
-func recycle(w *worker, done chan outcome, out outcome) {
-	doneChans.Put(done)
-	if !out.exited {
-		idleWorkers.Put(w)
-	}
-}
-
-// timers recycles the timers calls wait on. Since Go 1.23 a stopped or
-// reset timer never delivers a stale tick, so one can go back in any state.
-var timers sync.Pool
-
-func startTimer(d time.Duration) *time.Timer {
-	if t, ok := timers.Get().(*time.Timer); ok {
-		t.Reset(d)
-		return t
-	}
-	return time.NewTimer(d)
-}
-
-func stopTimer(t *time.Timer) {
-	t.Stop()
-	timers.Put(t)
-}
-
-// run executes the chain and recovers a panic into an error result whose
-// reference id joins it to the logged stack. The stack never reaches the
-// client.
-func (ep *endpoint) run(cc *callContext, done chan<- outcome) {
-	returned := false
-	defer func() {
-		if returned {
-			return
-		}
-		p := recover()
-		if p != nil {
-			done <- ep.panicked(cc, p)
-			return
-		}
-		// No panic, no return: runtime.Goexit, which goes on to end the
-		// goroutine once this returns.
-		out := ep.panicked(cc, "the handler's goroutine exited (runtime.Goexit) before it returned")
-		out.exited = true
-		done <- out
-	}()
-	res, err := ep.handler(cc, &cc.call)
-	returned = true
-	done <- outcome{res: res, err: err, late: pastDeadline(cc)}
 }
 
 // pastDeadline reports whether ctx's deadline has passed. It reads the
@@ -313,9 +245,11 @@ func pastDeadline(ctx context.Context) bool {
 	return ok && time.Until(d) <= 0
 }
 
-// runInline executes the chain on the caller's goroutine (see
-// WithInlineHandlers), with the same panic containment as run.
-func (ep *endpoint) runInline(cc *callContext) (out outcome) {
+// run executes the chain and recovers a panic into an error result whose
+// reference id joins it to the logged stack; the stack never reaches the
+// client. It runs on a worker (see work) or, with WithInlineHandlers, on
+// the caller's goroutine.
+func (ep *endpoint) run(cc *callContext) (out outcome) {
 	defer func() {
 		if p := recover(); p != nil {
 			out = ep.panicked(cc, p)
@@ -323,6 +257,13 @@ func (ep *endpoint) runInline(cc *callContext) (out outcome) {
 	}()
 	res, err := ep.handler(cc, &cc.call)
 	return outcome{res: res, err: err, late: pastDeadline(cc)}
+}
+
+// exited is the outcome of a chain whose goroutine runtime.Goexit ended.
+func (ep *endpoint) exited(cc *callContext) outcome {
+	out := ep.panicked(cc, "the handler's goroutine exited (runtime.Goexit) before it returned")
+	out.exited = true
+	return out
 }
 
 // panicked logs a recovered panic with its stack and a reference id, and

@@ -49,9 +49,23 @@ func startTask(t task) *worker {
 func closeTasks(tasks chan task) { close(tasks) }
 
 // work runs tasks until its channel is closed. It must not refer to its
-// handle, or the handle would never be collected.
+// handle, or the handle would never be collected. It sends each answer
+// itself, after run has returned, so that a chain ended by runtime.Goexit
+// (even one resumed after a deferred panic was recovered) is answered as
+// exited, and its worker is never handed another task.
 func work(tasks <-chan task) {
-	for t := range tasks {
-		t.ep.run(t.cc, t.done)
+	var t task
+	answered := true
+	defer func() {
+		if !answered { // runtime.Goexit is unwinding this goroutine
+			t.done <- t.ep.exited(t.cc)
+		}
+	}()
+	for t = range tasks {
+		answered = false
+		out := t.ep.run(t.cc)
+		answered = true
+		t.done <- out
+		t = task{}
 	}
 }
