@@ -70,39 +70,10 @@ func (r *route) call(ctx context.Context, args json.RawMessage, o origin) (*mcp.
 // either way. With an observer it is not used: its events must not name an
 // action that pick would not have reached.
 func (r *route) quickPick(args []byte) *endpoint {
-	i := skipSpace(args, 0)
-	if i >= len(args) || args[i] != '{' {
-		return nil
-	}
-	i = skipSpace(args, i+1)
-	d := r.discriminator
-	if len(args)-i < len(d)+2 || args[i] != '"' || string(args[i+1:i+1+len(d)]) != d || args[i+1+len(d)] != '"' {
-		return nil
-	}
-	i = skipSpace(args, i+len(d)+2)
-	if i >= len(args) || args[i] != ':' {
-		return nil
-	}
-	i = skipSpace(args, i+1)
-	if i >= len(args) || args[i] != '"' {
-		return nil
-	}
-	for j := i + 1; j < len(args); j++ {
-		switch c := args[j]; {
-		case c == '"':
-			return r.actions[string(args[i+1:j])]
-		case c == '\\' || c < 0x20:
-			return nil // escaped or invalid: pick's business
-		}
+	if name, ok := schema.LeadingString(args, r.discriminator); ok {
+		return r.actions[string(name)]
 	}
 	return nil
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
 }
 
 // pick reads the discriminator without decoding the rest of the arguments.
