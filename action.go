@@ -2,11 +2,14 @@ package vurb
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/internal/schema"
 )
 
 // Scope is where an action is declared: the App (with a dotted name such as
@@ -16,9 +19,11 @@ type Scope interface {
 	scope() scope
 }
 
-// scope is the unexported side of Scope: where the ActionDef lands.
+// scope is the unexported side of Scope: where the ActionDef lands, and
+// the app whose options decide how its input is compiled.
 type scope interface {
 	add(a *ActionDef)
+	owner() *App
 }
 
 func (a *App) scope() scope   { return appScope{a} }
@@ -27,6 +32,10 @@ func (g *Group) scope() scope { return g }
 
 // appScope resolves dotted names given to the app.
 type appScope struct{ app *App }
+
+func (s appScope) owner() *App { return s.app }
+func (t *Tool) owner() *App    { return t.app }
+func (g *Group) owner() *App   { return g.tool.app }
 
 func (s appScope) add(a *ActionDef) {
 	target, name := s.app.scopeFor(a.name)
@@ -63,10 +72,10 @@ type ActionDef struct {
 	cache       CacheControl
 	invalidates []string
 
-	in       reflect.Type // the input struct (never a pointer)
-	out      reflect.Type
-	decode   decodeFunc
-	endpoint Handler // the typed handler adapted to Handler
+	codec        *schema.Codec   // of the input struct
+	outputSchema json.RawMessage // nil when Out has none
+	decode       engine.Decoder
+	endpoint     Handler // the typed handler adapted to Handler
 }
 
 // Query declares a read-only action: readOnlyHint true, destructiveHint
@@ -95,16 +104,15 @@ func declare[In, Out any](s Scope, name string, sem semantics, handler func(cont
 	if handler == nil {
 		panic(fmt.Sprintf("vurb: action %q: nil handler", name))
 	}
-	in, decode := decoderFor[In](name)
-	a := &ActionDef{
-		name:   name,
-		sem:    sem,
-		in:     in,
-		out:    reflect.TypeFor[Out](),
-		decode: decode,
+	sc := s.scope()
+	app := sc.owner()
+	codec, decode := decoderFor[In](app, name)
+	a := &ActionDef{name: name, sem: sem, codec: codec, decode: decode}
+	if out, ok := schema.OutputSchema(reflect.TypeFor[Out]()); ok {
+		a.outputSchema = out
 	}
-	s.scope().add(a)
-	a.endpoint = adapt(handler, a.tool.app.cfg.resultFormat)
+	sc.add(a)
+	a.endpoint = adapt(handler, app.cfg.resultFormat)
 	return a
 }
 
@@ -166,6 +174,30 @@ func (a *ActionDef) Use(mw ...Middleware) *ActionDef {
 func (a *ActionDef) Timeout(d time.Duration) *ActionDef {
 	a.mustBeMutable()
 	a.timeout = d
+	return a
+}
+
+// Cached marks the action's results as immutable (see Immutable).
+func (a *ActionDef) Cached() *ActionDef {
+	a.mustBeMutable()
+	a.cache = Immutable
+	return a
+}
+
+// Stale marks the action's results as never reusable (see NoStore).
+func (a *ActionDef) Stale() *ActionDef {
+	a.mustBeMutable()
+	a.cache = NoStore
+	return a
+}
+
+// Invalidates declares the key patterns ("tasks.*", "sprints.**") whose
+// earlier results a successful call of this action makes stale. The model
+// is told so in the call's result.
+func (a *ActionDef) Invalidates(patterns ...string) *ActionDef {
+	a.mustBeMutable()
+	mustPatterns(patterns, fmt.Sprintf("action %q", a.key))
+	a.invalidates = append(a.invalidates, patterns...)
 	return a
 }
 

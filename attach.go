@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
 )
 
 // ToolServer is what Attach needs of an MCP server. *mcp.Server implements
@@ -19,68 +20,43 @@ type ToolServer interface {
 // It builds the app if needed and returns a function that removes exactly
 // the tools it added.
 //
-// Without filters Attach compiles nothing: it hands the SDK the tools and
-// handlers built once at Build, so attaching to a fresh server per request
-// (as a stateless deployment may) costs little more than AddTool itself.
+// Attach compiles nothing: it hands the SDK the tools and handlers built
+// once at Build, or, through a filter, a view of them derived from the
+// plan (a grouped tool some of whose actions are hidden is listed over the
+// others, sharing their compiled chains). Attaching to a fresh server per
+// request, as a stateless deployment may, costs little more than AddTool
+// itself. Like NewServer, it panics on HTTP settings in opts.
 func (a *App) Attach(server ToolServer, opts ...ServeOption) (detach func()) {
 	cfg := newServeConfig(opts)
-	entries := a.built().view(a, &cfg)
-	names := make([]string, len(entries))
-	for i, e := range entries {
-		server.AddTool(e.wire, e.handler)
-		names[i] = e.wire.Name
+	cfg.mustNotNeedHTTP("Attach")
+	return a.attach(server, &cfg)
+}
+
+func (a *App) attach(server ToolServer, cfg *serveConfig) (detach func()) {
+	var allow func(*engine.Endpoint) bool
+	if cfg.filters() {
+		allow = func(ep *engine.Endpoint) bool { return cfg.allows(ep.Tags()) }
+	}
+	routes := a.built().View(allow)
+	names := make([]string, len(routes))
+	for i, r := range routes {
+		server.AddTool(r.Wire(), toolHandler(r))
+		names[i] = r.Wire().Name
 	}
 	return func() { server.RemoveTools(names...) }
 }
 
-// viewEntry is one tool as a server sees it.
-type viewEntry struct {
-	wire    *mcp.Tool
-	handler mcp.ToolHandler
-}
-
-// view is the list of tools opts' filter lets through. Without a filter it
-// is the list precomputed at build.
-func (p *plan) view(a *App, cfg *serveConfig) []viewEntry {
-	if !cfg.filters() {
-		return p.entries
-	}
-	var out []viewEntry
-	for _, r := range p.order {
-		if r.single != nil {
-			if cfg.allows(r.single.tags) {
-				out = append(out, r.entry())
-			}
-			continue
-		}
-		var allowed []*ActionDef
-		for _, def := range r.tool.allActions() {
-			if cfg.allows(r.actions[def.key].tags) {
-				allowed = append(allowed, def)
-			}
-		}
-		switch len(allowed) {
-		case 0:
-		case len(r.actions):
-			out = append(out, r.entry())
-		default:
-			out = append(out, compileGrouped(a, r.tool, allowed).entry())
-		}
-	}
-	return out
-}
-
-// entry adapts the route to the SDK's ToolHandler.
-func (r *route) entry() viewEntry {
-	return viewEntry{wire: r.wire, handler: func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var o origin
+// toolHandler adapts a route to the SDK's ToolHandler.
+func toolHandler(r engine.Route) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var o engine.Origin
 		if req != nil {
-			o.session = req.Session
+			o.Session = req.Session
 			if req.Params != nil {
-				o.progressToken = req.Params.GetProgressToken()
-				return r.call(ctx, req.Params.Arguments, o)
+				o.ProgressToken = req.Params.GetProgressToken()
+				return r.Call(ctx, req.Params.Arguments, o)
 			}
 		}
-		return r.call(ctx, nil, o)
-	}}
+		return r.Call(ctx, nil, o)
+	}
 }

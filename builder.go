@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
 )
 
 // DefaultDiscriminator is the grouped-exposition field that names the action.
@@ -81,7 +82,7 @@ func (t *Tool) Common(example any) *Tool {
 // (default "action").
 func (t *Tool) Discriminator(name string) *Tool {
 	t.mustBeMutable()
-	if why := checkSegmentName(name); why != "" {
+	if why := engine.CheckSegmentName(name); why != "" {
 		panic(fmt.Sprintf("vurb: tool %q: invalid discriminator %q: %s", t.name, name, why))
 	}
 	t.discriminator = name
@@ -109,7 +110,7 @@ func (t *Tool) Annotations(a *mcp.ToolAnnotations) *Tool {
 // admin.users.list. A tool with groups cannot also hold direct actions.
 func (t *Tool) Group(name, description string) *Group {
 	t.mustBeMutable()
-	if why := checkSegmentName(name); why != "" {
+	if why := engine.CheckSegmentName(name); why != "" {
 		panic(fmt.Sprintf("vurb: tool %q: invalid group name %q: %s", t.name, name, why))
 	}
 	if len(t.actions) > 0 {
@@ -148,7 +149,7 @@ func (t *Tool) add(a *ActionDef) {
 
 func (t *Tool) register(a *ActionDef, key string) {
 	t.mustBeMutable()
-	if why := checkSegmentName(a.name); why != "" {
+	if why := engine.CheckSegmentName(a.name); why != "" {
 		panic(fmt.Sprintf("vurb: invalid action name %q: %s", a.name, why))
 	}
 	if t.keys == nil {
@@ -179,4 +180,21 @@ func (t *Tool) allActions() []*ActionDef {
 		out = append(out, g.actions...)
 	}
 	return out
+}
+
+// TOONDescription describes the tool in TOON in grouped exposition: a
+// summary line and a table of its actions instead of the Markdown workflow
+// list. Flat exposition is not affected: there each action is its own tool.
+func (t *Tool) TOONDescription() *Tool {
+	t.mustBeMutable()
+	t.toonDescription = true
+	return t
+}
+
+// discriminatorName is the grouped-exposition field naming the action.
+func (t *Tool) discriminatorName() string {
+	if t.discriminator != "" {
+		return t.discriminator
+	}
+	return DefaultDiscriminator
 }

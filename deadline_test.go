@@ -26,7 +26,7 @@ import (
 
 // timeoutText is the tool error of a call that passed its deadline.
 func timeoutText(tool, action string, d time.Duration) string {
-	return fmt.Sprintf("[%s/%s] "+vurb.MsgTimeout, tool, action, d)
+	return fmt.Sprintf("[%s/%s] "+vurb.DefaultMessages().Timeout, tool, action, d)
 }
 
 // wireCall is name and args for exp: the flat wire name, or the tool and

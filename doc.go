@@ -2,4 +2,41 @@
 // handlers. Tools are declared over input structs whose tags carry the
 // description, the required flags and the constraints; vurb compiles every
 // tool once into an immutable plan and serves it through the official Go SDK.
+//
+// # How it works
+//
+// vurb has two layers, and the boundary between them is an import
+// boundary.
+//
+// The definition layer is this package: New, the typed builders (Query,
+// Action, Mutation), tools, groups, middleware, prompts, resources and
+// options. It is mutable until Build. Declaring an action reflects its
+// input struct once, into a codec (package schema: the JSON Schema, the
+// strict decoder, the validator bridge), and adapts the typed handler to
+// the one untyped Handler shape.
+//
+// Build lowers the definitions to plain specs: per action its codec, its
+// decoder, its middleware chain composed once (app, tool, group, action,
+// handler), its deadline, tags and state-sync rule; per app a runtime
+// (logger, observer, limits, messages, request ids). The compiled layer,
+// an internal engine package, turns the specs into an immutable plan: the
+// wire tools of tools/list, made by the chosen Exposition (Flat or
+// Grouped), and a route table. The plan never refers back to the App.
+//
+// A call, in-process (App.Call) or served (the go-sdk hands vurb each
+// tools/call through Attach, NewServer, Serve or HTTPHandler), takes one
+// path:
+//
+//	route lookup   one map read by wire name (the SDK's, when served)
+//	pick           grouped tools read the discriminator, nothing else
+//	decode         strict decoding and validation of the arguments
+//	chain          the precomposed middleware and the handler, under the
+//	               deadline, on a worker goroutine, panics contained
+//	result         the handler's value as MCP content, plus the state-sync
+//	               notice
+//
+// Views of the plan (a server that exposes only some tags) are derived from
+// the plan: a grouped tool some of whose actions are hidden is listed over
+// the others and shares their compiled chains; nothing is compiled again
+// and no middleware constructor runs twice.
 package vurb

@@ -76,6 +76,8 @@ func hostileEcho(_ context.Context, in HostileInput) (HostileInput, error) {
 
 // boomMessage is what the boom action panics with: a file path, a Go type
 // and a wrapped error, none of which may reach a client.
+//
+//lint:ignore ST1012 it is a panic value, not an error a caller checks
 var boomMessage = fmt.Errorf("open /srv/hostile/internal/db/conn.go:42: *db.Conn: %w", os.ErrClosed)
 
 func hostileApp(exp vurb.Exposition, opts ...vurb.Option) *vurb.App {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"log/slog"
 	"regexp"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/matryer/is"
@@ -45,6 +47,34 @@ func TestRequestIDEverywhere(t *testing.T) {
 	is.Equal(m[1], fromMiddleware)
 	is.Equal(fromEvents[2:], []string{m[1], m[1]}) // the second call's start and finish
 	is.True(fromEvents[0] != fromEvents[2])        // each call has its own
+}
+
+// TestLoggerFromSeveralGoroutines is a handler that logs from goroutines
+// of its own at once, as a fan-out over several back ends does. Under -race
+// it fails if the call's logger is made without synchronisation.
+func TestLoggerFromSeveralGoroutines(t *testing.T) {
+	is := is.New(t)
+	var logs syncBuffer
+	app := vurb.New(vurb.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	const workers = 8
+	vurb.Query(app, "docs.fanout", func(ctx context.Context, in Search) (string, error) {
+		var wg sync.WaitGroup
+		for i := range workers {
+			wg.Go(func() { vurb.Logger(ctx).Info("part", "n", i) })
+		}
+		wg.Wait()
+		return "done", nil
+	})
+	for range 20 {
+		call(t, app, "docs_fanout", `{"query":"go"}`)
+	}
+	is.Equal(strings.Count(logs.String(), "msg=part"), 20*workers)
+	ids := regexp.MustCompile(`request_id=(\w+)`).FindAllStringSubmatch(logs.String(), -1)
+	perCall := map[string]int{}
+	for _, m := range ids {
+		perCall[m[1]]++
+	}
+	is.Equal(len(perCall), 20) // every line carries its own call's id
 }
 
 func TestLoggerOutsideACall(t *testing.T) {

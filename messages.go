@@ -1,8 +1,17 @@
 package vurb
 
-// Texts a model reads when a call fails. They are variables so tests assert
-// them and an application can translate them; each says what went wrong and
-// what the model can do about it. Format verbs are documented per message.
+import "github.com/vurb-go/vurb/schema"
+
+// Texts a model reads when a call fails. Each says what went wrong and what
+// the model can do about it; format verbs are documented per message.
+//
+// These variables are the defaults DefaultMessages reads: an app takes its
+// texts once, at New (from WithMessages, else from these variables), so
+// changing a variable affects apps made afterwards and never a call in
+// flight.
+//
+// Deprecated: a process-wide variable cannot tell two apps apart; read
+// DefaultMessages and reword texts with WithMessages.
 var (
 	// MsgUnknownTool is the protocol error for a tool name the server does
 	// not expose (%q: the name).
@@ -30,3 +39,64 @@ var (
 	// the value cannot be encoded.
 	MsgEncodeFailed = "internal error: the result could not be encoded; the server has logged the details"
 )
+
+// Messages are the texts one app's calls answer with when they fail, read
+// without locks while the app serves. Format verbs are those of the Msg
+// variables of the same names.
+type Messages struct {
+	UnknownTool            string
+	DiscriminatorMissing   string
+	DiscriminatorNotString string
+	UnknownAction          string
+	InvalidArguments       string
+	Timeout                string
+	Internal               string
+	// Schema words the problems found in a call's arguments.
+	Schema *schema.Messages
+}
+
+// DefaultMessages returns a fresh copy of the texts in the Msg variables
+// of this package and of package schema, to adjust and pass to
+// WithMessages.
+func DefaultMessages() Messages {
+	return Messages{
+		UnknownTool:            MsgUnknownTool,
+		DiscriminatorMissing:   MsgDiscriminatorMissing,
+		DiscriminatorNotString: MsgDiscriminatorNotString,
+		UnknownAction:          MsgUnknownAction,
+		InvalidArguments:       MsgInvalidArguments,
+		Timeout:                MsgTimeout,
+		Internal:               MsgInternal,
+		Schema:                 schema.DefaultMessages(),
+	}
+}
+
+// WithMessages sets the app's texts. Empty fields (and a nil Schema) keep
+// the defaults, so an app can reword one message alone:
+//
+//	m := vurb.Messages{Timeout: "took longer than %s; try a smaller request"}
+//	app := vurb.New(vurb.WithMessages(m))
+func WithMessages(m Messages) Option {
+	return func(c *config) {
+		d := &c.messages
+		for _, f := range []struct {
+			dst *string
+			v   string
+		}{
+			{&d.UnknownTool, m.UnknownTool},
+			{&d.DiscriminatorMissing, m.DiscriminatorMissing},
+			{&d.DiscriminatorNotString, m.DiscriminatorNotString},
+			{&d.UnknownAction, m.UnknownAction},
+			{&d.InvalidArguments, m.InvalidArguments},
+			{&d.Timeout, m.Timeout},
+			{&d.Internal, m.Internal},
+		} {
+			if f.v != "" {
+				*f.dst = f.v
+			}
+		}
+		if m.Schema != nil {
+			d.Schema = m.Schema
+		}
+	}
+}

@@ -2,8 +2,10 @@ package vurb
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
 )
 
 // Handler is one step of a call's pipeline once its arguments are decoded
@@ -18,7 +20,9 @@ type Handler func(ctx context.Context, call *Call) (*mcp.CallToolResult, error)
 // Middleware is declared at four levels and runs outermost first: the app
 // (App.Use), the tool (Tool.Use), the group (Group.Use) and the action
 // (ActionDef.Use). Each action's chain is composed once, at Build; a call
-// runs a single precomposed function.
+// runs a single precomposed function, and views of the app (tag filters)
+// reuse it: a middleware constructor runs once per action, never per call
+// or per server.
 type Middleware func(next Handler) Handler
 
 // chain composes layers around h so that layers[0] runs first. It runs at
@@ -28,4 +32,21 @@ func chain(h Handler, layers []Middleware) Handler {
 		h = layers[i](h)
 	}
 	return h
+}
+
+// lowerHandler hands a composed chain to the engine, whose calls are the
+// same values under the engine's name for the type.
+func lowerHandler(h Handler) engine.Handler {
+	return func(ctx context.Context, c *engine.Call) (*mcp.CallToolResult, error) {
+		return h(ctx, (*Call)(c))
+	}
+}
+
+func checkMiddleware(level string, mw []Middleware) []Middleware {
+	for i, m := range mw {
+		if m == nil {
+			panic(fmt.Sprintf("vurb: nil middleware at position %d of %s Use", i, level))
+		}
+	}
+	return mw
 }

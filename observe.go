@@ -4,21 +4,24 @@ import (
 	"context"
 	"log/slog"
 	"time"
+
+	"github.com/vurb-go/vurb/internal/engine"
 )
 
 // EventKind says what an Event reports.
 type EventKind int
 
+// The event kinds, in the order a call produces them.
 const (
 	// ToolRegistered: one wire tool was compiled, at Build.
-	ToolRegistered EventKind = iota + 1
+	ToolRegistered = EventKind(engine.ToolRegistered)
 	// CallStarted: a call reached its action, before decoding.
-	CallStarted
+	CallStarted = EventKind(engine.CallStarted)
 	// CallFinished: a call ended; Duration and Outcome say how.
-	CallFinished
+	CallFinished = EventKind(engine.CallFinished)
 	// CacheInvalidated: a successful call made earlier results stale;
 	// Patterns lists which, Key is the cause.
-	CacheInvalidated
+	CacheInvalidated = EventKind(engine.CacheInvalidated)
 )
 
 // String names the kind for logs.
@@ -39,13 +42,14 @@ func (k EventKind) String() string {
 // Outcome classifies how a call ended, for metrics and alerts.
 type Outcome string
 
+// The outcomes, as Event.Outcome reports them.
 const (
-	OutcomeOK         Outcome = "none"       // a successful result
-	OutcomeValidation Outcome = "validation" // arguments refused (or no such action)
-	OutcomeHandler    Outcome = "handler"    // the handler or a middleware returned an error or an error result
-	OutcomePanic      Outcome = "panic"      // the handler or a middleware panicked
-	OutcomeTimeout    Outcome = "timeout"    // the deadline passed
-	OutcomeCancelled  Outcome = "cancelled"  // the caller went away
+	OutcomeOK         = Outcome(engine.OutcomeOK)         // a successful result
+	OutcomeValidation = Outcome(engine.OutcomeValidation) // arguments refused (or no such action)
+	OutcomeHandler    = Outcome(engine.OutcomeHandler)    // the handler or a middleware returned an error or an error result
+	OutcomePanic      = Outcome(engine.OutcomePanic)      // the handler or a middleware panicked
+	OutcomeTimeout    = Outcome(engine.OutcomeTimeout)    // the deadline passed
+	OutcomeCancelled  = Outcome(engine.OutcomeCancelled)  // the caller went away
 )
 
 // Event is one observation. Fields that do not apply to its Kind are zero.
@@ -65,6 +69,12 @@ type Event struct {
 // Observer receives events synchronously, on the calling goroutine: keep
 // it fast, or hand events to a goroutine of your own.
 type Observer func(ctx context.Context, e Event)
+
+// eventOf is the engine's event as an Observer receives it.
+func eventOf(e engine.Event) Event {
+	return Event{Kind: EventKind(e.Kind), Time: e.Time, Tool: e.Tool, Action: e.Action, Key: e.Key, Name: e.Name,
+		RequestID: e.RequestID, Duration: e.Duration, Outcome: Outcome(e.Outcome), Patterns: e.Patterns}
+}
 
 // WithObserver sets the app's observer. Without one a call pays a single
 // nil check: no clock reads and no event values.

@@ -1,10 +1,14 @@
 package vurb
 
 import (
+	"fmt"
 	"log/slog"
+	"reflect"
 	"time"
 
-	"github.com/vurb-go/vurb/schema"
+	"github.com/go-playground/validator/v10"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/schema"
 )
 
 // DefaultTimeout bounds every call that sets no timeout of its own. A model
@@ -19,7 +23,8 @@ const DefaultSeparator = "_"
 // Option configures an App at New.
 type Option func(*config)
 
-// config is what the options set. It is read at Build, never on a call.
+// config is what the options set. Build lowers it into the plan's
+// runtime; a call reads the runtime, never the config.
 type config struct {
 	name         string
 	version      string
@@ -34,6 +39,21 @@ type config struct {
 	observer     Observer
 	resultFormat ResultFormat
 	inline       bool
+	messages     Messages
+	serverOpts   *mcp.ServerOptions
+
+	// The validator the app's codecs run: made by finish from what the
+	// options gave.
+	userValidator *validator.Validate
+	rules         []rule
+	validator     *schema.Validator
+}
+
+// rule is a custom validation rule registered with WithRule.
+type rule struct {
+	tag     string
+	fn      validator.Func
+	message string
 }
 
 func defaultConfig() config {
@@ -45,7 +65,30 @@ func defaultConfig() config {
 		timeout:    DefaultTimeout,
 		limits:     schema.Limits{MaxBytes: schema.DefaultMaxBytes, MaxDepth: schema.DefaultMaxDepth},
 		logger:     slog.Default(),
+		messages:   DefaultMessages(),
 	}
+}
+
+// finish makes what depends on several options, once they are all read.
+func (c *config) finish() {
+	if c.userValidator == nil && len(c.rules) == 0 {
+		c.validator = schema.DefaultValidator()
+		return
+	}
+	c.validator = schema.NewValidator(c.userValidator)
+	for _, r := range c.rules {
+		if err := c.validator.RegisterRule(r.tag, r.fn, r.message); err != nil {
+			panic(fmt.Sprintf("vurb: WithRule(%q): %v", r.tag, err))
+		}
+	}
+}
+
+// codecFor is the codec of an input struct under the app's validator.
+func (a *App) codecFor(t reflect.Type) *schema.Codec { return a.cfg.validator.CodecFor(t) }
+
+// decodeOptions are the limits and texts every decode of the app uses.
+func (a *App) decodeOptions() schema.DecodeOptions {
+	return schema.DecodeOptions{Limits: a.cfg.limits, Messages: a.cfg.messages.Schema}
 }
 
 // WithName sets the server name announced at initialize.
@@ -60,7 +103,13 @@ func WithInstructions(text string) Option { return func(c *config) { c.instructi
 // WithExposition chooses how actions reach the wire: Flat (the default, one
 // MCP tool per action) or Grouped (one MCP tool per tool, with a
 // discriminator). Handlers never change when it does.
-func WithExposition(e Exposition) Option { return func(c *config) { c.exposition = e } }
+// It panics on a value that is neither.
+func WithExposition(e Exposition) Option {
+	if e < 0 || int(e) >= len(expositions) {
+		panic(fmt.Sprintf("vurb: WithExposition(%d): use vurb.Flat or vurb.Grouped", int(e)))
+	}
+	return func(c *config) { c.exposition = e }
+}
 
 // WithSeparator sets the string between tool, group and action in flat wire
 // names. It must keep names within the MCP tool-name alphabet (A-Za-z0-9_-.).
@@ -107,6 +156,30 @@ func WithLogger(l *slog.Logger) Option {
 			c.logger = l
 		}
 	}
+}
+
+// WithValidator makes the app's inputs checked by v, a go-playground
+// validator on which the team registered its own rules (v.RegisterValidation),
+// instead of a validator of vurb's own. vurb installs its JSON field-name
+// function on v, so paths in error texts are the names the model sent. Each
+// app has its own validator: two apps in one process can differ.
+func WithValidator(v *validator.Validate) Option { return func(c *config) { c.userValidator = v } }
+
+// WithRule registers a custom validation rule on the app's validator, so
+// that `validate:"tag"` in an input struct runs fn, and a call it refuses
+// reads message (a %s in it receives the rule's parameter). New panics when
+// tag names a built-in rule, which fn would silently replace.
+func WithRule(tag string, fn validator.Func, message string) Option {
+	return func(c *config) { c.rules = append(c.rules, rule{tag: tag, fn: fn, message: message}) }
+}
+
+// WithServerOptions passes the go-sdk's own server options to every server
+// the app makes (NewServer, Serve, HTTPHandler): keep-alive, page size,
+// initialized handlers, capabilities, everything vurb does not wrap. vurb
+// sets over a copy of opts what it owns: instructions, logger, completion
+// and subscription handlers, and which capabilities the app has.
+func WithServerOptions(opts *mcp.ServerOptions) Option {
+	return func(c *config) { c.serverOpts = opts }
 }
 
 // WithInlineHandlers runs handlers on the calling goroutine instead of a

@@ -8,7 +8,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vurb-go/vurb/schema"
 )
 
 // PromptDef is one declared prompt; its methods refine it until the app is
@@ -51,7 +50,8 @@ func Prompt[Args, Out any](a *App, name string, handler func(ctx context.Context
 	if t.Kind() != reflect.Struct {
 		panic(fmt.Sprintf("vurb: prompt %q: its arguments must be a struct of string fields (got %s)", name, t))
 	}
-	codec := schema.CodecFor(t)
+	codec := a.codecFor(t)
+	opts := a.decodeOptions()
 	p := &PromptDef{app: a, name: name}
 	for _, f := range codec.Fields() {
 		if f.Type != "string" {
@@ -70,7 +70,7 @@ func Prompt[Args, Out any](a *App, name string, handler func(ctx context.Context
 			}
 		}
 		var args Args
-		if err := codec.Decode(data, &args, schema.DecodeOptions{Limits: a.cfg.limits}); err != nil {
+		if err := codec.Decode(data, &args, opts); err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("prompt %q: invalid arguments: %v", name, err)}
 		}
 		out, err := handler(ctx, args)

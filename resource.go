@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
 )
 
 // Contents is what a resource handler returns: text or binary data, and its
@@ -185,7 +186,7 @@ func parseURITemplate(s string) (uriTemplate, error) {
 			return t, fmt.Errorf("unclosed '{'")
 		}
 		name := rest[open+1 : open+end]
-		if why := checkSegmentName(name); why != "" {
+		if why := engine.CheckSegmentName(name); why != "" {
 			return t, fmt.Errorf("variable {%s}: only simple {name} variables are supported (%s)", name, why)
 		}
 		if len(t.vars) > 0 && open == 0 {

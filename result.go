@@ -7,42 +7,41 @@ import (
 	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/toon"
 )
 
 // Text returns a successful result holding one text block.
-func Text(text string) *mcp.CallToolResult { return textResult(text, false) }
+func Text(text string) *mcp.CallToolResult { return engine.TextResult(text, false) }
 
 // Error returns a tool error (isError true) holding message. Use it for
 // failures the model should read and can act on; a Go error returned by a
 // handler ends up the same way, prefixed with the tool and action.
-func Error(message string) *mcp.CallToolResult { return textResult(message, true) }
-
-// oneText holds a result, its content slice and its text block in one
-// allocation instead of three: most results are a single text.
-type oneText struct {
-	res     mcp.CallToolResult
-	content [1]mcp.Content
-	text    mcp.TextContent
-}
-
-func textResult(text string, isError bool) *mcp.CallToolResult {
-	r := &oneText{}
-	r.text.Text = text
-	r.content[0] = &r.text
-	r.res.Content = r.content[:]
-	r.res.IsError = isError
-	return &r.res
-}
+func Error(message string) *mcp.CallToolResult { return engine.ErrorResult(message) }
 
 // JSON returns v as JSON text and, when v encodes to a JSON object, as
 // structuredContent too. A value that cannot be encoded yields a tool error
-// saying so; the reason, which names Go types, goes to slog.Default().
+// saying so; the reason, which names Go types, goes to slog.Default() (JSON
+// cannot see the call's logger: a handler that wants it logged there
+// returns v itself, and vurb encodes it).
 func JSON(v any) *mcp.CallToolResult {
-	res, err := jsonResult(v, true)
+	res, err := encodeResult(v, true, JSONResults)
 	if err != nil {
 		return encodeFailure(err)
 	}
 	return res
+}
+
+// TOON returns a successful result holding v encoded as TOON, with the pipe
+// delimiter unless opts say otherwise. A value that cannot be encoded
+// yields a tool error saying so; the reason goes to slog.Default(), as for
+// JSON.
+func TOON(v any, opts ...toon.Option) *mcp.CallToolResult {
+	text, err := toonText(v, opts...)
+	if err != nil {
+		return encodeFailure(err)
+	}
+	return Text(text)
 }
 
 // encodeFailure logs why a helper could not encode a result and returns
@@ -52,33 +51,25 @@ func encodeFailure(err error) *mcp.CallToolResult {
 	return Error(MsgEncodeFailed)
 }
 
-// internalError is a failure of the server, not of the call: its text is
-// for the log, and the client gets MsgInternal with a reference instead.
-type internalError struct{ err error }
-
-func (e internalError) Error() string { return e.err.Error() }
-func (e internalError) Unwrap() error { return e.err }
-
-// jsonResult encodes v once and uses the bytes twice: as the text block and,
-// when structured is true and v is an object, as structuredContent.
-func jsonResult(v any, structured bool) (*mcp.CallToolResult, error) {
-	return encodeResult(v, structured, JSONResults)
-}
-
-// encodeResult writes v for the model in format; structuredContent is
-// always the JSON.
+// encodeResult writes v for the model in format, encoding it once per
+// form it needs: JSON when format is JSON or v is an object (whose JSON is
+// also structuredContent), and format's own text when it is another.
 func encodeResult(v any, structured bool, format ResultFormat) (*mcp.CallToolResult, error) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, internalError{fmt.Errorf("the result could not be encoded as JSON: %w", err)}
-	}
-	text := string(data)
-	if format == TOONResults {
-		if text, err = toonText(v); err != nil {
-			return nil, internalError{fmt.Errorf("the result could not be encoded as TOON: %w", err)}
+	var data []byte
+	if format.text == nil || structured {
+		var err error
+		if data, err = json.Marshal(v); err != nil {
+			return nil, engine.InternalError{Err: fmt.Errorf("the result could not be encoded as JSON: %w", err)}
 		}
 	}
-	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+	text := string(data)
+	if format.text != nil {
+		var err error
+		if text, err = format.text(v); err != nil {
+			return nil, engine.InternalError{Err: fmt.Errorf("the result could not be encoded as %s: %w", format.name, err)}
+		}
+	}
+	res := engine.TextResult(text, false)
 	if structured && len(data) > 0 && data[0] == '{' {
 		res.StructuredContent = json.RawMessage(data)
 	}
@@ -89,9 +80,9 @@ func encodeResult(v any, structured bool, format ResultFormat) (*mcp.CallToolRes
 // tool result:
 //   - *mcp.CallToolResult is used as is (nil means an empty success);
 //   - string becomes one text block;
-//   - structs, pointers to structs and maps become JSON text plus
-//     structuredContent;
-//   - anything else (slices, numbers, booleans) becomes JSON text;
+//   - structs, pointers to structs and maps become text in the app's
+//     ResultFormat plus JSON structuredContent;
+//   - anything else (slices, numbers, booleans) becomes text;
 //   - an interface type is inspected per call with the same rules.
 func resultEncoder[Out any](format ResultFormat) func(Out) (*mcp.CallToolResult, error) {
 	t := reflect.TypeFor[Out]()

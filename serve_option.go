@@ -1,21 +1,35 @@
 package vurb
 
-import "time"
+import (
+	"fmt"
+	"strings"
+	"time"
 
-// ServeOption configures Attach, Serve, NewServer and HTTPHandler. Options
-// about HTTP (Stateless, AllowedOrigins, ...) are ignored where there is no
-// HTTP.
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ServeOption configures how the app is served: which of its actions a
+// server exposes (IncludeTags, ExcludeTags: access control, honoured by
+// Attach, NewServer, Serve, HTTPHandler and ListenAndServe alike) and, for
+// HTTPHandler and ListenAndServe only, the HTTP settings (Stateless,
+// AllowedHosts, HTTPOptions, ...). Passing an HTTP setting where there is
+// no HTTP panics, naming it: it would otherwise be silently ignored.
 type ServeOption func(*serveConfig)
 
+// serveConfig is what serve options set.
 type serveConfig struct {
+	// access control
 	include, exclude map[string]bool
 
+	// HTTP settings
+	httpOnly       []string // the names of the HTTP settings given, for errors
 	stateless      bool
 	jsonResponse   bool
 	maxBodyBytes   int64
 	allowedOrigins map[string]bool
 	allowedHosts   map[string]bool
 	shutdownGrace  time.Duration
+	sdkHTTP        *mcp.StreamableHTTPOptions
 }
 
 func newServeConfig(opts []ServeOption) serveConfig {
@@ -24,6 +38,17 @@ func newServeConfig(opts []ServeOption) serveConfig {
 		opt(&c)
 	}
 	return c
+}
+
+// httpSetting marks c as holding the HTTP setting name.
+func (c *serveConfig) httpSetting(name string) { c.httpOnly = append(c.httpOnly, name) }
+
+// mustNotNeedHTTP panics when HTTP settings reached a server without HTTP.
+func (c *serveConfig) mustNotNeedHTTP(where string) {
+	if len(c.httpOnly) > 0 {
+		panic(fmt.Sprintf("vurb: %s: %s only apply to HTTP; pass them to HTTPHandler or ListenAndServe",
+			where, strings.Join(c.httpOnly, ", ")))
+	}
 }
 
 // IncludeTags exposes only the actions that carry at least one of tags

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
 )
 
 // ErrNoSession is returned by the session powers that need a client to
@@ -17,12 +18,12 @@ var ErrNoSession = errors.New("vurb: no client session: sampling and elicitation
 // progress token. Without a token or a session it does nothing: reporting
 // progress is always safe. total may be 0 when unknown.
 func Progress(ctx context.Context, progress, total float64, message string) error {
-	c := CallFrom(ctx)
-	if c == nil || c.session == nil || c.progressToken == nil {
+	c := engine.CallFrom(ctx)
+	if c == nil || c.Session() == nil || c.ProgressToken() == nil {
 		return nil
 	}
-	return c.session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
-		ProgressToken: c.progressToken,
+	return c.Session().NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+		ProgressToken: c.ProgressToken(),
 		Progress:      progress,
 		Total:         total,
 		Message:       message,
@@ -34,31 +35,35 @@ func Progress(ctx context.Context, progress, total float64, message string) erro
 // (none until it chooses). Without a session it does nothing; use
 // Logger(ctx) for the server's own log.
 func Log(ctx context.Context, level mcp.LoggingLevel, data any) error {
-	c := CallFrom(ctx)
-	if c == nil || c.session == nil {
+	c := engine.CallFrom(ctx)
+	if c == nil || c.Session() == nil {
 		return nil
 	}
-	return c.session.Log(ctx, &mcp.LoggingMessageParams{Level: level, Logger: c.Tool, Data: data})
+	return c.Session().Log(ctx, &mcp.LoggingMessageParams{Level: level, Logger: c.Tool, Data: data})
 }
 
 // Sample asks the client's model for a completion (sampling/createMessage).
 // It returns ErrNoSession outside a served call, and the client's error when
 // it declines or does not support sampling.
+//
+// Deprecated: MCP deprecates sampling as of protocol revision 2026-07-28,
+// and the go-sdk refuses it for clients of that revision; it keeps working
+// for handshake-era sessions.
 func Sample(ctx context.Context, params *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
-	c := CallFrom(ctx)
-	if c == nil || c.session == nil {
+	c := engine.CallFrom(ctx)
+	if c == nil || c.Session() == nil {
 		return nil, ErrNoSession
 	}
-	return c.session.CreateMessage(ctx, params)
+	return c.Session().CreateMessage(ctx, params)
 }
 
 // Elicit asks the client's user for input (elicitation/create). It returns
 // ErrNoSession outside a served call, and the client's error when it does
 // not support elicitation.
 func Elicit(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-	c := CallFrom(ctx)
-	if c == nil || c.session == nil {
+	c := engine.CallFrom(ctx)
+	if c == nil || c.Session() == nil {
 		return nil, ErrNoSession
 	}
-	return c.session.Elicit(ctx, params)
+	return c.Session().Elicit(ctx, params)
 }

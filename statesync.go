@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/internal/glob"
 )
 
@@ -46,37 +47,6 @@ func WithDefaultCacheControl(cc CacheControl) Option {
 	return func(c *config) { c.defaultCache = cc }
 }
 
-// Cached marks the action's results as immutable (see Immutable).
-func (a *ActionDef) Cached() *ActionDef {
-	a.mustBeMutable()
-	a.cache = Immutable
-	return a
-}
-
-// Stale marks the action's results as never reusable (see NoStore).
-func (a *ActionDef) Stale() *ActionDef {
-	a.mustBeMutable()
-	a.cache = NoStore
-	return a
-}
-
-// Invalidates declares the key patterns ("tasks.*", "sprints.**") whose
-// earlier results a successful call of this action makes stale. The model
-// is told so in the call's result.
-func (a *ActionDef) Invalidates(patterns ...string) *ActionDef {
-	a.mustBeMutable()
-	mustPatterns(patterns, fmt.Sprintf("action %q", a.key))
-	a.invalidates = append(a.invalidates, patterns...)
-	return a
-}
-
-// syncRule is the state-sync behaviour resolved for one action at build.
-type syncRule struct {
-	cache       CacheControl
-	invalidates []string
-	notice      string // the text block a successful call adds; "" for none
-}
-
 // compiledPolicy is a Policy with its pattern compiled.
 type compiledPolicy struct {
 	Policy
@@ -116,25 +86,26 @@ func mustPatterns(patterns []string, where string) {
 // resolveSync is the state-sync rule of the action with canonical key:
 // the action's own settings first, then the first matching policy, then the
 // app default for the cache directive.
-func resolveSync(key string, own CacheControl, ownInvalidates []string, policies []compiledPolicy, defaultCache CacheControl) syncRule {
-	r := syncRule{cache: own, invalidates: ownInvalidates}
+func resolveSync(key string, own CacheControl, ownInvalidates []string, policies []compiledPolicy, defaultCache CacheControl) engine.SyncRule {
+	cache, invalidates := own, ownInvalidates
 	for _, p := range policies {
 		if !p.pattern.Match(key) {
 			continue
 		}
-		if r.cache == "" {
-			r.cache = p.CacheControl
+		if cache == "" {
+			cache = p.CacheControl
 		}
-		if len(r.invalidates) == 0 {
-			r.invalidates = p.Invalidates
+		if len(invalidates) == 0 {
+			invalidates = p.Invalidates
 		}
 		break
 	}
-	if r.cache == "" {
-		r.cache = defaultCache
+	if cache == "" {
+		cache = defaultCache
 	}
-	if len(r.invalidates) > 0 {
-		r.notice = invalidationNotice(key, r.invalidates)
+	r := engine.SyncRule{Cache: string(cache), Invalidates: invalidates}
+	if len(invalidates) > 0 {
+		r.Notice = invalidationNotice(key, invalidates)
 	}
 	return r
 }
@@ -143,32 +114,6 @@ func resolveSync(key string, own CacheControl, ownInvalidates []string, policies
 // call's result.
 func invalidationNotice(cause string, patterns []string) string {
 	return "[System: Cache invalidated for " + strings.Join(patterns, ", ") + " — caused by " + cause + "]"
-}
-
-// decorate appends the cache directive to a description.
-func decorate(description string, cc CacheControl) string {
-	if cc == "" {
-		return description
-	}
-	if description == "" {
-		return "[Cache-Control: " + string(cc) + "]"
-	}
-	return description + " [Cache-Control: " + string(cc) + "]"
-}
-
-// agreedCache is the directive all rules share, or "" when they differ: a
-// grouped tool's description speaks for all its actions or not at all.
-func agreedCache(rules []syncRule) CacheControl {
-	if len(rules) == 0 {
-		return ""
-	}
-	cc := rules[0].cache
-	for _, r := range rules[1:] {
-		if r.cache != cc {
-			return ""
-		}
-	}
-	return cc
 }
 
 // Overlap reports a policy that can never apply because an earlier policy

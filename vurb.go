@@ -1,19 +1,22 @@
 package vurb
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"weak"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
 )
 
-// App is a vurb server definition: its tools, their actions and the
-// app-wide middleware. It is mutable until Build (or the first Call, Attach
-// or Serve), then frozen: the compiled plan is immutable and shared by every
-// call, so an App serves any number of goroutines without locks.
+// App is a vurb server definition: its tools, their actions, prompts,
+// resources and the app-wide middleware. It is mutable until Build (or the
+// first Call, Attach or Serve), then frozen: Build lowers it to an
+// immutable plan that owns everything a call needs, shared by every call,
+// so an App serves any number of goroutines without locks.
 //
 // Defining an App (New, Tool, Query, Use, ...) is not safe for concurrent
 // use; calling a built App is.
@@ -24,18 +27,12 @@ type App struct {
 	middleware []Middleware
 	prompts    []*PromptDef
 	resources  []*ResourceDef
-	policies   []compiledPolicy // compiled at Build
 
-	serversMu sync.Mutex
-	// servers made by NewServer, for resource notifications. Weak: a
-	// stateless deployment may make one per request, and the app must not
-	// keep them all alive.
-	servers map[weak.Pointer[mcp.Server]]struct{}
+	servers serverSet // made by NewServer, for resource notifications
 
 	buildMu sync.Mutex
-	plan    atomic.Pointer[plan]
+	plan    atomic.Pointer[engine.Plan]
 	frozen  atomic.Bool
-	nextID  atomic.Uint64
 }
 
 // New returns an empty App configured by opts.
@@ -44,6 +41,7 @@ func New(opts ...Option) *App {
 	for _, opt := range opts {
 		opt(&a.cfg)
 	}
+	a.cfg.finish()
 	return a
 }
 
@@ -55,7 +53,7 @@ func (a *App) Tool(name string) *Tool {
 		return t
 	}
 	a.mustBeMutable()
-	if why := checkSegmentName(name); why != "" {
+	if why := engine.CheckSegmentName(name); why != "" {
 		panic(fmt.Sprintf("vurb: invalid tool name %q: %s", name, why))
 	}
 	t := &Tool{app: a, name: name}
@@ -72,18 +70,18 @@ func (a *App) Use(mw ...Middleware) *App {
 	return a
 }
 
-// Build compiles every tool into its wire definitions and routes, once, and
-// freezes the App. Later calls return at once. Build panics on definition
-// errors that only the whole picture reveals (a wire name too long, a field
-// declared with two types across a grouped tool's actions, ...), so call it
-// at start-up, where such a panic belongs; Call, Attach and Serve call it
-// for you.
+// Build lowers every definition to the compiled plan, once, and freezes the
+// App. Later calls return at once. Build panics on definition errors that
+// only the whole picture reveals (a wire name too long, a field declared
+// with two types across a grouped tool's actions, ...), so call it at
+// start-up, where such a panic belongs; Call, Attach and Serve call it for
+// you.
 func (a *App) Build() {
 	a.built()
 }
 
 // built returns the compiled plan, building it on first use.
-func (a *App) built() *plan {
+func (a *App) built() *engine.Plan {
 	if p := a.plan.Load(); p != nil {
 		return p
 	}
@@ -93,9 +91,30 @@ func (a *App) built() *plan {
 		return p
 	}
 	a.frozen.Store(true)
-	p := compile(a)
+	p := engine.Compile(a.lower())
 	a.plan.Store(p)
 	return p
+}
+
+// Call runs the tool called name with args in-process, through the same
+// pipeline a served call takes: route lookup, discriminator (grouped
+// exposition), strict decoding and validation, the middleware chain, the
+// handler, the result. It builds the app on first use.
+//
+// Mistakes a model can fix (bad arguments, an unknown action, a handler
+// error, a timeout, a panic) are results with IsError set and a text that
+// says what to do. The error return is for protocol failures: an unknown
+// tool (a *jsonrpc.Error with code InvalidParams, as the MCP spec asks) or
+// the caller's context being cancelled.
+func (a *App) Call(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	return a.built().Call(ctx, name, args, engine.Origin{})
+}
+
+// Tools returns the compiled tools/list entries, in declaration order,
+// building the app if needed. The slice and the tools are shared: do not
+// modify them.
+func (a *App) Tools() []*mcp.Tool {
+	return a.built().Tools()
 }
 
 // scopeFor resolves a dotted name given to the app ("projects.list" or
@@ -117,13 +136,4 @@ func (a *App) mustBeMutable() {
 	if a.frozen.Load() {
 		panic("vurb: the app is built and frozen: it cannot be changed; define every tool before Build, Call, Attach or Serve")
 	}
-}
-
-func checkMiddleware(level string, mw []Middleware) []Middleware {
-	for i, m := range mw {
-		if m == nil {
-			panic(fmt.Sprintf("vurb: nil middleware at position %d of %s Use", i, level))
-		}
-	}
-	return mw
 }

@@ -2,152 +2,85 @@ package schema
 
 import (
 	"encoding/json"
-	"fmt"
 	"reflect"
-	"slices"
-	"sync"
+
+	"github.com/vurb-go/vurb/internal/schema"
 )
+
+// Codec is the compiled form of one Go input struct type for one Validator:
+// its JSON Schema, its field list and its strict decoder and validator. It
+// is built once per (Validator, type) by CodecFor, never changes afterwards,
+// and is safe for concurrent use. Its methods:
+//
+//   - Decode(data, dst, opts) strictly decodes data, a JSON object, into
+//     dst, a non-nil pointer to Type(), then validates it. nil, empty or
+//     blank data means {}. dst is zeroed first. Bad input returns an *Error
+//     listing every problem found, worded by opts.Messages; a dst of the
+//     wrong type returns a plain error; Decode never panics on any input.
+//     Unlike json.Unmarshal alone it matches names case-sensitively, refuses
+//     unknown and duplicate keys, reports missing required keys as missing
+//     (null counts as missing), names the field and the expected type on a
+//     kind mismatch, refuses numbers that do not fit the field's Go type and
+//     strings that are not valid UTF-8, and refuses documents larger than
+//     Limits.MaxBytes or deeper than Limits.MaxDepth before decoding.
+//   - Schema() returns the input JSON Schema: compact, keys in a fixed
+//     order, properties in declaration order, so that it can be compared
+//     and cached byte for byte. The caller owns the copy.
+//   - Fields() returns the top-level properties in declaration order,
+//     embedded structs flattened. The caller owns the slice.
+//   - Type() returns the struct type decoded into (never a pointer).
+type Codec = schema.Codec
+
+// Field describes one top-level property of a Codec's schema (its JSON
+// name and type, whether it is required, its description and its own
+// schema), so that callers can describe or regroup properties without
+// parsing the schema.
+type Field = schema.Field
+
+// Limits bound the work spent on one call's arguments, so that a hostile
+// call costs no more than a legitimate one: documents larger than MaxBytes
+// or nested deeper than MaxDepth are refused before anything is decoded.
+// Zero fields mean DefaultMaxBytes and DefaultMaxDepth.
+type Limits = schema.Limits
 
 // DefaultMaxBytes is the largest arguments document Decode reads when
 // Limits.MaxBytes is zero.
-const DefaultMaxBytes = 1 << 20 // 1 MiB
+const DefaultMaxBytes = schema.DefaultMaxBytes
 
 // DefaultMaxDepth is the deepest nesting of objects and arrays Decode reads
 // when Limits.MaxDepth is zero.
-const DefaultMaxDepth = 64
+const DefaultMaxDepth = schema.DefaultMaxDepth
 
-// Limits bound the work spent on one call's arguments, so that a hostile
-// call costs no more than a legitimate one; zero fields mean the defaults.
-type Limits struct{ MaxBytes, MaxDepth int }
+// DecodeOptions tune one Decode: its Limits, and the Messages that word its
+// errors. The zero value means the default limits and the built-in texts;
+// nil Messages does not read the package's Msg variables (pass
+// DefaultMessages() for that).
+type DecodeOptions = schema.DecodeOptions
 
-func (l Limits) resolve() (maxBytes, maxDepth int) {
-	maxBytes, maxDepth = l.MaxBytes, l.MaxDepth
-	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
-	}
-	if maxDepth <= 0 {
-		maxDepth = DefaultMaxDepth
-	}
-	return maxBytes, maxDepth
-}
-
-// Codec is the compiled form of one Go input struct type: its JSON Schema,
-// its field list and its strict decoder and validator. It is built once per
-// type by CodecFor, never changes afterwards, and is safe for concurrent use.
-type Codec struct {
-	typ    reflect.Type
-	shape  *shape
-	schema []byte
-	fields []Field
-	tree   builtSchema // for Merge: the root node and its recursive $defs
-	fast   *fastPlan   // Decode's fast path; nil: the type is not eligible
-}
-
-// Field describes one top-level property of a Codec's schema, so that callers
-// can describe or regroup properties without parsing the schema.
-type Field struct {
-	Name        string          // JSON name
-	Type        string          // JSON Schema type: "string", "integer", "number", "boolean", "array", "object", or "" if any
-	Required    bool            // listed in the schema's "required"; Decode reports it missing
-	Description string          // the property's own description
-	Schema      json.RawMessage // the property's own schema (a recursive type's $ref resolves in Codec.Schema's $defs)
-}
-
-var (
-	buildMu sync.Mutex // guards every build: reflection, definition names, struct infos
-	codecs  sync.Map   // reflect.Type -> *Codec
-)
-
-// CodecFor returns the Codec of t, a struct type or a pointer to one,
-// building it on first use; later calls are a map lookup.
+// CodecFor returns the Codec of t, a struct type or a pointer to one, for
+// the shared Validator with the built-in rules, building it on first use;
+// later calls are a map lookup.
 //
 // It panics on definition errors, naming the struct and the field and saying
 // what to change: a validate:"required" on a non-pointer number or bool
 // (it would reject a legitimate 0 or false), an optional field (pointer or
-// omitempty) whose rules reject its absence, a malformed validate tag, two
-// fields with the same JSON name, a type JSON cannot decode. It also panics
-// if t is not a struct or a pointer to a struct.
-func CodecFor(t reflect.Type) *Codec {
-	if t == nil {
-		panic("schema: CodecFor(nil): want a struct type")
-	}
-	if t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct {
-		panic(fmt.Sprintf("schema: CodecFor(%s): want a struct or a pointer to a struct", t))
-	}
-	if c, ok := codecs.Load(t); ok {
-		return c.(*Codec)
-	}
-	buildMu.Lock()
-	defer buildMu.Unlock()
-	if c, ok := codecs.Load(t); ok {
-		return c.(*Codec)
-	}
-	c := buildCodec(t)
-	codecs.Store(t, c)
-	return c
-}
+// omitempty) whose rules reject its absence, a malformed validate tag or
+// one naming a rule the validator does not know, two fields with the same
+// JSON name, a type JSON cannot decode. It also panics if t is not a struct
+// or a pointer to a struct.
+func CodecFor(t reflect.Type) *Codec { return schema.CodecFor(t) }
 
 // For is CodecFor for a type parameter: For[ListProjects]().
-func For[T any]() *Codec {
-	return CodecFor(reflect.TypeFor[T]())
-}
+func For[T any]() *Codec { return schema.For[T]() }
 
-func buildCodec(t reflect.Type) *Codec {
-	si := infoOf(t)
-	c := &Codec{typ: t, shape: compileShape(t)}
-	c.fast = compileFast(t, si, c.shape)
-	c.tree = buildSchema(t, modeInput)
-	root := c.tree.root.clone()
-	if len(c.tree.defNames) > 0 {
-		defs := &node{}
-		for _, name := range c.tree.defNames {
-			defs.set(name, c.tree.defs[name])
-		}
-		root.set("$defs", defs)
-	}
-	c.schema = root.marshal()
-	props := c.tree.root.obj("properties")
-	for i, f := range si.fields {
-		p := props.obj(f.name)
-		c.fields = append(c.fields, Field{
-			Name:        f.name,
-			Type:        fieldType(p),
-			Required:    si.required[i],
-			Description: p.str("description"),
-			Schema:      p.marshal(),
-		})
-	}
-	return c
-}
-
-// fieldType is the single JSON type of property schema p, or "".
-func fieldType(p *node) string {
-	if t := p.str("type"); t != "" {
-		return t
-	}
-	if p.has("$ref") || p.has("allOf") {
-		return "object" // only struct types become $defs
-	}
-	return ""
-}
-
-// Type returns the struct type the Codec decodes into (never a pointer).
-func (c *Codec) Type() reflect.Type { return c.typ }
-
-// Schema returns the input JSON Schema: compact, with keys in a fixed order
-// and properties in declaration order, so that it can be compared and cached
-// byte for byte. The caller owns the returned copy.
-func (c *Codec) Schema() json.RawMessage { return slices.Clone(c.schema) }
-
-// Fields returns the top-level properties in declaration order, embedded
-// structs flattened as encoding/json flattens them. The caller owns the slice.
-func (c *Codec) Fields() []Field {
-	out := slices.Clone(c.fields)
-	for i := range out {
-		out[i].Schema = slices.Clone(out[i].Schema)
-	}
-	return out
-}
+// OutputSchema returns the JSON Schema of a struct (or pointer-to-struct)
+// output type, for a tool's outputSchema; ok is false for any other type,
+// including structs that marshal themselves (time.Time, json.Marshaler),
+// whose JSON need not be an object. The result is cached per type and the
+// caller owns the returned copy.
+//
+// It describes what encoding/json writes: properties in declaration order,
+// "null" allowed where a nil pointer, slice or map is written as null (not
+// where omitempty leaves it out), "required" only for validate:"required",
+// and objects left open.
+func OutputSchema(t reflect.Type) (s json.RawMessage, ok bool) { return schema.OutputSchema(t) }

@@ -1,7 +1,9 @@
 // Package schema turns a Go input struct into the three things an MCP tool
 // needs from it: a self-contained JSON Schema for tools/list, a strict decoder
 // that reads a call's arguments exactly as the schema promises, and a
-// validator whose messages a model can act on.
+// validator whose messages a model can act on. vurb uses it for every tool;
+// it is public so that tests and tools can see, and reuse, exactly what vurb
+// will do with an input struct.
 //
 // Everything that needs reflection happens once per type, in [CodecFor]; the
 // result is cached and safe for concurrent use. A call then costs one
@@ -47,9 +49,28 @@
 // and a null value counts as absent. Conditional rules (required_if,
 // required_with...) cannot be stated in the schema and stay validator-only.
 //
+// # Messages and validators are values
+//
+// Nothing a call reads is a package setting. The texts of every refusal are
+// a [Messages] value, passed in [DecodeOptions] (nil means the built-in
+// texts); two applications in one process can word their errors
+// differently, and a Messages can be changed for the next calls without
+// touching the ones in flight. The rules are those of a [Validator]: the
+// package-level CodecFor and For use a shared one with the built-in rules,
+// and [NewValidator] makes another, to which custom rules are added with
+// their own texts ([Validator.RegisterRule]). A Codec belongs to the
+// Validator that built it, so two Validators with different rules decode
+// the same type each in their own way.
+//
+// The Msg, Reason, Note and Discriminator variables, RuleMessages and
+// MaxIssues are the defaults a [DefaultMessages] snapshot copies; they stay
+// for code written before Messages existed.
+//
 // # Grouped tools
 //
-// [Merge] builds the one schema of a tool whose actions are selected by a
-// discriminator property; [Lookup] reads that property without decoding the
-// rest, and DecodeOptions.Skip lets the action's Codec accept and ignore it.
+// A grouped tool's one schema, with its discriminator property and the notes
+// saying which action needs which property, is built by vurb itself, which
+// also reads the discriminator before decoding an action's arguments; those
+// helpers are internal. What an action's Codec shows here is what vurb
+// decodes, with the discriminator accepted and ignored.
 package schema

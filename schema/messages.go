@@ -1,187 +1,242 @@
 package schema
 
-// The texts a model reads when its arguments are refused. They are variables
-// so that tests and callers can assert them, and an application can reword or
-// translate them before it serves its first call. Format verbs are noted;
-// keep them when replacing a text.
+import (
+	"maps"
 
-// Messages about the arguments as a whole. They have no path.
+	"github.com/vurb-go/vurb/internal/schema"
+)
+
+// Messages holds every text a model reads when its arguments are refused,
+// one field per text (format verbs as noted on each), plus Rules, the text
+// of each validator rule whose wording does not depend on the value's kind,
+// and MaxIssues, the most problems one Error lists. A Decode reads only the
+// Messages of its DecodeOptions, so changing a Messages affects only the
+// calls given it. Start from DefaultMessages and change what you need; do
+// not modify a Messages while a call that uses it runs.
+type Messages = schema.Messages
+
+// DefaultMessages returns a fresh Messages holding the current values of the
+// package variables below (MsgTooLarge, the Reason texts, RuleMessages,
+// MaxIssues...), which start as the built-in texts. The caller owns it,
+// Rules included: changing it, or changing a variable afterwards, does not
+// affect the other.
+func DefaultMessages() *Messages {
+	return &Messages{
+		TooLarge:    MsgTooLarge,
+		TooDeep:     MsgTooDeep,
+		InvalidJSON: MsgInvalidJSON,
+		NotObject:   MsgNotObject,
+		Undecodable: MsgUndecodable,
+
+		ReasonEOF:       ReasonEOF,
+		ReasonChar:      ReasonChar,
+		ReasonEscape:    ReasonEscape,
+		ReasonControl:   ReasonControl,
+		ReasonTrailing:  ReasonTrailing,
+		ReasonNumber:    ReasonNumber,
+		ReasonKeyString: ReasonKeyString,
+
+		UnknownField:   MsgUnknownField,
+		UnknownFields:  MsgUnknownFields,
+		DidYouMean:     MsgDidYouMean,
+		MoreUnknown:    MsgMoreUnknown,
+		Accepted:       MsgAccepted,
+		NoneAccepted:   MsgNoneAccepted,
+		DuplicateField: MsgDuplicateField,
+		InvalidUTF8Key: MsgInvalidUTF8Key,
+
+		Required:     MsgRequired,
+		NotEmpty:     MsgNotEmpty,
+		ExpectedType: MsgExpectedType,
+		IntRange:     MsgIntRange,
+		FloatRange:   MsgFloatRange,
+		InvalidUTF8:  MsgInvalidUTF8,
+		DateTime:     MsgDateTime,
+		MaxArray:     MsgMaxArray,
+
+		MinNumber: MsgMinNumber,
+		MaxNumber: MsgMaxNumber,
+		GtNumber:  MsgGtNumber,
+		LtNumber:  MsgLtNumber,
+		EqNumber:  MsgEqNumber,
+
+		MinString: MsgMinString,
+		MaxString: MsgMaxString,
+		GtString:  MsgGtString,
+		LtString:  MsgLtString,
+		LenString: MsgLenString,
+
+		MinItems: MsgMinItems,
+		MaxItems: MsgMaxItems,
+		GtItems:  MsgGtItems,
+		LtItems:  MsgLtItems,
+		LenItems: MsgLenItems,
+
+		EqString: MsgEqString,
+		Ne:       MsgNe,
+		OneOf:    MsgOneOf,
+		Rule:     MsgRule,
+		Or:       MsgOr,
+		Excluded: MsgExcluded,
+
+		Rules: maps.Clone(RuleMessages),
+
+		MaxIssues:  MaxIssues,
+		MoreIssues: MsgMoreIssues,
+
+		DiscriminatorDescription: DiscriminatorDescription,
+		DiscriminatorActions:     DiscriminatorActions,
+		NoteAlwaysRequired:       NoteAlwaysRequired,
+		NoteRequiredFor:          NoteRequiredFor,
+		NoteRequiredAndFor:       NoteRequiredAndFor,
+		NoteFor:                  NoteFor,
+	}
+}
+
+// builtin supplies the initial values of the variables below, so that each
+// text is written once, in the implementation. Nothing reads it afterwards.
+var builtin = schema.DefaultMessages()
+
+// The variables below are the defaults a later DefaultMessages snapshot
+// copies: changing one affects the Messages made after the change, never a
+// Messages made before it nor a call in flight, and a Decode given nil
+// Messages uses the built-in texts, not these. They stay for code written
+// before Messages existed; new code sets the fields of a Messages it owns.
+// Format verbs are noted; keep them when replacing a text.
+
+// Messages about the arguments as a whole (Messages.TooLarge...). They have
+// no path.
 var (
 	// MsgTooLarge: size in bytes, limit in bytes.
-	MsgTooLarge = "arguments are too large: %d bytes, the limit is %d"
+	MsgTooLarge = builtin.TooLarge
 	// MsgTooDeep: the depth limit.
-	MsgTooDeep = "arguments are nested too deeply: more than %d levels"
+	MsgTooDeep = builtin.TooDeep
 	// MsgInvalidJSON: a reason (one of the Reason texts), a byte offset.
-	MsgInvalidJSON = "arguments are not valid JSON: %s at offset %d"
+	MsgInvalidJSON = builtin.InvalidJSON
 	// MsgNotObject: the JSON kind received ("array", "string", "number", "boolean", "null").
-	MsgNotObject = "arguments must be a JSON object, got %s"
+	MsgNotObject = builtin.NotObject
 	// MsgUndecodable: the decoder's own error, for a failure only a custom
 	// UnmarshalJSON or UnmarshalText method could detect.
-	MsgUndecodable = "arguments could not be decoded: %s"
+	MsgUndecodable = builtin.Undecodable
 )
 
-// Reasons completing MsgInvalidJSON.
+// Reasons completing MsgInvalidJSON (Messages.ReasonEOF...).
 var (
-	ReasonEOF       = "unexpected end of input"
-	ReasonChar      = "invalid character %s" // the character, quoted
-	ReasonEscape    = "invalid escape sequence in a string"
-	ReasonControl   = "control character in a string (escape it)"
-	ReasonTrailing  = "unexpected data after the top-level value"
-	ReasonNumber    = "malformed number"
-	ReasonKeyString = "object keys must be strings"
+	ReasonEOF       = builtin.ReasonEOF
+	ReasonChar      = builtin.ReasonChar // the character, quoted
+	ReasonEscape    = builtin.ReasonEscape
+	ReasonControl   = builtin.ReasonControl
+	ReasonTrailing  = builtin.ReasonTrailing
+	ReasonNumber    = builtin.ReasonNumber
+	ReasonKeyString = builtin.ReasonKeyString
 )
 
-// Messages about the members of an object; the path is the object's.
+// Messages about the members of an object (Messages.UnknownField...); the
+// path is the object's.
 var (
 	// MsgUnknownField: the quoted name, then MsgDidYouMean or nothing.
-	MsgUnknownField = "unknown field %s%s"
+	MsgUnknownField = builtin.UnknownField
 	// MsgUnknownFields: the comma-separated quoted names, each with its suggestion.
-	MsgUnknownFields = "unknown fields %s"
+	MsgUnknownFields = builtin.UnknownFields
 	// MsgDidYouMean: the closest accepted name.
-	MsgDidYouMean = " (did you mean %q?)"
+	MsgDidYouMean = builtin.DidYouMean
 	// MsgMoreUnknown: how many more unknown names were left out.
-	MsgMoreUnknown = " and %d more"
+	MsgMoreUnknown = builtin.MoreUnknown
 	// MsgAccepted: the accepted names, comma-separated, in declaration order.
-	MsgAccepted = "; accepted: %s"
+	MsgAccepted = builtin.Accepted
 	// MsgNoneAccepted ends the message when the object takes no fields at all.
-	MsgNoneAccepted = "; no fields are accepted"
+	MsgNoneAccepted = builtin.NoneAccepted
 	// MsgDuplicateField: the quoted name. Duplicates are refused because
 	// parsers disagree on which one wins.
-	MsgDuplicateField = "duplicate field %s"
+	MsgDuplicateField = builtin.DuplicateField
 	// MsgInvalidUTF8Key is reported when a key is not valid UTF-8.
-	MsgInvalidUTF8Key = "invalid UTF-8 in a field name"
+	MsgInvalidUTF8Key = builtin.InvalidUTF8Key
 )
 
-// Messages about one value; the path is the value's.
+// Messages about one value (Messages.Required...); the path is the value's.
 var (
 	// MsgRequired is for a required key that was not sent, or sent as null.
-	MsgRequired = "is required"
+	MsgRequired = builtin.Required
 	// MsgNotEmpty is for a required value that was sent but is empty ("", [], 0...).
-	MsgNotEmpty = "must not be empty"
+	MsgNotEmpty = builtin.NotEmpty
 	// MsgExpectedType: the expected JSON type, the JSON kind received.
-	MsgExpectedType = "expected %s, got %s"
+	MsgExpectedType = builtin.ExpectedType
 	// MsgIntRange: the number as sent, the Go type, its minimum and maximum.
-	MsgIntRange = "%s is out of range for %s (%s to %s)"
+	MsgIntRange = builtin.IntRange
 	// MsgFloatRange: the number as sent, the Go type.
-	MsgFloatRange  = "%s is out of range for %s"
-	MsgInvalidUTF8 = "invalid UTF-8"
+	MsgFloatRange  = builtin.FloatRange
+	MsgInvalidUTF8 = builtin.InvalidUTF8
 	// MsgDateTime is for a time.Time value that is not RFC 3339.
-	MsgDateTime = "must be a date-time in RFC 3339 format, like 2024-01-02T15:04:05Z"
+	MsgDateTime = builtin.DateTime
 	// MsgMaxArray: the length of a Go array type.
-	MsgMaxArray = "must contain at most %d items"
+	MsgMaxArray = builtin.MaxArray
 )
 
 // Messages for validator rules whose wording depends on what is measured:
 // the value of a number (Number), the characters of a string (String), the
 // items of a slice, array or map (Items). The verb is the rule's parameter.
 var (
-	MsgMinNumber = "must be at least %s"
-	MsgMaxNumber = "must be at most %s"
-	MsgGtNumber  = "must be greater than %s"
-	MsgLtNumber  = "must be less than %s"
-	MsgEqNumber  = "must be %s"
+	MsgMinNumber = builtin.MinNumber
+	MsgMaxNumber = builtin.MaxNumber
+	MsgGtNumber  = builtin.GtNumber
+	MsgLtNumber  = builtin.LtNumber
+	MsgEqNumber  = builtin.EqNumber
 
-	MsgMinString = "must be at least %s characters"
-	MsgMaxString = "must be at most %s characters"
-	MsgGtString  = "must be more than %s characters"
-	MsgLtString  = "must be fewer than %s characters"
-	MsgLenString = "must be exactly %s characters"
+	MsgMinString = builtin.MinString
+	MsgMaxString = builtin.MaxString
+	MsgGtString  = builtin.GtString
+	MsgLtString  = builtin.LtString
+	MsgLenString = builtin.LenString
 
-	MsgMinItems = "must contain at least %s item(s)"
-	MsgMaxItems = "must contain at most %s item(s)"
-	MsgGtItems  = "must contain more than %s item(s)"
-	MsgLtItems  = "must contain fewer than %s item(s)"
-	MsgLenItems = "must contain exactly %s item(s)"
+	MsgMinItems = builtin.MinItems
+	MsgMaxItems = builtin.MaxItems
+	MsgGtItems  = builtin.GtItems
+	MsgLtItems  = builtin.LtItems
+	MsgLenItems = builtin.LenItems
 
 	// MsgEqString is eq on a string: the required value, quoted.
-	MsgEqString = "must be %q"
+	MsgEqString = builtin.EqString
 	// MsgNe is ne on any kind.
-	MsgNe = "must not be %s"
+	MsgNe = builtin.Ne
 	// MsgOneOf: the allowed values joined with ", ".
-	MsgOneOf = "must be one of: %s"
+	MsgOneOf = builtin.OneOf
 	// MsgRule is the fallback for a rule without its own text: the rule as written.
-	MsgRule = "must satisfy the %q rule"
+	MsgRule = builtin.Rule
 	// MsgOr joins the texts of the alternatives of an "a|b" rule.
-	MsgOr = " or "
+	MsgOr = builtin.Or
 )
-
-// RuleMessages holds the text of each validator rule whose wording does not
-// depend on the value's kind. A "%s" in a text receives the rule's parameter.
-// Add entries for custom rules before serving.
-var RuleMessages = map[string]string{
-	"email":            "must be a valid email address",
-	"url":              "must be a valid URL",
-	"http_url":         "must be a valid http or https URL",
-	"uri":              "must be a valid URI",
-	"uuid":             "must be a valid UUID",
-	"uuid3":            "must be a valid version 3 UUID",
-	"uuid4":            "must be a valid version 4 UUID",
-	"uuid5":            "must be a valid version 5 UUID",
-	"uuid_rfc4122":     "must be a valid UUID",
-	"uuid4_rfc4122":    "must be a valid version 4 UUID",
-	"datetime":         "must be a date/time formatted like %s",
-	"ip":               "must be a valid IP address",
-	"ip_addr":          "must be a valid IP address",
-	"ipv4":             "must be a valid IPv4 address",
-	"ip4_addr":         "must be a valid IPv4 address",
-	"ipv6":             "must be a valid IPv6 address",
-	"ip6_addr":         "must be a valid IPv6 address",
-	"cidr":             "must be a valid CIDR notation address",
-	"hostname":         "must be a valid hostname",
-	"hostname_rfc1123": "must be a valid hostname",
-	"fqdn":             "must be a fully qualified domain name",
-	"alpha":            "must contain only ASCII letters",
-	"alphanum":         "must contain only ASCII letters and digits",
-	"alphaunicode":     "must contain only letters",
-	"numeric":          "must be a numeric string",
-	"number":           "must contain only digits",
-	"hexadecimal":      "must be a hexadecimal string",
-	"lowercase":        "must be lowercase",
-	"uppercase":        "must be uppercase",
-	"ascii":            "must contain only ASCII characters",
-	"printascii":       "must contain only printable ASCII characters",
-	"contains":         "must contain %q",
-	"containsany":      "must contain at least one of the characters %q",
-	"excludes":         "must not contain %q",
-	"excludesall":      "must not contain any of the characters %q",
-	"startswith":       "must start with %q",
-	"endswith":         "must end with %q",
-	"unique":           "must not contain duplicates",
-	"json":             "must be valid JSON",
-	"e164":             "must be a phone number in E.164 format, like +14155552671",
-	"boolean":          "must be a boolean string (true or false)",
-	"base64":           "must be valid base64",
-	"semver":           "must be a semantic version, like 1.2.3",
-	"jwt":              "must be a JSON Web Token",
-	"latitude":         "must be a latitude between -90 and 90",
-	"longitude":        "must be a longitude between -180 and 180",
-	"iso3166_1_alpha2": "must be an ISO 3166-1 alpha-2 country code",
-	"timezone":         "must be an IANA time zone name",
-}
 
 // MsgExcluded is for the excluded_* rules: the field must not be sent here.
-var MsgExcluded = "must be absent here"
+var MsgExcluded = builtin.Excluded
 
-// DiscriminatorDescription describes a grouped tool's discriminator property.
-var DiscriminatorDescription = "The operation to perform"
+// RuleMessages is the default of Messages.Rules: the text of each validator
+// rule whose wording does not depend on the value's kind. A "%s" in a text
+// receives the rule's parameter. DefaultMessages copies it; the texts of
+// custom rules belong with the rule (Validator.RegisterRule).
+var RuleMessages = builtin.Rules
 
-// DiscriminatorActions follows DiscriminatorDescription when members have
-// descriptions: the "key: description" items joined with "; ".
-var DiscriminatorActions = ". %s"
-
-// Tier notes appended by Merge to a property's description. The verbs
-// receive comma-separated action keys.
-var (
-	NoteAlwaysRequired = "(always required)"
-	NoteRequiredFor    = "Required for: %s"
-	NoteRequiredAndFor = "Required for: %s. For: %s"
-	NoteFor            = "For: %s"
-)
-
-// MaxIssues bounds the problems one Error lists; past it, a last issue
-// says how many more there were (MsgMoreIssues). A model fixes the first
-// ones and calls again; a hostile input cannot make the answer huge.
-var MaxIssues = 20
+// MaxIssues is the default of Messages.MaxIssues: the most problems one
+// Error lists; past it, a last issue says how many more there were
+// (MsgMoreIssues). A model fixes the first ones and calls again; a hostile
+// input cannot make the answer huge.
+var MaxIssues = builtin.MaxIssues
 
 // MsgMoreIssues ends an Error that hit MaxIssues: the count left out.
-var MsgMoreIssues = "and %d more problems"
+var MsgMoreIssues = builtin.MoreIssues
+
+// DiscriminatorDescription describes a grouped tool's discriminator property.
+var DiscriminatorDescription = builtin.DiscriminatorDescription
+
+// DiscriminatorActions follows DiscriminatorDescription when actions have
+// descriptions: the "key: description" items joined with "; ".
+var DiscriminatorActions = builtin.DiscriminatorActions
+
+// Tier notes appended to a property's description in a grouped tool's
+// schema, saying which actions need it. The verbs receive comma-separated
+// action keys.
+var (
+	NoteAlwaysRequired = builtin.NoteAlwaysRequired
+	NoteRequiredFor    = builtin.NoteRequiredFor
+	NoteRequiredAndFor = builtin.NoteRequiredAndFor
+	NoteFor            = builtin.NoteFor
+)

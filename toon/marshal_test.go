@@ -31,11 +31,12 @@ type auditInfo struct {
 type user struct {
 	Base
 	*auditInfo
-	Name     string          `json:"name"`
-	Email    string          `json:"email,omitempty"`
-	Age      int             `json:"age,string"`
-	Admin    bool            `json:"admin,omitzero"`
-	Secret   string          `json:"-"`
+	Name   string `json:"name"`
+	Email  string `json:"email,omitempty"`
+	Age    int    `json:"age,string"`
+	Admin  bool   `json:"admin,omitzero"`
+	Secret string `json:"-"`
+	//lint:ignore SA5008 a field named "-" is what this case tests
 	Dash     string          `json:"-,"`
 	Tags     []string        `json:"tags"`
 	Address  *address        `json:"address,omitempty"`
@@ -165,6 +166,7 @@ type celsius float64
 
 func (c celsius) MarshalText() ([]byte, error) { return []byte("c" + json.Number("1").String()), nil }
 
+//lint:ignore U1000 the field gives the type a value to point at
 type ptrMarshaler struct{ n int }
 
 func (p *ptrMarshaler) MarshalJSON() ([]byte, error) { return []byte(`{"n":1}`), nil }

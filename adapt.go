@@ -1,0 +1,64 @@
+package vurb
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/internal/schema"
+)
+
+// decoderFor compiles, once per action, the codec and decoder of In with
+// the app's validator. In must be a struct or a pointer to one; the schema
+// package reflects it here, so a call never does.
+func decoderFor[In any](app *App, action string) (*schema.Codec, engine.Decoder) {
+	t := reflect.TypeFor[In]()
+	if t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct {
+		elem := t.Elem()
+		codec := app.codecFor(elem)
+		return codec, func(data []byte, opts schema.DecodeOptions, skip string) (any, error) {
+			p := reflect.New(elem).Interface()
+			if err := schema.DecodeSkipping(codec, data, p, opts, skip); err != nil {
+				return nil, err
+			}
+			return p, nil
+		}
+	}
+	if t.Kind() != reflect.Struct {
+		panic(fmt.Sprintf("vurb: action %q: the handler's input must be a struct or a pointer to one (got %s); "+
+			"a handler without input takes struct{}", action, t))
+	}
+	codec := app.codecFor(t)
+	return codec, func(data []byte, opts schema.DecodeOptions, skip string) (any, error) {
+		in := new(In)
+		if err := schema.DecodeSkipping(codec, data, in, opts, skip); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
+}
+
+// adapt turns a typed handler into the untyped Handler every middleware
+// chain ends in. The type switch on In and the choice of result encoder are
+// made here, once.
+func adapt[In, Out any](h func(context.Context, In) (Out, error), format ResultFormat) Handler {
+	encode := resultEncoder[Out](format)
+	if reflect.TypeFor[In]().Kind() == reflect.Pointer {
+		return func(ctx context.Context, c *Call) (*mcp.CallToolResult, error) {
+			out, err := h(ctx, c.Input.(In))
+			if err != nil {
+				return nil, err
+			}
+			return encode(out)
+		}
+	}
+	return func(ctx context.Context, c *Call) (*mcp.CallToolResult, error) {
+		out, err := h(ctx, *c.Input.(*In))
+		if err != nil {
+			return nil, err
+		}
+		return encode(out)
+	}
+}

@@ -1,0 +1,62 @@
+package vurb
+
+import (
+	"context"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// subscribe accepts a subscription to any resource the app declares.
+func (a *App) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
+	for _, r := range a.resources {
+		if r.matches(req.Params.URI) {
+			return nil
+		}
+	}
+	return mcp.ResourceNotFoundError(req.Params.URI)
+}
+
+// complete answers completion/complete from the completers of prompts and
+// resource templates. An argument without a completer completes to nothing.
+func (a *App) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	ref, arg := req.Params.Ref, req.Params.Argument
+	var others map[string]string
+	if req.Params.Context != nil {
+		others = req.Params.Context.Arguments
+	}
+	var completers map[string]Completer
+	found := false
+	switch ref.Type {
+	case "ref/prompt":
+		for _, p := range a.prompts {
+			if p.name == ref.Name {
+				completers, found = p.completers, true
+			}
+		}
+	case "ref/resource":
+		for _, r := range a.resources {
+			if r.uri == ref.URI {
+				completers, found = r.completers, true
+			}
+		}
+	}
+	if !found {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "completion: unknown " + strings.TrimPrefix(ref.Type, "ref/") + " " + ref.Name + ref.URI}
+	}
+	values := []string{}
+	if c := completers[arg.Name]; c != nil {
+		got, err := c(ctx, arg.Value, others)
+		if err != nil {
+			return nil, err
+		}
+		values = append(values, got...)
+	}
+	const maxValues = 100 // the MCP limit per response
+	total := len(values)
+	if total > maxValues {
+		values = values[:maxValues]
+	}
+	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: values, Total: total, HasMore: total > maxValues}}, nil
+}

@@ -1,0 +1,89 @@
+package vurb
+
+import (
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// HTTPHandler returns an http.Handler serving the app over MCP's streamable
+// HTTP transport; mount it at /mcp. With Stateless() every request is
+// self-contained, so replicas need no session affinity.
+//
+// Behind your own http.Server, set its timeouts: ReadHeaderTimeout at
+// least (ListenAndServe sets it to 10 s), since the handler cannot bound
+// what happens before it is called.
+func (a *App) HTTPHandler(opts ...ServeOption) http.Handler {
+	return a.httpServing(opts...).handler
+}
+
+// httpServing is a streamable HTTP handler with what a graceful shutdown
+// needs: the SDK server behind it and the requests in flight.
+type httpServing struct {
+	handler  http.Handler
+	server   *mcp.Server
+	inFlight inFlight
+}
+
+func (a *App) httpServing(opts ...ServeOption) *httpServing {
+	cfg := newServeConfig(opts)
+	server := a.newServer(&cfg)
+	var ho mcp.StreamableHTTPOptions
+	if cfg.sdkHTTP != nil {
+		ho = *cfg.sdkHTTP
+	}
+	ho.Stateless = ho.Stateless || cfg.stateless
+	ho.JSONResponse = ho.JSONResponse || cfg.jsonResponse
+	if ho.Logger == nil {
+		ho.Logger = sdkLogger(a.cfg.logger)
+	}
+	ho.MaxRequestBodyBytes = cfg.maxBodyBytes
+	if ho.MaxRequestBodyBytes == 0 {
+		ho.MaxRequestBodyBytes = int64(a.cfg.limits.MaxBytes) + 64<<10 // the arguments plus the JSON-RPC envelope
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &ho)
+	hs := &httpServing{server: server}
+	counted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost { // a POST carries calls; a GET is a standing stream
+			hs.inFlight.add(1)
+			defer hs.inFlight.add(-1)
+		}
+		h.ServeHTTP(w, r)
+	})
+	hs.handler = guard(counted, &cfg)
+	return hs
+}
+
+// guard checks Host and Origin before the SDK sees a request.
+func guard(next http.Handler, cfg *serveConfig) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(cfg.allowedHosts) > 0 && !cfg.allowedHosts[r.Host] && !cfg.allowedHosts[hostOnly(r.Host)] {
+			http.Error(w, "Forbidden: host "+engine.Truncate(r.Host, 64)+" is not allowed", http.StatusForbidden)
+			return
+		}
+		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, r, cfg) {
+			http.Error(w, "Forbidden: origin "+engine.Truncate(origin, 64)+" is not allowed", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func originAllowed(origin string, r *http.Request, cfg *serveConfig) bool {
+	if len(cfg.allowedOrigins) > 0 {
+		return cfg.allowedOrigins[origin]
+	}
+	// Same origin: the Origin's host is the request's Host.
+	_, host, ok := strings.Cut(origin, "://")
+	return ok && host == r.Host
+}
+
+func hostOnly(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return hostport
+}

@@ -1,0 +1,80 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Handler is one step of a call's pipeline once its arguments are decoded
+// and validated: the shape every middleware chain is composed into.
+type Handler func(ctx context.Context, call *Call) (*mcp.CallToolResult, error)
+
+// Origin is what the transport knows about a call; zero in-process.
+type Origin struct {
+	Session       *mcp.ServerSession
+	ProgressToken any
+}
+
+// Call is what middleware and handlers know about the call in flight. The
+// root package exposes it as vurb.Call (a type with this one's fields and
+// its own methods); everything vurb itself reads about the call comes from
+// the compiled endpoint, never back from these fields.
+type Call struct {
+	Tool      string
+	Action    string
+	Key       string
+	Name      string
+	Input     any
+	Arguments json.RawMessage
+
+	id     uint64
+	origin Origin
+	ep     *Endpoint
+	// logger is made on first use. Handlers may log from several
+	// goroutines at once, so it is published with a compare-and-swap. It
+	// lives in the call's context, so that a Call can be copied (a
+	// middleware may keep one) and its copies share it.
+	logger *atomic.Pointer[slog.Logger]
+}
+
+// RequestID identifies the call in logs, events and panic references.
+func (c *Call) RequestID() string { return FormatID(c.id) }
+
+// FormatID is the text of a request id: base 36, short in logs.
+func FormatID(id uint64) string { return strconv.FormatUint(id, 36) }
+
+// Session returns the MCP session the call arrived on, or nil.
+func (c *Call) Session() *mcp.ServerSession { return c.origin.Session }
+
+// ProgressToken returns the token the client sent to ask for progress, or
+// nil.
+func (c *Call) ProgressToken() any { return c.origin.ProgressToken }
+
+// Logger returns the plan's logger with the call's request id, tool and
+// action bound. It is made once per call, on first use, and is safe to ask
+// for from several goroutines.
+func (c *Call) Logger() *slog.Logger {
+	if l := c.logger.Load(); l != nil {
+		return l
+	}
+	ep := c.ep
+	l := ep.rt.Logger.With("request_id", c.RequestID(), "tool", ep.tool, "action", ep.action)
+	if c.logger.CompareAndSwap(nil, l) {
+		return l
+	}
+	return c.logger.Load()
+}
+
+type callKey struct{}
+
+// CallFrom returns the call in flight, or nil when ctx does not belong to a
+// call.
+func CallFrom(ctx context.Context) *Call {
+	c, _ := ctx.Value(callKey{}).(*Call)
+	return c
+}

@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/vurb-go/vurb/internal/schema"
+)
+
+// Endpoint is one action, compiled: everything a call of it needs,
+// computed once. Its fields are never written after newEndpoint.
+type Endpoint struct {
+	rt      *Runtime
+	spec    *ActionSpec
+	tool    string
+	action  string
+	key     string // canonical: tool.action
+	name    string // wire name
+	prefix  string // "[projects/list] ", before every error text
+	decode  Decoder
+	skip    string // the discriminator a grouped call carries
+	opts    schema.DecodeOptions
+	handler Handler
+	timeout time.Duration
+	notice  string
+}
+
+func newEndpoint(rt *Runtime, tool string, a *ActionSpec) *Endpoint {
+	return &Endpoint{
+		rt:      rt,
+		spec:    a,
+		tool:    tool,
+		action:  a.Key,
+		key:     tool + "." + a.Key,
+		prefix:  "[" + tool + "/" + a.Key + "] ",
+		decode:  a.Decode,
+		opts:    rt.Decode,
+		handler: a.Handler,
+		timeout: a.Timeout,
+		notice:  a.Sync.Notice,
+	}
+}
+
+// routed returns a copy of ep for the wire tool name, reading skip as the
+// discriminator. Routes are made once, at Compile.
+func (ep *Endpoint) routed(name, skip string) *Endpoint {
+	c := *ep
+	c.name, c.skip = name, skip
+	return &c
+}
+
+// Key is the endpoint's canonical dotted key ("projects.list").
+func (ep *Endpoint) Key() string { return ep.key }
+
+// Tags are the action's tags, its group's and its tool's. Shared: do not
+// modify.
+func (ep *Endpoint) Tags() []string { return ep.spec.Tags }

@@ -1,0 +1,137 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/describe"
+	"github.com/vurb-go/vurb/internal/schema"
+)
+
+// Grouped exposes one wire tool per tool: a discriminator field chooses
+// the action, and the merged schema says which actions need which field.
+type Grouped struct{}
+
+// String returns "grouped".
+func (Grouped) String() string { return "grouped" }
+
+// Expose makes one route of all the endpoints.
+func (Grouped) Expose(t *ToolSpec, eps []*Endpoint, env Env) []Route {
+	mustWireName(t.Name, t.Name)
+	disc := t.Discriminator
+	infos := make([]describe.Action, len(eps))
+	members := make([]schema.Member, len(eps))
+	keys := make([]string, len(eps))
+	r := &groupedRoute{rt: env.Runtime, tool: t.Name, discriminator: disc,
+		eps: make([]*Endpoint, len(eps)), actions: make(map[string]*Endpoint, len(eps))}
+	for i, ep := range eps {
+		infos[i] = describeAction(ep.spec)
+		// The action's description is in the tool's workflow lines already.
+		members[i] = schema.Member{Key: ep.action, Codec: ep.spec.In}
+		keys[i] = ep.action
+		r.eps[i] = ep.routed(t.Name, disc)
+		r.actions[ep.action] = r.eps[i]
+	}
+	r.available = strings.Join(keys, ", ")
+	ann := t.Annotations
+	if ann == nil {
+		ann = describe.Aggregate(infos)
+	}
+	r.wire = &mcp.Tool{
+		Name:        t.Name,
+		Description: decorate(groupedDescription(t, infos), agreedCache(eps)),
+		InputSchema: schema.Merge(disc, t.Common, members),
+		Annotations: ann,
+	}
+	return []Route{r}
+}
+
+// groupedDescription is the Markdown or, when the tool asks, TOON
+// description of a grouped tool.
+func groupedDescription(t *ToolSpec, infos []describe.Action) string {
+	groups := make([]describe.Group, len(t.Groups))
+	for i, g := range t.Groups {
+		groups[i] = describe.Group{Name: g.Name, Description: g.Description}
+	}
+	d := describe.Tool{Name: t.Name, Description: t.Description, Groups: groups, Actions: infos}
+	if t.TOONDescription {
+		text, err := describe.TOON(d)
+		if err != nil {
+			panic(fmt.Sprintf("vurb: tool %q: its TOON description failed: %v", t.Name, err))
+		}
+		return text
+	}
+	return describe.Grouped(d)
+}
+
+// groupedRoute is the wire tool of a whole tool: a discriminated set of
+// endpoints.
+type groupedRoute struct {
+	rt            *Runtime
+	wire          *mcp.Tool
+	tool          string
+	discriminator string
+	eps           []*Endpoint
+	actions       map[string]*Endpoint
+	available     string // "list, create, delete", for error texts
+}
+
+func (r *groupedRoute) Wire() *mcp.Tool        { return r.wire }
+func (r *groupedRoute) Endpoints() []*Endpoint { return r.eps }
+
+// Call picks the endpoint by the discriminator and runs it.
+func (r *groupedRoute) Call(ctx context.Context, args json.RawMessage, o Origin) (*mcp.CallToolResult, error) {
+	ep, res := r.pick(args)
+	if res != nil {
+		return res, nil
+	}
+	return ep.call(ctx, args, o)
+}
+
+// pick reads the discriminator without decoding the rest of the arguments.
+func (r *groupedRoute) pick(args json.RawMessage) (*Endpoint, *mcp.CallToolResult) {
+	m := &r.rt.Messages
+	raw, found, err := schema.Lookup(args, r.discriminator, r.rt.Decode.Limits)
+	switch {
+	case err != nil:
+		return nil, ErrorResult("[" + r.tool + "] " + fmt.Sprintf(m.InvalidArguments, err))
+	case !found:
+		return nil, ErrorResult(fmt.Sprintf(m.DiscriminatorMissing, r.discriminator, r.available))
+	case len(raw) == 0 || raw[0] != '"':
+		return nil, ErrorResult(fmt.Sprintf(m.DiscriminatorNotString, r.discriminator, jsonKind(raw), r.available))
+	}
+	if ep, ok := r.actions[string(raw[1:len(raw)-1])]; ok {
+		return ep, nil
+	}
+	var name string
+	if json.Unmarshal(raw, &name) == nil {
+		if ep, ok := r.actions[name]; ok { // the key was sent with escapes
+			return ep, nil
+		}
+	}
+	return nil, ErrorResult(fmt.Sprintf(m.UnknownAction, Truncate(name, 64), r.available))
+}
+
+// jsonKind names the JSON kind of a raw value, for error texts.
+func jsonKind(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	default:
+		return "number"
+	}
+}

@@ -1,0 +1,202 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The call path, top-down: Plan.Call finds the route; a grouped route picks
+// the endpoint by its discriminator; Endpoint.call numbers the call and
+// reports it; exec decodes and validates, then runs the precomposed chain
+// under the deadline (on a worker, see workers.go and wait.go); finish turns
+// what the chain did into the result a client reads.
+
+// outcome is what the goroutine that ran the chain hands back.
+type outcome struct {
+	res      *mcp.CallToolResult
+	err      error
+	panicked bool // or exited, or failed inside vurb: an internal error
+	exited   bool // runtime.Goexit ended the goroutine that ran the chain
+	alarm    bool // not an outcome: the deadline passed or the caller gave up (see waiter)
+	late     bool // the handler returned after its context was done
+}
+
+// call runs the endpoint: decode and validate, the chain under the
+// deadline, then the state-sync notice. Without an observer it costs one
+// nil check more than exec.
+func (ep *Endpoint) call(ctx context.Context, args json.RawMessage, o Origin) (*mcp.CallToolResult, error) {
+	id := ep.rt.ids.Add(1)
+	obs := ep.rt.Observer
+	if obs == nil {
+		res, outcome, err := ep.exec(ctx, args, o, id)
+		if outcome == OutcomeOK && ep.notice != "" {
+			res = withNotice(res, ep.notice)
+		}
+		return res, err
+	}
+	start := time.Now()
+	rid := FormatID(id) // once for all of the call's events
+	obs(ctx, ep.event(CallStarted, rid, start))
+	res, outcome, err := ep.exec(ctx, args, o, id)
+	if outcome == OutcomeOK && ep.notice != "" {
+		res = withNotice(res, ep.notice)
+		e := ep.event(CacheInvalidated, rid, time.Now())
+		e.Patterns = ep.spec.Sync.Invalidates
+		obs(ctx, e)
+	}
+	e := ep.event(CallFinished, rid, time.Now())
+	e.Duration, e.Outcome = e.Time.Sub(start), outcome
+	obs(ctx, e)
+	return res, err
+}
+
+func (ep *Endpoint) event(kind EventKind, id string, at time.Time) Event {
+	return Event{Kind: kind, Time: at, Tool: ep.tool, Action: ep.action, Key: ep.key, Name: ep.name, RequestID: id}
+}
+
+// withNotice returns res with the invalidation notice as its first block,
+// without touching the handler's own value.
+func withNotice(res *mcp.CallToolResult, notice string) *mcp.CallToolResult {
+	out := *res
+	out.Content = append([]mcp.Content{&mcp.TextContent{Text: notice}}, res.Content...)
+	return &out
+}
+
+// exec decodes, validates and runs the chain, and says how the call ended.
+func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id uint64) (*mcp.CallToolResult, Outcome, error) {
+	in, err := ep.decode(args, ep.opts, ep.skip)
+	if err != nil {
+		return ErrorResult(ep.prefix + fmt.Sprintf(ep.rt.Messages.InvalidArguments, err)), OutcomeValidation, nil
+	}
+	cc := newCallContext(ctx, time.Now().Add(ep.timeout))
+	cc.call.Tool, cc.call.Action, cc.call.Key, cc.call.Name = ep.tool, ep.action, ep.key, ep.name
+	cc.call.Input, cc.call.Arguments = in, args
+	cc.call.id, cc.call.origin, cc.call.ep = id, o, ep
+	defer cc.end()
+
+	if ep.rt.Inline {
+		return ep.finish(ctx, cc, ep.run(cc))
+	}
+	// The chain runs on a worker goroutine so that a handler which ignores
+	// its context cannot hold the call past its deadline. Such a handler
+	// keeps running after the call has returned; its late result is dropped.
+	wt := armWaiter(ctx, cc.deadline)
+	w := startTask(task{ep: ep, cc: cc, done: wt.ch})
+	out := <-wt.ch
+	if !out.alarm {
+		wt.release()
+		if !out.exited {
+			idleWorkers.Put(w)
+		}
+		return ep.finish(ctx, cc, out)
+	}
+	wt.disarm()
+	// The alarm may have been queued just before the answer: an answer
+	// given in time wins; one given after the deadline is dropped like any
+	// late answer (finish sees it is late).
+	if out, ok := wt.answer(); ok {
+		if !out.exited {
+			idleWorkers.Put(w)
+		}
+		return ep.finish(ctx, cc, out)
+	}
+	if ctx.Err() != nil {
+		return nil, OutcomeCancelled, ctx.Err()
+	}
+	return ep.timedOut(), OutcomeTimeout, nil
+}
+
+func (ep *Endpoint) timedOut() *mcp.CallToolResult {
+	return ErrorResult(ep.prefix + fmt.Sprintf(ep.rt.Messages.Timeout, ep.timeout))
+}
+
+// pastDeadline reports whether ctx's deadline has passed. It reads the
+// clock rather than ctx.Err(), which is set only when the runtime gets to
+// the deadline's timer, later under load. time.Until reads only the
+// monotonic clock when the deadline carries it, as the engine's do.
+func pastDeadline(ctx context.Context) bool {
+	d, ok := ctx.Deadline()
+	return ok && time.Until(d) <= 0
+}
+
+// run executes the chain and recovers a panic into an error result whose
+// reference id joins it to the logged stack; the stack never reaches the
+// client. It runs on a worker or, inline, on the caller's goroutine.
+func (ep *Endpoint) run(cc *callContext) (out outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			out = ep.panicked(cc, p)
+		}
+	}()
+	res, err := ep.handler(cc, &cc.call)
+	return outcome{res: res, err: err, late: pastDeadline(cc)}
+}
+
+// exited is the outcome of a chain whose goroutine runtime.Goexit ended.
+func (ep *Endpoint) exited(cc *callContext) outcome {
+	out := ep.panicked(cc, "the handler's goroutine exited (runtime.Goexit) before it returned")
+	out.exited = true
+	return out
+}
+
+// panicked logs a recovered panic with its stack and a reference id, and
+// returns the generic error result the client sees.
+func (ep *Endpoint) panicked(cc *callContext, p any) outcome {
+	ref := cc.call.RequestID()
+	ep.rt.Logger.Error("vurb: handler panicked",
+		"ref", ref, "tool", ep.tool, "action", ep.action, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+	return outcome{res: ErrorResult(ep.prefix + fmt.Sprintf(ep.rt.Messages.Internal, ref)), panicked: true}
+}
+
+// internal logs a failure inside vurb (a result it cannot encode) and
+// returns the generic error result the client sees.
+func (ep *Endpoint) internal(cc *callContext, err error) *mcp.CallToolResult {
+	ref := cc.call.RequestID()
+	ep.rt.Logger.Error("vurb: internal error", "ref", ref, "tool", ep.tool, "action", ep.action, "err", err.Error())
+	return ErrorResult(ep.prefix + fmt.Sprintf(ep.rt.Messages.Internal, ref))
+}
+
+// finish turns the chain's outcome into the call's result.
+func (ep *Endpoint) finish(ctx context.Context, cc *callContext, out outcome) (*mcp.CallToolResult, Outcome, error) {
+	switch {
+	case out.panicked:
+		return out.res, OutcomePanic, nil
+	case out.late && ctx.Err() == nil:
+		return ep.timedOut(), OutcomeTimeout, nil
+	case out.err == nil && out.res == nil:
+		return &mcp.CallToolResult{Content: []mcp.Content{}}, OutcomeOK, nil
+	case out.err == nil && out.res.IsError:
+		return out.res, OutcomeHandler, nil
+	case out.err == nil:
+		return out.res, OutcomeOK, nil
+	case ctx.Err() != nil:
+		return nil, OutcomeCancelled, ctx.Err()
+	case errors.Is(out.err, context.DeadlineExceeded) && cc.Err() != nil:
+		return ep.timedOut(), OutcomeTimeout, nil
+	}
+	if internal, ok := asInternal(out.err); ok {
+		return ep.internal(cc, internal), OutcomePanic, nil
+	}
+	return ErrorResult(ep.prefix + out.err.Error()), OutcomeHandler, nil
+}
+
+// InternalError is a failure of the server, not of the call: its text is
+// for the log, and the client gets the Internal message with a reference.
+type InternalError struct{ Err error }
+
+func (e InternalError) Error() string { return e.Err.Error() }
+func (e InternalError) Unwrap() error { return e.Err }
+
+// asInternal finds an InternalError in err's chain. It is a function of
+// its own so that the error path alone pays for errors.As's target.
+func asInternal(err error) (InternalError, bool) {
+	var ie InternalError
+	ok := errors.As(err, &ie)
+	return ie, ok
+}

@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"context"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/vurb-go/vurb/internal/schema"
+)
+
+// Runtime is what every call of one plan shares: fixed at Compile, read
+// without locks. It belongs to its plan; two apps never share one.
+type Runtime struct {
+	Logger   *slog.Logger
+	Observer Observer // nil: no events, and a call pays one nil check
+	// Decode carries the argument limits and the schema messages.
+	Decode   schema.DecodeOptions
+	Messages Messages
+	// Inline runs handlers on the caller's goroutine (see Endpoint.exec).
+	Inline bool
+
+	ids atomic.Uint64 // request ids, one sequence per plan
+}
+
+// Messages are the texts a model reads when a call fails in the engine.
+// Each says what went wrong and what the model can do; format verbs are
+// those of the root package's documented variables.
+type Messages struct {
+	UnknownTool            string // %q: the name
+	DiscriminatorMissing   string // the field, the available actions
+	DiscriminatorNotString string // the field, the JSON kind, the available actions
+	UnknownAction          string // %q: the action, the available actions
+	InvalidArguments       string // the problems
+	Timeout                string // the deadline
+	Internal               string // the reference
+}
+
+// EventKind says what an Event reports.
+type EventKind int
+
+// The event kinds, in the order a call produces them.
+const (
+	ToolRegistered EventKind = iota + 1
+	CallStarted
+	CallFinished
+	CacheInvalidated
+)
+
+// Outcome classifies how a call ended.
+type Outcome string
+
+// The outcomes.
+const (
+	OutcomeOK         Outcome = "none"
+	OutcomeValidation Outcome = "validation"
+	OutcomeHandler    Outcome = "handler"
+	OutcomePanic      Outcome = "panic"
+	OutcomeTimeout    Outcome = "timeout"
+	OutcomeCancelled  Outcome = "cancelled"
+)
+
+// Event is one observation; fields that do not apply to its Kind are zero.
+type Event struct {
+	Kind      EventKind
+	Time      time.Time
+	Tool      string
+	Action    string
+	Key       string
+	Name      string
+	RequestID string
+	Duration  time.Duration
+	Outcome   Outcome
+	Patterns  []string
+}
+
+// Observer receives events synchronously, on the calling goroutine.
+type Observer func(ctx context.Context, e Event)

@@ -1,0 +1,136 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// DecodeOptions tune one Decode; the zero value means the default limits
+// and the built-in texts.
+type DecodeOptions struct {
+	Limits Limits
+	// Messages words the errors; nil means the built-in texts (those of
+	// DefaultMessages). Decode only reads it, so one Messages can serve any
+	// number of concurrent calls.
+	Messages *Messages
+}
+
+var emptyObject = []byte("{}")
+
+// Decode strictly decodes data, a JSON object, into dst, a non-nil pointer to
+// c.Type(), then validates it. nil, empty or all-whitespace data means {}, so
+// required fields are still enforced when a client sends no arguments.
+//
+// dst is zeroed first: a field absent from data holds its zero value. Bad
+// input returns an *Error listing every problem found; a dst of the wrong
+// type returns a plain error. Decode never panics on any input.
+//
+// Unlike json.Unmarshal alone, Decode matches names case-sensitively, refuses
+// unknown and duplicate keys, reports missing required keys as missing
+// (null counts as missing), names the field and the expected type on a kind
+// mismatch, refuses numbers that do not fit the field's Go type and strings
+// that are not valid UTF-8, and refuses documents larger than
+// Limits.MaxBytes or deeper than Limits.MaxDepth before decoding anything.
+//
+// Every text of the *Error comes from opts.Messages, except that a custom
+// rule it has no text for is worded as its Validator's RegisterRule says:
+// no package-level setting is read during a call.
+func (c *Codec) Decode(data []byte, dst any, opts DecodeOptions) error {
+	_, err := c.decode(data, dst, opts, "", true)
+	return err
+}
+
+// DecodeSkipping is c.Decode, except that one top-level key, skip, is
+// accepted and ignored wherever it appears among the members: a grouped
+// tool's discriminator ("action"), which the router has already read. skip
+// sent twice is refused as a duplicate, so a router and a handler never see
+// two values of it; "" means no key is skipped.
+//
+// It is a function, not a method, so that a public alias of Codec does not
+// offer it.
+func DecodeSkipping(c *Codec, data []byte, dst any, opts DecodeOptions, skip string) error {
+	_, err := c.decode(data, dst, opts, skip, true)
+	return err
+}
+
+// decode is Decode; tryFast lets it take the fast path when the type has one,
+// and fast reports whether it did (tests compare the two paths).
+func (c *Codec) decode(data []byte, dst any, opts DecodeOptions, skip string, tryFast bool) (fast bool, err error) {
+	rv := reflect.ValueOf(dst)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Type().Elem() != c.typ {
+		return false, fmt.Errorf("schema: Decode needs a non-nil *%s, got %T", c.typ, dst)
+	}
+	msgs := messagesOr(opts.Messages)
+	maxBytes, maxDepth := opts.Limits.resolve()
+	if len(data) > maxBytes {
+		return false, single(fmt.Sprintf(msgs.TooLarge, len(data), maxBytes))
+	}
+	if isBlank(data) {
+		data = emptyObject
+	}
+	s := scanner{data: data, maxDepth: maxDepth, skip: skip, msgs: msgs}
+	s.scanTop(c.shape)
+	if s.fatal {
+		return false, single(s.fatalMsg)
+	}
+	if s.more > 0 { // enough to act on; decoding would only find more
+		return false, &Error{Issues: append(s.issues, Issue{Message: fmt.Sprintf(msgs.MoreIssues, s.more)})}
+	}
+	rv.Elem().SetZero()
+	if tryFast && c.fast != nil && len(s.issues) == 0 {
+		// The fast path accepts exactly what the slow path accepts; on a
+		// failed rule or anything unexpected its partial work is undone
+		// and the slow path writes the errors.
+		base := rv.UnsafePointer()
+		if c.fast.decode(data, base, skip) && c.fast.valid(base) {
+			return true, nil
+		}
+		rv.Elem().SetZero()
+	}
+	issues := s.issues
+	if err := json.Unmarshal(data, dst); err != nil && len(issues) == 0 {
+		// The pre-scan accepted what the decoder refused: only a custom
+		// UnmarshalJSON or UnmarshalText (or base64 for []byte) can do that.
+		issues = append(issues, Issue{Message: fmt.Sprintf(msgs.Undecodable, truncate(err.Error(), 4*maxEcho))})
+	}
+	if err := c.v.validate.Struct(dst); err != nil {
+		issues = c.v.validationIssues(err, c.typ, s.covered, issues, msgs)
+	}
+	if len(issues) > 0 {
+		return false, &Error{Issues: issues}
+	}
+	return false, nil
+}
+
+func single(msg string) *Error { return &Error{Issues: []Issue{{Message: msg}}} }
+
+func isBlank(data []byte) bool {
+	for _, c := range data {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// isCovered reports whether path is at or below one of the covered paths.
+func isCovered(path string, covered []string) bool {
+	for _, c := range covered {
+		if path == c {
+			return true
+		}
+		if strings.HasPrefix(path, c) {
+			if c == "" {
+				return true
+			}
+			if next := path[len(c)]; next == '.' || next == '[' {
+				return true
+			}
+		}
+	}
+	return false
+}

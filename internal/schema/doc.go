@@ -1,0 +1,20 @@
+// Package schema is the implementation behind github.com/vurb-go/vurb/schema:
+// struct to JSON Schema, the strict decoder and its fast path, the
+// validator bridge, and the texts of every refusal. The public package is a
+// thin facade over it; its documentation is the user's guide to what this
+// package does.
+//
+// It stands apart so that the helpers only vurb's compiled engine needs
+// stay out of the public API: Merge and MergeWith (the one schema of a
+// grouped tool), Lookup, LookupWith and LeadingString (reading its
+// discriminator before decoding), DecodeSkipping (decoding an action's
+// arguments with the discriminator accepted and ignored), Member and
+// DefaultValidator.
+//
+// Nothing here reads process-wide configuration on a call: a decode reads
+// the Messages of its DecodeOptions (the built-in texts when nil) and the
+// Validator its Codec was built for. The only package-level state is the
+// build machinery (one lock, the shared schema reflector, per-type caches)
+// and the default Validator, which nothing outside this module can
+// reconfigure.
+package schema

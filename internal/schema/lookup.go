@@ -1,0 +1,80 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Lookup returns the raw JSON value of one top-level member of data without
+// decoding the rest, so that a grouped tool can read its discriminator
+// before it knows which struct to decode into. found is false when the key
+// is absent (or data is nil, empty or blank).
+//
+// The whole document is still checked for well-formedness and limits, and a
+// key sent twice is refused: a router and a handler must never see two
+// different values of the discriminator. err, an *Error, is returned only in
+// those cases and when data is not a JSON object. raw aliases data.
+func Lookup(data []byte, key string, limits Limits) (raw json.RawMessage, found bool, err error) {
+	return LookupWith(data, key, DecodeOptions{Limits: limits})
+}
+
+// LookupWith is Lookup with the limits and the texts of opts, so that a
+// refusal reads like the Decode that would follow it.
+func LookupWith(data []byte, key string, opts DecodeOptions) (raw json.RawMessage, found bool, err error) {
+	msgs := messagesOr(opts.Messages)
+	maxBytes, maxDepth := opts.Limits.resolve()
+	if len(data) > maxBytes {
+		return nil, false, single(fmt.Sprintf(msgs.TooLarge, len(data), maxBytes))
+	}
+	if isBlank(data) {
+		return nil, false, nil
+	}
+	s := scanner{data: data, maxDepth: maxDepth, find: key, finding: true, msgs: msgs}
+	s.quiet = 1 // only fatal problems and the key itself matter here
+	s.scanTop(anyShape)
+	if s.fatal {
+		return nil, false, single(s.fatalMsg)
+	}
+	if s.foundDup {
+		return nil, false, single(fmt.Sprintf(msgs.DuplicateField, quoteKey([]byte(key))))
+	}
+	if !s.found {
+		return nil, false, nil
+	}
+	return json.RawMessage(data[s.valStart:s.valEnd]), true, nil
+}
+
+// LeadingString returns the contents of the first member of data when that
+// member is key, written without escapes, and its value a string without
+// escapes: {"action":"list", ...} gives "list". It reads nothing past that
+// value and checks nothing else, so it is a hint, not a verdict: a caller
+// must still decode the whole document (DecodeSkipping refuses a repeated
+// skipped key), and fall back to Lookup when ok is false or decoding fails.
+// value aliases data.
+func LeadingString(data []byte, key string) (value []byte, ok bool) {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return nil, false
+	}
+	i = skipSpace(data, i+1)
+	if len(data)-i < len(key)+2 || data[i] != '"' || string(data[i+1:i+1+len(key)]) != key || data[i+1+len(key)] != '"' {
+		return nil, false
+	}
+	i = skipSpace(data, i+len(key)+2)
+	if i >= len(data) || data[i] != ':' {
+		return nil, false
+	}
+	i = skipSpace(data, i+1)
+	if i >= len(data) || data[i] != '"' {
+		return nil, false
+	}
+	for j := i + 1; j < len(data); j++ {
+		switch c := data[j]; {
+		case c == '"':
+			return data[i+1 : j], true
+		case c == '\\' || c < 0x20:
+			return nil, false // escaped or invalid: Lookup's business
+		}
+	}
+	return nil, false
+}

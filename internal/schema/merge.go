@@ -1,0 +1,242 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Member is one action of a grouped tool, for Merge.
+type Member struct {
+	Key         string // action key: "list" or "users.list"
+	Codec       *Codec
+	Description string
+}
+
+// commonAction names the common struct in Merge's panic messages.
+const commonAction = "(common)"
+
+// mergedField gathers what the actions of a grouped tool say about one property.
+type mergedField struct {
+	name       string
+	schema     *node  // the first declaration's schema
+	typ        string // its JSON type
+	first      string // the action (or commonAction) that declared it first
+	common     bool
+	commonReq  bool
+	usedIn     []string
+	requiredIn []string
+}
+
+// Merge builds the single input schema of a grouped tool: one object whose
+// discriminator property (listed first, required, its enum the member keys in
+// order, its description Messages.DiscriminatorDescription followed by the
+// members' descriptions, when they have one) selects the action, and whose
+// other properties are the union of the actions' properties, each defined
+// once (the first declaration wins, common struct first) with differing
+// enums merged into their union (or dropped when one action leaves the value
+// free).
+//
+// Only the discriminator and the required fields of common are required,
+// since no other property is needed by every action; instead each
+// description says who needs the property, in four tiers:
+//
+//   - Messages.NoteAlwaysRequired: a required field of common;
+//   - Messages.NoteRequiredFor: required by every action that has it;
+//   - Messages.NoteRequiredAndFor: required by some, optional in the others;
+//   - Messages.NoteFor: optional wherever it appears.
+//
+// An optional property that every action accepts (such as an optional field
+// of common) gets no note: it applies everywhere. A note is appended to the
+// property's own description as a sentence of its own: after a space when
+// the note is parenthesised or the description ends a sentence, after ". "
+// otherwise. Merge writes the built-in texts; MergeWith those of a Messages.
+//
+// Merge panics, naming the property, both actions and both types, when two
+// actions give one property different JSON types; and on an empty
+// discriminator, no members, a nil Codec, a repeated key, or a field that
+// uses the discriminator's name (in any case). common may be nil.
+func Merge(discriminator string, common *Codec, members []Member) json.RawMessage {
+	return MergeWith(discriminator, common, members, nil)
+}
+
+// MergeWith is Merge with the discriminator description and the tier notes
+// of msgs (the built-in texts when nil).
+func MergeWith(discriminator string, common *Codec, members []Member, msgs *Messages) json.RawMessage {
+	msgs = messagesOr(msgs)
+	if discriminator == "" {
+		panic("schema: Merge: empty discriminator name")
+	}
+	if len(members) == 0 {
+		panic("schema: Merge: no members")
+	}
+	keys := make([]any, 0, len(members))
+	seen := make(map[string]bool, len(members)) // a set: tools may have thousands of actions
+	for _, m := range members {
+		if m.Codec == nil {
+			panic(fmt.Sprintf("schema: Merge: member %q has a nil Codec", m.Key))
+		}
+		if m.Key == "" || seen[m.Key] {
+			panic(fmt.Sprintf("schema: Merge: member key %q is empty or repeated", m.Key))
+		}
+		seen[m.Key] = true
+		keys = append(keys, m.Key)
+	}
+
+	var order []*mergedField
+	byName := map[string]*mergedField{}
+	defs := &node{}
+	add := func(action string, c *Codec) {
+		props := c.tree.root.obj("properties")
+		for _, f := range c.fields {
+			if strings.EqualFold(f.Name, discriminator) {
+				// Case-insensitive: encoding/json would fill such a field from
+				// the discriminator, which DecodeSkipping accepts and ignores.
+				panic(fmt.Sprintf("schema: Merge: field %q of action %q has the discriminator's name; rename one of them",
+					f.Name, action))
+			}
+			e := byName[f.Name]
+			if e == nil {
+				e = &mergedField{name: f.Name, schema: props.obj(f.Name).clone(), typ: f.Type, first: action}
+				byName[f.Name] = e
+				order = append(order, e)
+			} else {
+				if e.typ != f.Type {
+					panic(fmt.Sprintf("schema: Merge: field %q is %s in action %q but %s in action %q; "+
+						"give both the same type or use different names",
+						f.Name, typeWord(e.typ), e.first, typeWord(f.Type), action))
+				}
+				unionEnum(e.schema, props.obj(f.Name))
+			}
+			if action == commonAction {
+				e.common, e.commonReq = true, f.Required
+				continue
+			}
+			e.usedIn = append(e.usedIn, action)
+			if f.Required {
+				e.requiredIn = append(e.requiredIn, action)
+			}
+		}
+		for _, name := range c.tree.defNames {
+			if !defs.has(name) {
+				defs.set(name, c.tree.defs[name])
+			}
+		}
+	}
+	if common != nil {
+		add(commonAction, common)
+	}
+	for _, m := range members {
+		add(m.Key, m.Codec)
+	}
+
+	props := &node{}
+	disc := &node{}
+	disc.set("type", "string")
+	disc.set("description", discriminatorDescription(members, msgs))
+	disc.set("enum", keys)
+	props.set(discriminator, disc)
+	required := []any{discriminator}
+	for _, e := range order {
+		if note := tierNote(e, len(members), msgs); note != "" {
+			e.schema = refWrapped(e.schema)
+			e.schema.set("description", joinNote(e.schema.str("description"), note))
+			e.schema.sortKeywords()
+		}
+		props.set(e.name, e.schema)
+		if e.common && e.commonReq {
+			required = append(required, e.name)
+		}
+	}
+	root := &node{}
+	root.set("type", "object")
+	root.set("properties", props)
+	root.set("required", required)
+	root.set("additionalProperties", false)
+	if defs.len() > 0 {
+		root.set("$defs", defs)
+	}
+	return root.marshal()
+}
+
+// discriminatorDescription says what the discriminator does and, for the
+// members that have a description, what each action does: this is where a
+// model looks when it picks one.
+func discriminatorDescription(members []Member, msgs *Messages) string {
+	var items []string
+	for _, m := range members {
+		if d := strings.TrimRight(strings.TrimSpace(m.Description), "."); d != "" {
+			items = append(items, m.Key+": "+d)
+		}
+	}
+	if len(items) == 0 {
+		return msgs.DiscriminatorDescription
+	}
+	return msgs.DiscriminatorDescription + fmt.Sprintf(msgs.DiscriminatorActions, strings.Join(items, "; "))
+}
+
+func typeWord(t string) string {
+	if t == "" {
+		return "untyped (any)"
+	}
+	return t
+}
+
+// tierNote says which actions need property e (see Merge), worded by msgs.
+func tierNote(e *mergedField, actions int, msgs *Messages) string {
+	if e.common && e.commonReq {
+		return msgs.NoteAlwaysRequired
+	}
+	required := make(map[string]bool, len(e.requiredIn))
+	for _, a := range e.requiredIn {
+		required[a] = true
+	}
+	var optional []string
+	for _, a := range e.usedIn {
+		if !required[a] {
+			optional = append(optional, a)
+		}
+	}
+	switch {
+	case len(e.requiredIn) > 0 && len(optional) == 0:
+		return fmt.Sprintf(msgs.NoteRequiredFor, strings.Join(e.requiredIn, ", "))
+	case len(e.requiredIn) > 0:
+		return fmt.Sprintf(msgs.NoteRequiredAndFor, strings.Join(e.requiredIn, ", "), strings.Join(optional, ", "))
+	case e.common || len(e.usedIn) == actions:
+		return ""
+	}
+	return fmt.Sprintf(msgs.NoteFor, strings.Join(e.usedIn, ", "))
+}
+
+// joinNote appends note to desc as a sentence of its own.
+func joinNote(desc, note string) string {
+	switch {
+	case desc == "":
+		return note
+	case strings.HasPrefix(note, "("), strings.HasSuffix(desc, "."), strings.HasSuffix(desc, "!"),
+		strings.HasSuffix(desc, "?"):
+		return desc + " " + note
+	}
+	return desc + ". " + note
+}
+
+// unionEnum widens dst's enum by src's. A side without an enum accepts any
+// value of the type, so the union has no enum either.
+func unionEnum(dst, src *node) {
+	de, dok := dst.vals0("enum").([]any)
+	se, sok := src.vals0("enum").([]any)
+	switch {
+	case !dok:
+		return
+	case !sok:
+		dst.del("enum")
+		return
+	}
+	for _, v := range se {
+		if !slices.Contains(de, v) {
+			de = append(de, v)
+		}
+	}
+	dst.set("enum", de)
+}

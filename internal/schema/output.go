@@ -1,0 +1,58 @@
+package schema
+
+import (
+	"encoding"
+	"encoding/json"
+	"reflect"
+	"slices"
+	"sync"
+)
+
+var outputs sync.Map // reflect.Type -> json.RawMessage (nil: not an object type)
+
+var (
+	typeMarshaler     = reflect.TypeFor[json.Marshaler]()
+	typeTextMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// OutputSchema returns the JSON Schema of a struct (or pointer-to-struct)
+// output type, for a tool's outputSchema; ok is false for any other type,
+// including structs that marshal themselves (time.Time, json.Marshaler),
+// whose JSON need not be an object. The result is cached per type and the
+// caller owns the returned copy.
+//
+// It describes what encoding/json writes: properties in declaration order,
+// "null" allowed where a nil pointer, slice or map is written as null (not
+// where omitempty leaves it out), "required" only for validate:"required",
+// and objects left open.
+func OutputSchema(t reflect.Type) (s json.RawMessage, ok bool) {
+	if t == nil {
+		return nil, false
+	}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || implements(t, typeMarshaler) || implements(t, typeTextMarshaler) {
+		return nil, false
+	}
+	if v, ok := outputs.Load(t); ok {
+		return slices.Clone(v.(json.RawMessage)), true
+	}
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if v, ok := outputs.Load(t); ok {
+		return slices.Clone(v.(json.RawMessage)), true
+	}
+	built := buildSchema(nil, t, modeOutput)
+	root := built.root
+	if len(built.defNames) > 0 {
+		defs := &node{}
+		for _, name := range built.defNames {
+			defs.set(name, built.defs[name])
+		}
+		root.set("$defs", defs)
+	}
+	raw := json.RawMessage(root.marshal())
+	outputs.Store(t, raw)
+	return slices.Clone(raw), true
+}

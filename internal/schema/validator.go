@@ -1,0 +1,157 @@
+package schema
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/go-playground/validator/v10"
+)
+
+// Validator is a go-playground validator configured for schema, together
+// with the Codecs built for it. Which rules exist is a property of the
+// validator, and which fields are required follows from the rules, so a
+// Codec belongs to one Validator: two Validators in one process, with
+// different custom rules, build independent Codecs of the same type, each
+// once. A Validator is safe for concurrent use.
+type Validator struct {
+	validate *validator.Validate
+	// foreign: the caller passed validate to NewValidator and may have
+	// registered on it what the fast path cannot see (struct-level
+	// validations, custom type functions, a built-in rule under a new
+	// meaning), so its Codecs always decode with encoding/json and it.
+	foreign bool
+
+	// Guarded by buildMu. messages is frozen once used is set, at the first
+	// CodecFor, so a call reads it without locking.
+	used     bool
+	messages map[string]string // RegisterRule's texts, by rule name ("" for none)
+	infos    map[reflect.Type]*structInfo
+
+	codecs sync.Map // reflect.Type -> *Codec
+}
+
+// defaultValidator is the Validator of the package-level CodecFor and For.
+// It is never reconfigured except by RegisterRule, which only takes effect
+// before its first Codec is built.
+var defaultValidator = NewValidator(nil)
+
+// DefaultValidator returns the Validator that the package-level CodecFor
+// and For use: a NewValidator(nil), shared by the whole process.
+func DefaultValidator() *Validator { return defaultValidator }
+
+// NewValidator returns a Validator that checks rules with v, or with a
+// fresh validator.New() when v is nil.
+//
+// A non-nil v is modified: schema installs its tag-name function (JSON
+// names, embedded structs flattened, so that an error's namespace is the
+// JSON path the model sent) and validator.WithTagNameFuncBlankOmit,
+// replacing any tag-name function v had. Pass a v that has validated
+// nothing yet, since validator caches each type's field names, and that
+// reads `validate` tags (NewValidator panics otherwise). Its Codecs never
+// take the fast path: what was registered on v (a struct-level validation,
+// a custom type function, a built-in rule name given a new meaning) is
+// invisible to it, so they decode with encoding/json and v every time.
+// With a nil v, rules can only be added through RegisterRule, which
+// refuses built-in names, and the fast path stays available.
+func NewValidator(v *validator.Validate) *Validator {
+	foreign := v != nil
+	if !foreign {
+		v = validator.New()
+	}
+	validator.WithTagNameFuncBlankOmit()(v)
+	v.RegisterTagNameFunc(jsonFieldName)
+	if foreign && v.Struct(tagProbe{}) == nil {
+		panic("schema: NewValidator: the validator does not read `validate` tags (was SetTagName called?); " +
+			"schema reads its rules from them")
+	}
+	return &Validator{
+		validate: v,
+		foreign:  foreign,
+		messages: map[string]string{},
+		infos:    map[reflect.Type]*structInfo{},
+	}
+}
+
+// tagProbe fails validation exactly when the validator reads `validate` tags.
+type tagProbe struct {
+	X string `validate:"required"`
+}
+
+// jsonFieldName is the tag-name function every Validator installs: field
+// names are JSON names, and embedded structs add no path segment, so a
+// validator namespace is the JSON path the model sent.
+func jsonFieldName(sf reflect.StructField) string {
+	name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+	if name == "" {
+		if sf.Anonymous && deref(sf.Type).Kind() == reflect.Struct {
+			return "" // flattened, like encoding/json does
+		}
+		return sf.Name
+	}
+	return name
+}
+
+// restrictedRuleChars are the characters validator refuses in a rule name
+// (it panics on them); RegisterRule returns an error instead.
+const restrictedRuleChars = ".[],|=+()`~!@#$%^&*\\\"/?<>{}"
+
+// RegisterRule adds the custom rule tag, checked by fn, to v, and records
+// message as the text a model reads when the rule fails (a "%s" in it
+// receives the rule's parameter; "" keeps the generic Messages.Rule text).
+// An application's Messages.Rules entry for tag, when it has one, wins over
+// message, so the texts of custom rules can be reworded like any other.
+//
+// It returns an error, and changes nothing, when tag is empty or holds a
+// character validator refuses in a name, when tag is a rule validator
+// already has (min, email, required, iscolor...: the fast path and the
+// schema rely on their built-in meaning, so they cannot be redefined), when
+// tag starts with required_, excluded_ or skip_ or contains "field"
+// (schema reads such names as conditional rules), when fn is nil, when tag
+// was registered on v before, and once v has built its first Codec:
+// validator caches the rules it parses, so rules must all be registered
+// first.
+func (v *Validator) RegisterRule(tag string, fn validator.Func, message string) error {
+	switch {
+	case tag == "" || strings.ContainsAny(tag, restrictedRuleChars):
+		return fmt.Errorf("schema: RegisterRule(%q): a rule name must be non-empty and hold none of %s", tag, restrictedRuleChars)
+	case fn == nil:
+		return fmt.Errorf("schema: RegisterRule(%q): nil validation function", tag)
+	case conditionalRule(tag):
+		return fmt.Errorf("schema: RegisterRule(%q): names starting with required_, excluded_ or skip_, or containing "+
+			"\"field\", are read as conditional rules; choose another name", tag)
+	case builtinRule(tag):
+		return fmt.Errorf("schema: RegisterRule(%q): %q is a built-in validator rule and cannot be redefined; choose another name", tag, tag)
+	}
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if v.used {
+		return fmt.Errorf("schema: RegisterRule(%q): the validator has built a Codec already; register every rule before the first CodecFor", tag)
+	}
+	if _, dup := v.messages[tag]; dup {
+		return fmt.Errorf("schema: RegisterRule(%q): the rule is registered already", tag)
+	}
+	if err := v.validate.RegisterValidation(tag, fn); err != nil {
+		return fmt.Errorf("schema: RegisterRule(%q): %w", tag, err)
+	}
+	v.messages[tag] = message
+	return nil
+}
+
+// reference is a validator nobody configures: what it knows is built in.
+var reference = sync.OnceValue(func() *validator.Validate { return validator.New() })
+
+// builtinRule reports whether validator defines tag itself, as a rule, an
+// alias or a keyword (dive, omitempty...): only an unknown name makes it
+// panic with "Undefined validation function" when it parses the tag.
+func builtinRule(tag string) (builtin bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg, _ := r.(string)
+			builtin = !strings.HasPrefix(msg, "Undefined validation function")
+		}
+	}()
+	_ = reference().Var("", tag)
+	return true
+}

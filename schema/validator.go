@@ -1,0 +1,44 @@
+package schema
+
+import (
+	"github.com/go-playground/validator/v10"
+	"github.com/vurb-go/vurb/internal/schema"
+)
+
+// Validator is a go-playground validator configured for this package,
+// together with the Codecs built for it. Which rules exist is a property of
+// the Validator, and which fields are required follows from the rules, so
+// a Codec belongs to one Validator: two Validators in one process build
+// independent Codecs of the same type, each once. It is safe for
+// concurrent use. Its methods:
+//
+//   - CodecFor(t) is CodecFor for this Validator's rules.
+//   - RegisterRule(tag, fn, message) adds the custom rule tag, checked by
+//     fn, with message as the text a model reads when it fails (a "%s"
+//     receives the rule's parameter; "" keeps the generic Messages.Rule
+//     text; a Messages.Rules entry for tag wins over it). It returns an
+//     error and changes nothing when tag is a rule validator already has
+//     (min, email, required...: their meaning is built into the schema and
+//     the fast path), when tag is empty, holds a character validator
+//     refuses, starts with required_, excluded_ or skip_ or contains
+//     "field" (read as conditional rules), when fn is nil, when tag was
+//     registered before, and once the Validator has built a Codec:
+//     register every rule first.
+type Validator = schema.Validator
+
+// NewValidator returns a Validator that checks rules with v, or with a
+// fresh validator.New() when v is nil.
+//
+// A non-nil v is modified: this package installs its tag-name function
+// (JSON names, embedded structs flattened, so that an error's path is the
+// JSON path the model sent) and validator.WithTagNameFuncBlankOmit,
+// replacing any tag-name function v had. Pass a v that has validated
+// nothing yet, since validator caches each type's field names, and that
+// reads `validate` tags (NewValidator panics otherwise). Codecs of a
+// non-nil v never take the fast path: what was registered on v (a
+// struct-level validation, a custom type function, a built-in rule name
+// given a new meaning) is invisible to it, so they always decode with
+// encoding/json and v. With a nil v, rules can only be added through
+// RegisterRule, which refuses built-in names, and the fast path stays
+// available.
+func NewValidator(v *validator.Validate) *Validator { return schema.NewValidator(v) }

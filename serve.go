@@ -1,0 +1,90 @@
+package vurb
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// Stdio returns the standard input/output transport that desktop clients
+// (Claude Desktop, IDEs) use to run a server as a child process.
+func Stdio() mcp.Transport { return &mcp.StdioTransport{} }
+
+// NewServer returns a go-sdk server with everything the app declares: its
+// tools (through opts' tag filters), prompts, resources, completions and
+// resource subscriptions. Use it to run the server on a transport of your
+// own; Serve and HTTPHandler use it too. It panics when opts hold an HTTP
+// setting (Stateless, AllowedHosts, ...), which a bare server cannot honour:
+// pass those to HTTPHandler or ListenAndServe.
+func (a *App) NewServer(opts ...ServeOption) *mcp.Server {
+	cfg := newServeConfig(opts)
+	cfg.mustNotNeedHTTP("NewServer")
+	return a.newServer(&cfg)
+}
+
+// newServer is NewServer once the options are read.
+func (a *App) newServer(cfg *serveConfig) *mcp.Server {
+	p := a.built()
+	var so mcp.ServerOptions
+	if a.cfg.serverOpts != nil {
+		so = *a.cfg.serverOpts
+	}
+	so.Instructions = a.cfg.instructions
+	so.Logger = sdkLogger(a.cfg.logger)
+	so.CompletionHandler = a.complete
+	so.SubscribeHandler = a.subscribe
+	so.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
+	so.HasTools = len(p.Tools()) > 0
+	so.HasPrompts = len(a.prompts) > 0
+	so.HasResources = len(a.resources) > 0
+	server := mcp.NewServer(&mcp.Implementation{Name: a.cfg.name, Version: a.cfg.version}, &so)
+	server.AddReceivingMiddleware(shortUnknownTool(p.Runtime()))
+	a.attach(server, cfg)
+	for _, pr := range a.prompts {
+		pr.register(server)
+	}
+	for _, r := range a.resources {
+		r.register(server)
+	}
+	a.servers.add(server)
+	return server
+}
+
+// shortUnknownTool rewrites the SDK's "unknown tool" error, which quotes
+// the name whole, with vurb's, which truncates it: a 100 KB name is not sent
+// back to its sender. The error is otherwise the same, so a filtered-out
+// tool still reads exactly like one that never existed.
+func shortUnknownTool(rt *engine.Runtime) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			var rpcErr *jsonrpc.Error
+			if method != "tools/call" || !errors.As(err, &rpcErr) || !strings.HasPrefix(rpcErr.Message, "unknown tool ") {
+				return res, err
+			}
+			if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
+				return res, engine.UnknownTool(rt, p.Name)
+			}
+			return res, err
+		}
+	}
+}
+
+// Serve runs the app on transport (Stdio() for desktop clients) until the
+// client disconnects or ctx is cancelled; a cancelled ctx is a clean stop
+// and returns nil. Like NewServer, it panics on HTTP settings in opts.
+func (a *App) Serve(ctx context.Context, transport mcp.Transport, opts ...ServeOption) error {
+	cfg := newServeConfig(opts)
+	cfg.mustNotNeedHTTP("Serve")
+	server := a.newServer(&cfg)
+	defer a.servers.remove(server)
+	err := server.Run(ctx, transport)
+	if ctx.Err() != nil && (err == nil || errors.Is(err, ctx.Err())) {
+		return nil
+	}
+	return err
+}
