@@ -15,28 +15,46 @@ import "github.com/vurb-go/vurb/schema"
 var (
 	// MsgUnknownTool is the protocol error for a tool name the server does
 	// not expose (%q: the name).
+	//
+	// Deprecated: set Messages.UnknownTool with WithMessages.
 	MsgUnknownTool = "unknown tool %q"
 	// MsgDiscriminatorMissing: the discriminator field's name, then the
 	// available actions.
+	//
+	// Deprecated: set Messages.DiscriminatorMissing with WithMessages.
 	MsgDiscriminatorMissing = "%s is required. Available: %s"
 	// MsgDiscriminatorNotString: the discriminator field's name, the JSON
 	// kind received, then the available actions.
+	//
+	// Deprecated: set Messages.DiscriminatorNotString with WithMessages.
 	MsgDiscriminatorNotString = "%s must be a string, got %s. Available: %s"
 	// MsgUnknownAction: the action received (%q), then the available
 	// actions.
+	//
+	// Deprecated: set Messages.UnknownAction with WithMessages.
 	MsgUnknownAction = "Unknown action %q. Available: %s"
 	// MsgInvalidArguments follows the call's prefix: the validation
 	// problems, every one of them.
+	//
+	// Deprecated: set Messages.InvalidArguments with WithMessages.
 	MsgInvalidArguments = "invalid arguments: %s"
 	// MsgTimeout follows the call's prefix: the deadline.
+	//
+	// Deprecated: set Messages.Timeout with WithMessages.
 	MsgTimeout = "timed out after %s; the operation may still complete on the server, so check its effect before retrying"
 	// MsgInternal follows the call's prefix when the server failed, not the
 	// call (a panic, a result that cannot be encoded): a reference id joins
 	// it to the server log that holds the details, which never reach the
 	// client.
+	//
+	// Deprecated: set Messages.Internal with WithMessages.
 	MsgInternal = "internal error (ref %s); the server has logged the details"
 	// MsgEncodeFailed is the tool error of the JSON and TOON helpers when
 	// the value cannot be encoded.
+	//
+	// Deprecated: returned by a handler, such a result now answers with
+	// Messages.Internal and a reference, like every internal error; this
+	// text remains only where no call sees the result.
 	MsgEncodeFailed = "internal error: the result could not be encoded; the server has logged the details"
 )
 

@@ -42,11 +42,10 @@ type config struct {
 	messages     Messages
 	serverOpts   *mcp.ServerOptions
 
-	// The validator the app's codecs run: made by finish from what the
-	// options gave.
-	userValidator *validator.Validate
-	rules         []rule
-	validator     *schema.Validator
+	// The validator the app's codecs run: made by finish, with the rules
+	// WithRule registered.
+	rules     []rule
+	validator *schema.Validator
 }
 
 // rule is a custom validation rule registered with WithRule.
@@ -71,11 +70,11 @@ func defaultConfig() config {
 
 // finish makes what depends on several options, once they are all read.
 func (c *config) finish() {
-	if c.userValidator == nil && len(c.rules) == 0 {
+	if len(c.rules) == 0 {
 		c.validator = schema.DefaultValidator()
 		return
 	}
-	c.validator = schema.NewValidator(c.userValidator)
+	c.validator = schema.NewValidator(nil)
 	for _, r := range c.rules {
 		if err := c.validator.RegisterRule(r.tag, r.fn, r.message); err != nil {
 			panic(fmt.Sprintf("vurb: WithRule(%q): %v", r.tag, err))
@@ -158,17 +157,13 @@ func WithLogger(l *slog.Logger) Option {
 	}
 }
 
-// WithValidator makes the app's inputs checked by v, a go-playground
-// validator on which the team registered its own rules (v.RegisterValidation),
-// instead of a validator of vurb's own. vurb installs its JSON field-name
-// function on v, so paths in error texts are the names the model sent. Each
-// app has its own validator: two apps in one process can differ.
-func WithValidator(v *validator.Validate) Option { return func(c *config) { c.userValidator = v } }
-
-// WithRule registers a custom validation rule on the app's validator, so
-// that `validate:"tag"` in an input struct runs fn, and a call it refuses
-// reads message (a %s in it receives the rule's parameter). New panics when
-// tag names a built-in rule, which fn would silently replace.
+// WithRule registers a custom validation rule (an SKU format, a country
+// code, a cross-field check) on the app's own validator, so that
+// `validate:"tag"` in an input struct runs fn, and a call it refuses reads
+// message (a %s in it receives the rule's parameter; Messages.Schema.Rules
+// can reword it). Rules are per app: two apps in one process can have
+// different ones. New panics when tag names a built-in rule, which fn would
+// silently replace, or is otherwise not a usable rule name.
 func WithRule(tag string, fn validator.Func, message string) Option {
 	return func(c *config) { c.rules = append(c.rules, rule{tag: tag, fn: fn, message: message}) }
 }

@@ -3,7 +3,6 @@ package vurb
 import (
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,10 +19,10 @@ func Text(text string) *mcp.CallToolResult { return engine.TextResult(text, fals
 func Error(message string) *mcp.CallToolResult { return engine.ErrorResult(message) }
 
 // JSON returns v as JSON text and, when v encodes to a JSON object, as
-// structuredContent too. A value that cannot be encoded yields a tool error
-// saying so; the reason, which names Go types, goes to slog.Default() (JSON
-// cannot see the call's logger: a handler that wants it logged there
-// returns v itself, and vurb encodes it).
+// structuredContent too. A value that cannot be encoded is an internal
+// error: returned by a handler, the call answers with the app's Internal
+// message and a reference, and the reason, which names Go types, goes to
+// the app's logger with the same reference, never to the client.
 func JSON(v any) *mcp.CallToolResult {
 	res, err := encodeResult(v, true, JSONResults)
 	if err != nil {
@@ -33,9 +32,8 @@ func JSON(v any) *mcp.CallToolResult {
 }
 
 // TOON returns a successful result holding v encoded as TOON, with the pipe
-// delimiter unless opts say otherwise. A value that cannot be encoded
-// yields a tool error saying so; the reason goes to slog.Default(), as for
-// JSON.
+// delimiter unless opts say otherwise. A value that cannot be encoded is an
+// internal error, as for JSON.
 func TOON(v any, opts ...toon.Option) *mcp.CallToolResult {
 	text, err := toonText(v, opts...)
 	if err != nil {
@@ -44,11 +42,10 @@ func TOON(v any, opts ...toon.Option) *mcp.CallToolResult {
 	return Text(text)
 }
 
-// encodeFailure logs why a helper could not encode a result and returns
-// the error result the client sees, without the Go details.
+// encodeFailure is the result of a helper that could not encode its value:
+// the engine logs err when a handler returns it (see engine.FailedResult).
 func encodeFailure(err error) *mcp.CallToolResult {
-	slog.Default().Error("vurb: a result could not be encoded", "err", err)
-	return Error(MsgEncodeFailed)
+	return engine.FailedResult(MsgEncodeFailed, fmt.Errorf("the result could not be encoded: %w", err))
 }
 
 // encodeResult writes v for the model in format, encoding it once per

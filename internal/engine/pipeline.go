@@ -172,6 +172,9 @@ func (ep *Endpoint) finish(ctx context.Context, cc *callContext, out outcome) (*
 	case out.err == nil && out.res == nil:
 		return &mcp.CallToolResult{Content: []mcp.Content{}}, OutcomeOK, nil
 	case out.err == nil && out.res.IsError:
+		if err, ok := failure(out.res); ok {
+			return ep.internal(cc, err), OutcomePanic, nil
+		}
 		return out.res, OutcomeHandler, nil
 	case out.err == nil:
 		return out.res, OutcomeOK, nil

@@ -9,6 +9,9 @@ import (
 	"github.com/go-playground/validator/v10"
 )
 
+// How the validator's failures become Issues a model can act on: a JSON
+// path and a sentence from the call's Messages.
+
 // validationIssues appends one Issue per validator failure in err, with the
 // JSON path and a sentence for the model, worded by msgs and then by the
 // messages of v's own rules. covered lists the paths the pre-scan already
