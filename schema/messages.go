@@ -6,13 +6,16 @@ import (
 	"github.com/vurb-go/vurb/internal/schema"
 )
 
-// Messages holds every text a model reads when its arguments are refused,
-// one field per text (format verbs as noted on each), plus Rules, the text
-// of each validator rule whose wording does not depend on the value's kind,
-// and MaxIssues, the most problems one Error lists. A Decode reads only the
-// Messages of its DecodeOptions, so changing a Messages affects only the
-// calls given it. Start from DefaultMessages and change what you need; do
-// not modify a Messages while a call that uses it runs.
+// Messages holds every text a model reads when its arguments are refused:
+// one field per text, named as the variable below that gives its default
+// without the Msg prefix (MsgTooLarge: TooLarge; ReasonEOF, NoteFor and
+// DiscriminatorDescription keep their names) and taking the same format
+// verbs; Rules (RuleMessages), the text of each validator rule whose
+// wording does not depend on the value's kind; and MaxIssues, the most
+// problems one Error lists (zero or less: the default). A Decode reads only
+// the Messages of its DecodeOptions, so changing a Messages affects only
+// the calls given it. Start from DefaultMessages and change what you need;
+// do not modify a Messages while a call that uses it runs.
 type Messages = schema.Messages
 
 // DefaultMessages returns a fresh Messages holding the current values of the
