@@ -43,7 +43,7 @@ func (Grouped) Expose(t *ToolSpec, eps []*Endpoint, env Env) []Route {
 	r.wire = &mcp.Tool{
 		Name:        t.Name,
 		Description: decorate(groupedDescription(t, infos), agreedCache(eps)),
-		InputSchema: schema.Merge(disc, t.Common, members),
+		InputSchema: schema.MergeWith(disc, t.Common, members, env.Runtime.Decode.Messages),
 		Annotations: ann,
 	}
 	return []Route{r}
@@ -94,7 +94,7 @@ func (r *groupedRoute) Call(ctx context.Context, args json.RawMessage, o Origin)
 // pick reads the discriminator without decoding the rest of the arguments.
 func (r *groupedRoute) pick(args json.RawMessage) (*Endpoint, *mcp.CallToolResult) {
 	m := &r.rt.Messages
-	raw, found, err := schema.Lookup(args, r.discriminator, r.rt.Decode.Limits)
+	raw, found, err := schema.LookupWith(args, r.discriminator, r.rt.Decode)
 	switch {
 	case err != nil:
 		return nil, ErrorResult("[" + r.tool + "] " + fmt.Sprintf(m.InvalidArguments, err))

@@ -128,6 +128,7 @@ func TestFastEligibility(t *testing.T) {
 			H fastEmbedded `json:"-"`
 		}](),
 		"invalid json name": For[struct {
+			//lint:ignore SA5008 an invalid JSON name is what this case tests
 			V string `json:"a'b"`
 		}](),
 	}

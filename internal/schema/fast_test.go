@@ -14,20 +14,22 @@ type (
 	fastLevel int8
 
 	fastStrings struct {
-		Name    string     `json:"name" validate:"required,min=2,max=5"`
-		Code    string     `json:"code,omitempty" validate:"omitempty,len=3"`
-		Kind    string     `json:"kind,omitempty" validate:"omitempty,oneof=red green 'light blue' a0x2Cb"`
-		Exact   *string    `json:"exact,omitempty" validate:"omitempty,eq=ok"`
-		Not     *string    `json:"not,omitempty" validate:"omitempty,ne=bad"`
-		Nick    *string    `json:"nick" validate:"required,gt=1,lt=4"`
-		Comma   string     `json:"comma,omitempty" validate:"omitempty,eq=a0x2Cb"`
-		Late    string     `json:"late,omitempty" validate:"min=0,omitempty,max=3"`
-		Label   *fastLabel `json:"label,omitempty" validate:"omitempty,oneof=x yy"`
-		Plain   *string    `json:"plain,omitempty"`
-		Free    string     `json:"free"`
-		Hidden  string     `json:"-"`
-		Dash    string     `json:"-," validate:"omitempty,max=1"`
+		Name   string     `json:"name" validate:"required,min=2,max=5"`
+		Code   string     `json:"code,omitempty" validate:"omitempty,len=3"`
+		Kind   string     `json:"kind,omitempty" validate:"omitempty,oneof=red green 'light blue' a0x2Cb"`
+		Exact  *string    `json:"exact,omitempty" validate:"omitempty,eq=ok"`
+		Not    *string    `json:"not,omitempty" validate:"omitempty,ne=bad"`
+		Nick   *string    `json:"nick" validate:"required,gt=1,lt=4"`
+		Comma  string     `json:"comma,omitempty" validate:"omitempty,eq=a0x2Cb"`
+		Late   string     `json:"late,omitempty" validate:"min=0,omitempty,max=3"`
+		Label  *fastLabel `json:"label,omitempty" validate:"omitempty,oneof=x yy"`
+		Plain  *string    `json:"plain,omitempty"`
+		Free   string     `json:"free"`
+		Hidden string     `json:"-"`
+		//lint:ignore SA5008 a field named "-" is what this case tests
+		Dash    string `json:"-," validate:"omitempty,max=1"`
 		Untaged string
+		//lint:ignore U1000 proves unexported fields stay out
 		private int
 	}
 	fastInts struct {

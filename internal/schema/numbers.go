@@ -75,7 +75,7 @@ func intFits(lit []byte, sh *shape) bool {
 // floatFits reports whether strconv.ParseFloat, which encoding/json uses,
 // accepts lit at the given size. Short plain literals cannot overflow.
 func floatFits(lit []byte, bits int) bool {
-	plain := bytes.IndexAny(lit, "eE") < 0
+	plain := !bytes.ContainsAny(lit, "eE")
 	if plain && ((bits == 64 && len(lit) < 300) || (bits == 32 && len(lit) < 38)) {
 		return true
 	}

@@ -11,11 +11,13 @@ import (
 
 type (
 	tagNames struct {
-		Renamed   string `json:"renamed"`
-		Omitted   string `json:"-"`
-		Untagged  string
-		hidden    string //nolint:unused // proves unexported fields stay out
-		Optional  string `json:"optional,omitempty"`
+		Renamed  string `json:"renamed"`
+		Omitted  string `json:"-"`
+		Untagged string
+		//lint:ignore U1000 proves unexported fields stay out
+		hidden   string
+		Optional string `json:"optional,omitempty"`
+		//lint:ignore SA5008 a field named "-" is what this case tests
 		Dash      string `json:"-,"`
 		Described string `json:"described" description:"Says why, not what"`
 	}
