@@ -44,7 +44,7 @@ func (a *App) httpServing(opts ...ServeOption) *httpServing {
 	if ho.MaxRequestBodyBytes == 0 {
 		ho.MaxRequestBodyBytes = int64(a.cfg.limits.MaxBytes) + 64<<10 // the arguments plus the JSON-RPC envelope
 	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &ho)
+	h := generations(server, ho)
 	hs := &httpServing{server: server}
 	counted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost { // a POST carries calls; a GET is a standing stream
@@ -55,6 +55,48 @@ func (a *App) httpServing(opts ...ServeOption) *httpServing {
 	})
 	hs.handler = guard(counted, &cfg)
 	return hs
+}
+
+// generations is one endpoint for both protocol generations. A request of
+// revision 2026-07-28 or later that names no session is sessionless by
+// definition, so it goes to a stateless SDK handler; everything else
+// (initialize, requests on a session, its GET stream and DELETE) goes to the
+// stateful one, which the go-sdk refuses to let answer the new revision.
+// Both serve the same server, with the same tools, filters and hardening.
+// With Stateless() set, every request is stateless.
+func generations(server *mcp.Server, ho mcp.StreamableHTTPOptions) http.Handler {
+	getServer := func(*http.Request) *mcp.Server { return server }
+	sessionless := ho
+	sessionless.Stateless = true
+	stateless := mcp.NewStreamableHTTPHandler(getServer, &sessionless)
+	if ho.Stateless {
+		return stateless
+	}
+	stateful := mcp.NewStreamableHTTPHandler(getServer, &ho)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get(sessionIDHeader) == "" && sessionlessRevision(r.Header.Get(protocolVersionHeader)) {
+			stateless.ServeHTTP(w, r)
+			return
+		}
+		stateful.ServeHTTP(w, r)
+	})
+}
+
+// The MCP HTTP headers vurb reads (net/http canonicalises their case).
+const (
+	sessionIDHeader       = "Mcp-Session-Id"
+	protocolVersionHeader = "Mcp-Protocol-Version"
+)
+
+// firstSessionlessRevision is the protocol revision that removed sessions
+// and the initialize handshake.
+const firstSessionlessRevision = "2026-07-28"
+
+// sessionlessRevision reports whether version (a YYYY-MM-DD revision, as
+// the header carries it) is one without sessions. Revisions compare as
+// strings.
+func sessionlessRevision(version string) bool {
+	return len(version) == len(firstSessionlessRevision) && version >= firstSessionlessRevision
 }
 
 // guard checks Host and Origin before the SDK sees a request.
