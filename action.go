@@ -71,6 +71,7 @@ type ActionDef struct {
 	timeout     time.Duration
 	cache       CacheControl
 	invalidates []string
+	headers     map[string]string // input field -> Mcp-Param header name
 
 	codec        *schema.Codec   // of the input struct
 	outputSchema json.RawMessage // nil when Out has none

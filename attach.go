@@ -50,13 +50,17 @@ func (a *App) attach(server ToolServer, cfg *serveConfig) (detach func()) {
 func toolHandler(r engine.Route) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var o engine.Origin
-		if req != nil {
-			o.Session = req.Session
-			if req.Params != nil {
-				o.ProgressToken = req.Params.GetProgressToken()
-				return r.Call(ctx, req.Params.Arguments, o)
-			}
+		if req == nil {
+			return r.Call(ctx, nil, o)
 		}
-		return r.Call(ctx, nil, o)
+		o.Session = req.Session
+		o.Version = req.ProtocolVersion()
+		o.Capabilities = req.ClientCapabilities()
+		if req.Params == nil {
+			return r.Call(ctx, nil, o)
+		}
+		o.ProgressToken = req.Params.GetProgressToken()
+		o.Answers, o.RequestState = req.Params.InputResponses, req.Params.RequestState
+		return r.Call(ctx, req.Params.Arguments, o)
 	}
 }

@@ -41,6 +41,7 @@ func (a *App) runtime() *engine.Runtime {
 		},
 	}
 	rt.Decode = a.decodeOptions()
+	rt.Sealer = engine.NewSealer(a.cfg.stateKeys, a.cfg.stateMaxAge, 0)
 	if obs := a.cfg.observer; obs != nil {
 		rt.Observer = func(ctx context.Context, e engine.Event) { obs(ctx, eventOf(e)) }
 	}
@@ -97,6 +98,7 @@ func (d *ActionDef) lower(rt *engine.Runtime, policies []compiledPolicy) *engine
 		Annotations:  d.annotations,
 		In:           d.codec,
 		OutputSchema: d.outputSchema,
+		Headers:      d.headers,
 		Decode:       d.decode,
 		Handler:      lowerHandler(chain(d.endpoint, lo.Flatten(layers))),
 		Timeout:      timeout,

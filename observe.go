@@ -50,6 +50,9 @@ const (
 	OutcomePanic      = Outcome(engine.OutcomePanic)      // the handler or a middleware panicked
 	OutcomeTimeout    = Outcome(engine.OutcomeTimeout)    // the deadline passed
 	OutcomeCancelled  = Outcome(engine.OutcomeCancelled)  // the caller went away
+	// OutcomeInputRequired: the round ended asking the client for input
+	// (see Ask); the client sends the request again with the answers.
+	OutcomeInputRequired = Outcome(engine.OutcomeInputRequired)
 )
 
 // Event is one observation. Fields that do not apply to its Kind are zero.

@@ -41,6 +41,8 @@ type config struct {
 	inline       bool
 	messages     Messages
 	serverOpts   *mcp.ServerOptions
+	stateKeys    [][]byte
+	stateMaxAge  time.Duration
 
 	// The validator the app's codecs run: made by finish, with the rules
 	// WithRule registered.
@@ -176,6 +178,29 @@ func WithRule(tag string, fn validator.Func, message string) Option {
 func WithServerOptions(opts *mcp.ServerOptions) Option {
 	return func(c *config) { c.serverOpts = opts }
 }
+
+// WithRequestStateKeys sets the keys that seal the state a multi-round
+// request carries through the client between rounds (see Ask and Carry):
+// HMAC-SHA256, keys[0] seals and every key opens, so a key is rotated by
+// putting the new one first and dropping the old one once no state sealed
+// with it can still be in flight (ten minutes, see WithRequestStateMaxAge).
+// Every replica behind a load balancer must have the same keys, since a
+// client's next round may reach any of them. Without this option each app
+// makes a random key of its own, which suits one process only. Keys should
+// be 32 random bytes; New panics on a key shorter than 16.
+func WithRequestStateKeys(keys ...[]byte) Option {
+	for i, k := range keys {
+		if len(k) < 16 {
+			panic(fmt.Sprintf("vurb: WithRequestStateKeys: key %d has %d bytes; use 32 random bytes", i, len(k)))
+		}
+	}
+	return func(c *config) { c.stateKeys = keys }
+}
+
+// WithRequestStateMaxAge bounds how long a round's state stays valid
+// (default 10 minutes): a client that answers later starts the request
+// again.
+func WithRequestStateMaxAge(d time.Duration) Option { return func(c *config) { c.stateMaxAge = d } }
 
 // WithInlineHandlers runs handlers on the calling goroutine instead of a
 // worker's. By default vurb hands each call's chain to a pooled worker

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
 )
 
 // PromptDef is one declared prompt; its methods refine it until the app is
@@ -20,6 +21,7 @@ type PromptDef struct {
 	arguments   []*mcp.PromptArgument
 	get         func(ctx context.Context, args map[string]string) (*mcp.GetPromptResult, error)
 	completers  map[string]Completer
+	categories  []*Category // the categories it joined (category.go)
 }
 
 // Completer suggests values for a prompt or resource-template argument from
@@ -143,14 +145,28 @@ func (p *PromptDef) Complete(argument string, c Completer) *PromptDef {
 	return p
 }
 
-// register adds the prompt to an SDK server.
-func (p *PromptDef) register(s *mcp.Server) {
+// register adds the prompt to an SDK server whose plan has runtime rt.
+func (p *PromptDef) register(s *mcp.Server, rt *engine.Runtime) {
+	bind := "prompt:" + p.name
 	s.AddPrompt(&mcp.Prompt{Name: p.name, Title: p.title, Description: p.description, Arguments: p.arguments},
 		func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			var args map[string]string
+			var answers mcp.InputResponseMap
+			var state string
 			if req.Params != nil {
-				args = req.Params.Arguments
+				args, answers, state = req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState
 			}
-			return p.get(ctx, args)
+			ctx, round, err := roundFor(ctx, rt, bind, req, answers, state)
+			if err != nil {
+				return nil, err
+			}
+			res, err := p.get(ctx, args)
+			if asked, sealed, ok, sealErr := inputRequired(rt, round, bind, err); ok {
+				if sealErr != nil {
+					return nil, sealErr
+				}
+				return &mcp.GetPromptResult{InputRequests: asked, RequestState: sealed}, nil
+			}
+			return res, err
 		})
 }

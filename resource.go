@@ -32,6 +32,7 @@ type ResourceDef struct {
 	pattern     uriTemplate // templates only
 	read        func(ctx context.Context, vars map[string]string) (Contents, error)
 	completers  map[string]Completer
+	categories  []*Category // the categories it joined (category.go)
 }
 
 // Resource declares a static resource at uri. read is called on each
@@ -132,8 +133,9 @@ func (r *ResourceDef) matches(uri string) bool {
 	return ok
 }
 
-// register adds the resource to an SDK server.
-func (r *ResourceDef) register(s *mcp.Server) {
+// register adds the resource to an SDK server whose plan has runtime rt.
+func (r *ResourceDef) register(s *mcp.Server, rt *engine.Runtime) {
+	bind := "resource:" + r.uri
 	handler := func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		uri := req.Params.URI
 		var vars map[string]string
@@ -143,7 +145,17 @@ func (r *ResourceDef) register(s *mcp.Server) {
 				return nil, mcp.ResourceNotFoundError(uri)
 			}
 		}
+		ctx, round, err := roundFor(ctx, rt, bind, req, req.Params.InputResponses, req.Params.RequestState)
+		if err != nil {
+			return nil, err
+		}
 		c, err := r.read(ctx, vars)
+		if asked, sealed, ok, sealErr := inputRequired(rt, round, bind, err); ok {
+			if sealErr != nil {
+				return nil, sealErr
+			}
+			return &mcp.ReadResourceResult{InputRequests: asked, RequestState: sealed}, nil
+		}
 		if err != nil {
 			return nil, err
 		}

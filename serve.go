@@ -45,10 +45,10 @@ func (a *App) newServer(cfg *serveConfig) *mcp.Server {
 	server.AddReceivingMiddleware(shortUnknownTool(p.Runtime()))
 	a.attach(server, cfg)
 	for _, pr := range a.prompts {
-		pr.register(server)
+		pr.register(server, p.Runtime())
 	}
 	for _, r := range a.resources {
-		r.register(server)
+		r.register(server, p.Runtime())
 	}
 	a.servers.add(server)
 	return server

@@ -63,7 +63,9 @@ func NewApp() *vurb.App {
 		vurb.WithInstructions("Test server for the MCP conformance suite."),
 	)
 	declareTools(app)
+	declareInputTools(app)
 	declarePrompts(app)
+	declareInputPrompt(app)
 	declareResources(app)
 	return app
 }

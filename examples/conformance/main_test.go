@@ -71,7 +71,7 @@ func TestToolsList(t *testing.T) {
 	} {
 		is.True(got[name] != nil) // every tool the suite calls is listed
 	}
-	is.Equal(len(res.Tools), 12)
+	is.Equal(len(res.Tools), 24)
 	is.Equal(got["test_simple_text"].Description, "[READ-ONLY] Returns a simple text response (test → simple_text)")
 }
 
@@ -234,7 +234,7 @@ func TestPrompts(t *testing.T) {
 
 	list, err := cs.ListPrompts(ctx, nil)
 	is.NoErr(err)
-	is.Equal(len(list.Prompts), 4)
+	is.Equal(len(list.Prompts), 5)
 	for _, p := range list.Prompts {
 		is.True(p.Description != "") // the suite requires a description
 	}

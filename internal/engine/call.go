@@ -18,6 +18,14 @@ type Handler func(ctx context.Context, call *Call) (*mcp.CallToolResult, error)
 type Origin struct {
 	Session       *mcp.ServerSession
 	ProgressToken any
+	// Version is the request's protocol revision, "" when unknown.
+	Version string
+	// Capabilities are the client's, nil when unknown.
+	Capabilities *mcp.ClientCapabilities
+	// Answers and RequestState are what a client retrying a multi-round-trip
+	// request sends back.
+	Answers      mcp.InputResponseMap
+	RequestState string
 }
 
 // Call is what middleware and handlers know about the call in flight. The
@@ -35,6 +43,7 @@ type Call struct {
 	id     uint64
 	origin Origin
 	ep     *Endpoint
+	round  *Round
 	// logger is made on first use. Handlers may log from several
 	// goroutines at once, so it is published with a compare-and-swap. It
 	// lives in the call's context, so that a Call can be copied (a
@@ -50,6 +59,9 @@ func FormatID(id uint64) string { return strconv.FormatUint(id, 36) }
 
 // Session returns the MCP session the call arrived on, or nil.
 func (c *Call) Session() *mcp.ServerSession { return c.origin.Session }
+
+// Origin returns what the transport knows about the call.
+func (c *Call) Origin() *Origin { return &c.origin }
 
 // ProgressToken returns the token the client sent to ask for progress, or
 // nil.

@@ -20,6 +20,7 @@ type callContext struct {
 	deadline time.Time
 	call     Call
 	logger   atomic.Pointer[slog.Logger] // the call's, see Call.Logger
+	round    Round                       // the call's, see RoundFrom
 
 	state  atomic.Uint32 // lazy, ended or live
 	mu     sync.Mutex    // serialises materialize
@@ -39,6 +40,7 @@ const (
 func newCallContext(parent context.Context, deadline time.Time) *callContext {
 	c := &callContext{parent: parent, deadline: deadline}
 	c.call.logger = &c.logger
+	c.call.round = &c.round
 	return c
 }
 

@@ -27,7 +27,7 @@ func (Flat) Expose(t *ToolSpec, eps []*Endpoint, env Env) []Route {
 			Name:        name,
 			Title:       a.Title,
 			Description: decorate(describe.Flat(t.Name, info), a.Sync.Cache),
-			InputSchema: a.In.Schema(),
+			InputSchema: withHeaders(a.In.Schema(), a.Headers),
 			Annotations: actionAnnotations(a, info),
 		}
 		if a.OutputSchema != nil {

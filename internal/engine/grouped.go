@@ -36,6 +36,16 @@ func (Grouped) Expose(t *ToolSpec, eps []*Endpoint, env Env) []Route {
 		r.actions[ep.action] = r.eps[i]
 	}
 	r.available = strings.Join(keys, ", ")
+	headers := map[string]string{}
+	for _, ep := range eps {
+		for field, h := range ep.spec.Headers {
+			if other, ok := headers[field]; ok && other != h {
+				panic(fmt.Sprintf("vurb: tool %q: field %q is mirrored into header %q by one action and %q by another; "+
+					"grouped exposition lists the field once, so they must agree", t.Name, field, other, h))
+			}
+			headers[field] = h
+		}
+	}
 	ann := t.Annotations
 	if ann == nil {
 		ann = describe.Aggregate(infos)
@@ -43,7 +53,7 @@ func (Grouped) Expose(t *ToolSpec, eps []*Endpoint, env Env) []Route {
 	r.wire = &mcp.Tool{
 		Name:        t.Name,
 		Description: decorate(groupedDescription(t, infos), agreedCache(eps)),
-		InputSchema: schema.MergeWith(disc, t.Common, members, env.Runtime.Decode.Messages),
+		InputSchema: withHeaders(schema.MergeWith(disc, t.Common, members, env.Runtime.Decode.Messages), headers),
 		Annotations: ann,
 	}
 	return []Route{r}

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -79,6 +80,9 @@ func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id
 	cc.call.Input, cc.call.Arguments = in, args
 	cc.call.id, cc.call.origin, cc.call.ep = id, o, ep
 	defer cc.end()
+	if err := OpenRound(ep.rt, &cc.round, ep.key, &o); err != nil {
+		return nil, OutcomeValidation, err
+	}
 
 	if ep.rt.Inline {
 		return ep.finish(ctx, cc, ep.run(cc))
@@ -178,10 +182,20 @@ func (ep *Endpoint) finish(ctx context.Context, cc *callContext, out outcome) (*
 		return out.res, OutcomeHandler, nil
 	case out.err == nil:
 		return out.res, OutcomeOK, nil
+	case errors.Is(out.err, ErrInputRequired):
+		asked, state, err := SealRound(ep.rt, &cc.round, ep.key)
+		if err != nil {
+			return ep.internal(cc, err), OutcomePanic, nil
+		}
+		return &mcp.CallToolResult{InputRequests: asked, RequestState: state}, OutcomeInputRequired, nil
 	case ctx.Err() != nil:
 		return nil, OutcomeCancelled, ctx.Err()
 	case errors.Is(out.err, context.DeadlineExceeded) && cc.Err() != nil:
 		return ep.timedOut(), OutcomeTimeout, nil
+	}
+	var rpcErr *jsonrpc.Error
+	if errors.As(out.err, &rpcErr) { // the handler's protocol error, as the SDK passes it on
+		return nil, OutcomeHandler, rpcErr
 	}
 	if internal, ok := asInternal(out.err); ok {
 		return ep.internal(cc, internal), OutcomePanic, nil

@@ -19,6 +19,10 @@ type Runtime struct {
 	Messages Messages
 	// Inline runs handlers on the caller's goroutine (see Endpoint.exec).
 	Inline bool
+	// Sealer protects the state of multi-round-trip requests.
+	Sealer *Sealer
+	// Clock reads the time for request state; nil means time.Now.
+	Clock func() time.Time
 
 	ids atomic.Uint64 // request ids, one sequence per plan
 }
@@ -58,6 +62,8 @@ const (
 	OutcomePanic      Outcome = "panic"
 	OutcomeTimeout    Outcome = "timeout"
 	OutcomeCancelled  Outcome = "cancelled"
+	// OutcomeInputRequired: the round ended asking the client for input.
+	OutcomeInputRequired Outcome = "input_required"
 )
 
 // Event is one observation; fields that do not apply to its Kind are zero.
@@ -76,3 +82,10 @@ type Event struct {
 
 // Observer receives events synchronously, on the calling goroutine.
 type Observer func(ctx context.Context, e Event)
+
+func (rt *Runtime) now() time.Time {
+	if rt.Clock != nil {
+		return rt.Clock()
+	}
+	return time.Now()
+}

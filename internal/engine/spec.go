@@ -53,7 +53,10 @@ type ActionSpec struct {
 
 	In           *schema.Codec
 	OutputSchema json.RawMessage // nil when the result has none
-	Decode       Decoder
+	// Headers maps input properties to the HTTP header names their values
+	// are mirrored into (x-mcp-header).
+	Headers map[string]string
+	Decode  Decoder
 	// Handler is the whole middleware chain ending in the typed handler,
 	// composed once by the definition layer.
 	Handler Handler

@@ -1,0 +1,37 @@
+package vurb
+
+import (
+	"context"
+	"errors"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// Prompts and resources run outside the engine's tool pipeline, so their
+// rounds (see Ask) are opened and sealed here; tool calls do the same in
+// the engine.
+
+// roundFor opens the round of a prompts/get or resources/read request
+// whose state is bound to bind, and returns the context its handler runs
+// in.
+func roundFor[P mcp.Params](ctx context.Context, rt *engine.Runtime, bind string, req *mcp.ServerRequest[P],
+	answers mcp.InputResponseMap, state string) (context.Context, *engine.Round, error) {
+	r := new(engine.Round)
+	o := engine.Origin{Session: req.Session, Version: req.ProtocolVersion(), Capabilities: req.ClientCapabilities(),
+		Answers: answers, RequestState: state}
+	if err := engine.OpenRound(rt, r, bind, &o); err != nil {
+		return nil, nil, err
+	}
+	return engine.WithRound(ctx, r), r, nil
+}
+
+// inputRequired reports whether err ends the round, and if so the requests
+// and the sealed state of the result that says so.
+func inputRequired(rt *engine.Runtime, r *engine.Round, bind string, err error) (mcp.InputRequestMap, string, bool, error) {
+	if !errors.Is(err, ErrInputRequired) {
+		return nil, "", false, nil
+	}
+	asked, state, sealErr := engine.SealRound(rt, r, bind)
+	return asked, state, true, sealErr
+}

@@ -1,0 +1,151 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ErrInputRequired is what a handler returns (wrapped or not) to end the
+// round once it has asked for input it does not have yet: the request is
+// answered with an input-required result holding every request the
+// handler made, and the client retries it with the answers.
+var ErrInputRequired = errors.New("vurb: input required from the client")
+
+// Round is the multi-round-trip side of one request (a tool call, a prompt
+// get or a resource read) of revision 2026-07-28 or later: the answers the
+// client sent with it, the state the server carried over, and the requests
+// the handler makes for the next round. It is safe for concurrent use: a
+// handler may ask from several goroutines.
+type Round struct {
+	answers mcp.InputResponseMap
+	caps    *mcp.ClientCapabilities
+	carried []byte
+	session *mcp.ServerSession // set for handshake-era requests
+
+	mu    sync.Mutex
+	asked mcp.InputRequestMap
+	keep  []byte
+}
+
+// Start sets what the client sent with the request.
+func (r *Round) Start(answers mcp.InputResponseMap, caps *mcp.ClientCapabilities, carried []byte) {
+	r.answers, r.caps, r.carried = answers, caps, carried
+}
+
+// Session returns the session of a handshake-era request, which can be
+// asked for input directly, in the same round; nil for a request of a
+// sessionless revision, which is asked through rounds.
+func (r *Round) Session() *mcp.ServerSession { return r.session }
+
+// Legacy reports whether a request of protocol revision version on session
+// is asked for input directly (server-initiated requests on its session)
+// rather than through rounds.
+func Legacy(session *mcp.ServerSession, version string) bool {
+	return session != nil && (version == "" || version < "2026-07-28")
+}
+
+// Answer returns the client's answer to the request id, if it sent one.
+func (r *Round) Answer(id string) (mcp.InputResponse, bool) {
+	a, ok := r.answers[id]
+	return a, ok && a != nil
+}
+
+// Capabilities returns what the client declared it supports, or nil when
+// it did not say.
+func (r *Round) Capabilities() *mcp.ClientCapabilities { return r.caps }
+
+// Ask records a request for the next round.
+func (r *Round) Ask(id string, req mcp.InputRequest) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.asked == nil {
+		r.asked = mcp.InputRequestMap{}
+	}
+	r.asked[id] = req
+}
+
+// Asked returns the requests made this round.
+func (r *Round) Asked() mcp.InputRequestMap {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return maps.Clone(r.asked)
+}
+
+// Carried returns the data the previous round kept, or nil.
+func (r *Round) Carried() []byte { return r.carried }
+
+// Keep sets the data the next round receives.
+func (r *Round) Keep(data []byte) {
+	r.mu.Lock()
+	r.keep = data
+	r.mu.Unlock()
+}
+
+// Kept returns the data to carry to the next round.
+func (r *Round) Kept() []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.keep
+}
+
+type roundKey struct{}
+
+// WithRound returns ctx carrying r, for handlers that run outside a tool
+// call (prompts, resources).
+func WithRound(ctx context.Context, r *Round) context.Context {
+	return context.WithValue(ctx, roundKey{}, r)
+}
+
+// RoundFrom returns the round of the request ctx belongs to, or nil.
+func RoundFrom(ctx context.Context) *Round {
+	if c := CallFrom(ctx); c != nil && c.round != nil {
+		return c.round
+	}
+	r, _ := ctx.Value(roundKey{}).(*Round)
+	return r
+}
+
+// OpenRound starts a round from what a request carried: it verifies
+// the state (bound to bind) and returns the protocol error a client reads
+// when it fails.
+func OpenRound(rt *Runtime, r *Round, bind string, o *Origin) error {
+	var carried []byte
+	if o.RequestState != "" {
+		var err error
+		if carried, err = rt.Sealer.Open(bind, o.RequestState, rt.now()); err != nil {
+			return InvalidState(err)
+		}
+	}
+	r.Start(o.Answers, o.Capabilities, carried)
+	if Legacy(o.Session, o.Version) {
+		r.session = o.Session
+	}
+	return nil
+}
+
+// InvalidState is the protocol error for a requestState that cannot be
+// trusted: invalid params, saying what to do.
+func InvalidState(err error) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+		Message: fmt.Sprintf("invalid requestState: %v; send the request again without requestState and inputResponses", err)}
+}
+
+// SealRound returns the requests a round asked for and the sealed state of
+// the next round, or an error when the handler asked for nothing.
+func SealRound(rt *Runtime, r *Round, bind string) (mcp.InputRequestMap, string, error) {
+	asked := r.Asked()
+	if len(asked) == 0 {
+		return nil, "", errors.New("the handler returned ErrInputRequired without asking for any input")
+	}
+	kept := r.Kept()
+	if len(kept) > rt.Sealer.MaxBytes() {
+		return nil, "", fmt.Errorf("the state kept for the next round is %d bytes; the limit is %d", len(kept), rt.Sealer.MaxBytes())
+	}
+	return asked, rt.Sealer.Seal(bind, kept, rt.now()), nil
+}
