@@ -144,7 +144,7 @@ func postRPC(t *testing.T, h http.Handler, method string, params map[string]any)
 		data = data[i+len("data: "):]
 	}
 	var resp struct {
-		Result map[string]any  `json:"result"`
+		Result map[string]any `json:"result"`
 		Error  *jsonrpc.Error `json:"error"`
 	}
 	if err := json.Unmarshal(bytes.TrimSpace(data), &resp); err != nil {
