@@ -32,7 +32,6 @@ type ResourceDef struct {
 	pattern     uriTemplate // templates only
 	read        func(ctx context.Context, vars map[string]string) (Contents, error)
 	completers  map[string]Completer
-	categories  []*Category // the categories it joined (category.go)
 }
 
 // Resource declares a static resource at uri. read is called on each
