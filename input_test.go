@@ -136,6 +136,8 @@ func postRPC(t *testing.T, h http.Handler, method string, params map[string]any)
 	req.Header.Set("Mcp-Method", method)
 	if name, ok := params["name"].(string); ok {
 		req.Header.Set("Mcp-Name", name)
+	} else if uri, ok := params["uri"].(string); ok {
+		req.Header.Set("Mcp-Name", uri)
 	}
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, req)

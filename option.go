@@ -43,6 +43,8 @@ type config struct {
 	serverOpts   *mcp.ServerOptions
 	stateKeys    [][]byte
 	stateMaxAge  time.Duration
+	listTTL      time.Duration
+	listTTLSet   bool
 
 	// The validator the app's codecs run: made by finish, with the rules
 	// WithRule registered.

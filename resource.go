@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
@@ -32,6 +33,8 @@ type ResourceDef struct {
 	pattern     uriTemplate // templates only
 	read        func(ctx context.Context, vars map[string]string) (Contents, error)
 	completers  map[string]Completer
+	ttl         time.Duration // see TTL
+	public      bool
 }
 
 // Resource declares a static resource at uri. read is called on each

@@ -41,6 +41,7 @@ func (a *App) newServer(cfg *serveConfig) *mcp.Server {
 	so.HasTools = len(p.Tools()) > 0
 	so.HasPrompts = len(a.prompts) > 0
 	so.HasResources = len(a.resources) > 0
+	so.SetCacheable = a.setCacheable(so.SetCacheable)
 	server := mcp.NewServer(&mcp.Implementation{Name: a.cfg.name, Version: a.cfg.version}, &so)
 	server.AddReceivingMiddleware(shortUnknownTool(p.Runtime()))
 	a.attach(server, cfg)

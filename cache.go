@@ -1,0 +1,80 @@
+package vurb
+
+import (
+	"context"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Revision 2026-07-28 asks servers to say how long a client may cache a
+// list or a read (ttlMs) and for whom (cacheScope). vurb derives both from
+// what it knows:
+//
+//   - tools/list, prompts/list, resources/list, resources/templates/list
+//     and server/discover: an app is frozen at Build, so its lists change
+//     only when the server is redeployed. They are "public" (a list does
+//     not depend on who asks: tag filters are per server) and fresh for
+//     DefaultListTTL, or what WithListTTL says.
+//   - resources/read: what the resource says (ResourceDef.TTL), else
+//     immediately stale; "private", since a read may depend on who asks.
+//
+// Handshake-era clients see no change. ServerOptions.SetCacheable given
+// through WithServerOptions runs after vurb's, and may change anything.
+
+// DefaultListTTL is how long a client may cache the app's lists.
+const DefaultListTTL = 5 * time.Minute
+
+// WithListTTL sets how long clients may cache the app's lists (default
+// DefaultListTTL); zero says they are stale at once.
+func WithListTTL(d time.Duration) Option {
+	return func(c *config) {
+		c.listTTL = max(d, 0)
+		c.listTTLSet = true
+	}
+}
+
+// TTL says how long a client may cache what a read of the resource
+// returns (default: not at all), and that the cache may be shared between
+// users (cacheScope "public") when public is true.
+func (r *ResourceDef) TTL(d time.Duration, public bool) *ResourceDef {
+	r.app.mustBeMutable()
+	r.ttl, r.public = max(d, 0), public
+	return r
+}
+
+// setCacheable is the app's ServerOptions.SetCacheable.
+func (a *App) setCacheable(user func(context.Context, mcp.Request, *mcp.Cacheable)) func(context.Context, mcp.Request, *mcp.Cacheable) {
+	listTTL := DefaultListTTL
+	if a.cfg.listTTLSet {
+		listTTL = a.cfg.listTTL
+	}
+	return func(ctx context.Context, req mcp.Request, c *mcp.Cacheable) {
+		if read, ok := req.(*mcp.ReadResourceRequest); ok {
+			c.TTLMs, c.CacheScope = 0, "private"
+			if read.Params != nil {
+				if r := a.resourceFor(read.Params.URI); r != nil {
+					c.TTLMs = int(r.ttl.Milliseconds())
+					if r.public {
+						c.CacheScope = "public"
+					}
+				}
+			}
+		} else {
+			c.TTLMs, c.CacheScope = int(listTTL.Milliseconds()), "public"
+		}
+		if user != nil {
+			user(ctx, req, c)
+		}
+	}
+}
+
+// resourceFor is the declared resource or template uri names, or nil.
+func (a *App) resourceFor(uri string) *ResourceDef {
+	for _, r := range a.resources {
+		if r.matches(uri) {
+			return r
+		}
+	}
+	return nil
+}
