@@ -46,9 +46,10 @@ func Log(ctx context.Context, level mcp.LoggingLevel, data any) error {
 // It returns ErrNoSession outside a served call, and the client's error when
 // it declines or does not support sampling.
 //
-// Deprecated: MCP deprecates sampling as of protocol revision 2026-07-28,
-// and the go-sdk refuses it for clients of that revision; it keeps working
-// for handshake-era sessions.
+// Deprecated: use AskSampling, which works for clients of every protocol
+// revision. Sample sends a server-initiated request on the session, which
+// only handshake-era clients accept: for a 2026-07-28 client the go-sdk
+// refuses it with an error.
 func Sample(ctx context.Context, params *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
 	c := engine.CallFrom(ctx)
 	if c == nil || c.Session() == nil {
@@ -60,6 +61,11 @@ func Sample(ctx context.Context, params *mcp.CreateMessageParams) (*mcp.CreateMe
 // Elicit asks the client's user for input (elicitation/create). It returns
 // ErrNoSession outside a served call, and the client's error when it does
 // not support elicitation.
+//
+// Deprecated: use Ask (a form from a struct) or AskElicitation, which work
+// for clients of every protocol revision. Elicit sends a server-initiated
+// request on the session, which only handshake-era clients accept: for a
+// 2026-07-28 client the go-sdk refuses it with an error.
 func Elicit(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 	c := engine.CallFrom(ctx)
 	if c == nil || c.Session() == nil {

@@ -21,16 +21,20 @@
 # new enough, else npm's node-linux-<arch>@22 package installed into the cache
 # directory), installs the suite pinned to CONFORMANCE_VERSION into the cache
 # directory (reused across runs), starts the server in the background in its
-# own process group, waits until it answers HTTP, runs every *active* server
-# scenario (the suite's default: everything but pending and draft-spec
-# scenarios), prints the failed checks and a summary, stops the server, and
-# exits non-zero if any scenario failed (or the server could not be started).
+# own process group, waits until it answers HTTP, runs the suite against that
+# one process for each protocol generation the server serves (the 2025-11-25
+# requirement set, then the 2026-07-28 one, each scored by the suite; or, with
+# CONFORMANCE_ARGS, once with those arguments), prints the failed checks and
+# a summary per run, stops the server, and exits non-zero if a run failed (or
+# the server could not be started).
 #
 # Environment (all optional):
 #   CONFORMANCE_VERSION   suite version (default: the pinned one below)
 #   CONFORMANCE_ARGS      extra arguments for `conformance server`, split on
 #                         whitespace, e.g. '--scenario ping' or
 #                         '--requirements 2025-11-25' or '--suite all'
+#   CONFORMANCE_REQUIREMENTS  the requirement sets run without CONFORMANCE_ARGS
+#                         (default '2025-11-25 2026-07-28')
 #   CONFORMANCE_URL       test an already running server at this URL instead of
 #                         starting one (the server command is then ignored)
 #   CONFORMANCE_HOST      host to bind/test (default 127.0.0.1; the suite's
@@ -226,36 +230,38 @@ else
 fi
 
 # ---------------------------------------------------------------------------
-# Run the suite
+# Run the suite (once per requirement set, against the same server)
 # ---------------------------------------------------------------------------
-RESULTS="$WORK/results"
-mkdir -p "$RESULTS"
-args=(server --url "$URL" -o "$RESULTS")
-[[ -n "${CONFORMANCE_TIMEOUT:-}" ]] && args+=(--timeout "$CONFORMANCE_TIMEOUT")
-# shellcheck disable=SC2206 # word splitting intended
-[[ -n "${CONFORMANCE_ARGS:-}" ]] && args+=(${CONFORMANCE_ARGS})
+# run_suite ARGS... runs the suite with ARGS added to CONFORMANCE_ARGS and
+# prints the summary; it sets suite_rc and summary_rc.
+run_suite() {
+	local RESULTS
+	RESULTS="$(mktemp -d "$WORK/results.XXXXXX")"
+	local args=(server --url "$URL" -o "$RESULTS")
+	[[ -n "${CONFORMANCE_TIMEOUT:-}" ]] && args+=(--timeout "$CONFORMANCE_TIMEOUT")
+	# shellcheck disable=SC2206 # word splitting intended
+	[[ -n "${CONFORMANCE_ARGS:-}" ]] && args+=(${CONFORMANCE_ARGS})
+	args+=("$@")
 
-suite_rc=0
-# Run from the work dir: the suite may write ./results otherwise.
-(cd "$WORK" && "$NODE" "$SUITE" "${args[@]}") || suite_rc=$?
-if [[ -n "${CONFORMANCE_RESULTS:-}" ]]; then
-	mkdir -p "$CONFORMANCE_RESULTS"
-	cp -R "$RESULTS"/. "$CONFORMANCE_RESULTS"/
-	log "per-scenario checks.json files copied to $CONFORMANCE_RESULTS"
-fi
+	suite_rc=0
+	# Run from the work dir: the suite may write ./results otherwise.
+	(cd "$WORK" && "$NODE" "$SUITE" "${args[@]}") || suite_rc=$?
+	if [[ -n "${CONFORMANCE_RESULTS:-}" ]]; then
+		mkdir -p "$CONFORMANCE_RESULTS"
+		cp -R "$RESULTS"/. "$CONFORMANCE_RESULTS"/
+		log "per-scenario checks.json files copied to $CONFORMANCE_RESULTS"
+	fi
 
-# ---------------------------------------------------------------------------
-# Summary from the per-scenario checks.json files
-# ---------------------------------------------------------------------------
-# With a baseline (--expected-failures) or a requirement set (--requirements,
-# which also runs unscored extension scenarios) the suite's own exit status
-# decides; the summary still lists every failing check.
-suite_decides=0
-if [[ " ${CONFORMANCE_ARGS:-} " =~ \ --(expected-failures|requirements) ]]; then
-	suite_decides=1
-fi
-summary_rc=0
-"$NODE" - "$RESULTS" "$suite_decides" "$suite_rc" <<'EOF' || summary_rc=$?
+	# With a baseline (--expected-failures) or a requirement set
+	# (--requirements, which also runs unscored extension scenarios) the
+	# suite's own exit status decides; the summary still lists every
+	# failing check.
+	local suite_decides=0
+	if [[ " ${CONFORMANCE_ARGS:-} $* " =~ \ --(expected-failures|requirements) ]]; then
+		suite_decides=1
+	fi
+	summary_rc=0
+	"$NODE" - "$RESULTS" "$suite_decides" "$suite_rc" <<'EOF' || summary_rc=$?
 const fs = require("fs"), path = require("path");
 const [dir, suiteDecides, suiteRc] = process.argv.slice(2);
 const byScenario = new Map();
@@ -290,6 +296,25 @@ if (byScenario.size === 0) { console.log("conformance: 0 passed, 1 failed"); pro
 console.log(`conformance: ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
 EOF
+}
+
+# Without CONFORMANCE_ARGS the server is held to both protocol generations
+# it serves from one endpoint: the 2025-11-25 requirement set, then the
+# 2026-07-28 one (CONFORMANCE_REQUIREMENTS overrides the list), each scored
+# by the suite.
+overall_rc=0
+if [[ -z "${CONFORMANCE_ARGS:-}" ]]; then
+	for set in ${CONFORMANCE_REQUIREMENTS:-2025-11-25 2026-07-28}; do
+		log "requirement set $set"
+		run_suite --requirements "$set"
+		if ((suite_rc != 0 || summary_rc != 0)); then overall_rc=1; fi
+	done
+else
+	run_suite
+	if ((suite_rc != 0 || summary_rc != 0)); then overall_rc=1; fi
+fi
+suite_rc=$overall_rc
+summary_rc=0
 
 if ((suite_rc != 0 || summary_rc != 0)); then
 	if [[ -n "$SERVER_PID" ]]; then
@@ -304,8 +329,4 @@ if ((suite_rc != 0 || summary_rc != 0)); then
 	log "FAILED (suite exit $suite_rc)"
 	exit 1
 fi
-if ((suite_decides)); then
-	log "passed, as scored by the suite"
-else
-	log "all scenarios passed"
-fi
+log "passed"
