@@ -5,6 +5,8 @@
 //
 // It is a module of its own (bench/go.mod, with a replace to the root) so
 // that the peers it compares against, github.com/mark3labs/mcp-go among
-// them, never enter vurb's own go.mod. Everything lives in _test.go files;
-// see README.md for how to run it and what it found.
+// them, never enter vurb's own go.mod. Everything lives in _test.go files
+// but internal/servedserver, the server process the served benchmarks
+// start (a server must run apart from its load to be measured apart); see
+// README.md for how to run it and what it found.
 package bench

@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
-	"github.com/vurb-go/vurb/schema"
+	"github.com/vurb-go/vurb/internal/schema"
 )
 
 // resultSink keeps the compiler from dropping what a part computes.
