@@ -33,17 +33,22 @@ func (a *App) Attach(server ToolServer, opts ...ServeOption) (detach func()) {
 }
 
 func (a *App) attach(server ToolServer, cfg *serveConfig) (detach func()) {
-	var allow func(*engine.Endpoint) bool
-	if cfg.filters() {
-		allow = func(ep *engine.Endpoint) bool { return cfg.allows(ep.Tags()) }
-	}
-	routes := a.built().View(allow)
+	routes := a.view(cfg)
 	names := make([]string, len(routes))
 	for i, r := range routes {
 		server.AddTool(r.Wire(), toolHandler(r))
 		names[i] = r.Wire().Name
 	}
 	return func() { server.RemoveTools(names...) }
+}
+
+// view is the routes cfg's filters let through.
+func (a *App) view(cfg *serveConfig) []engine.Route {
+	var allow func(*engine.Endpoint) bool
+	if cfg.filters() {
+		allow = func(ep *engine.Endpoint) bool { return cfg.allows(ep.Tags()) }
+	}
+	return a.built().View(allow)
 }
 
 // toolHandler adapts a route to the SDK's ToolHandler.

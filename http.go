@@ -44,7 +44,19 @@ func (a *App) httpServing(opts ...ServeOption) *httpServing {
 	if ho.MaxRequestBodyBytes == 0 {
 		ho.MaxRequestBodyBytes = int64(a.cfg.limits.MaxBytes) + 64<<10 // the arguments plus the JSON-RPC envelope
 	}
-	h := generations(server, ho)
+	var fast func(http.Handler) http.Handler
+	if !cfg.noLane {
+		userCacheable := a.cfg.serverOpts != nil && a.cfg.serverOpts.SetCacheable != nil
+		routes := a.view(&cfg)
+		impl := &mcp.Implementation{Name: a.cfg.name, Version: a.cfg.version}
+		fast = func(sdk http.Handler) http.Handler {
+			if l := newLane(sdk, routes, impl, &ho, userCacheable); l != nil {
+				return l
+			}
+			return sdk
+		}
+	}
+	h := generations(server, ho, fast)
 	hs := &httpServing{server: server}
 	counted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost { // a POST carries calls; a GET is a standing stream
@@ -63,12 +75,16 @@ func (a *App) httpServing(opts ...ServeOption) *httpServing {
 // (initialize, requests on a session, its GET stream and DELETE) goes to the
 // stateful one, which the go-sdk refuses to let answer the new revision.
 // Both serve the same server, with the same tools, filters and hardening.
-// With Stateless() set, every request is stateless.
-func generations(server *mcp.Server, ho mcp.StreamableHTTPOptions) http.Handler {
+// With Stateless() set, every request is stateless. fast, when not nil,
+// puts the fast lane (see lane) in front of the stateless handler.
+func generations(server *mcp.Server, ho mcp.StreamableHTTPOptions, fast func(http.Handler) http.Handler) http.Handler {
 	getServer := func(*http.Request) *mcp.Server { return server }
 	sessionless := ho
 	sessionless.Stateless = true
-	stateless := mcp.NewStreamableHTTPHandler(getServer, &sessionless)
+	var stateless http.Handler = mcp.NewStreamableHTTPHandler(getServer, &sessionless)
+	if fast != nil {
+		stateless = fast(stateless)
+	}
 	if ho.Stateless {
 		return stateless
 	}

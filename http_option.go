@@ -57,6 +57,16 @@ func HTTPOptions(opts *mcp.StreamableHTTPOptions) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("HTTPOptions"); c.sdkHTTP = opts }
 }
 
+// NoFastLane sends every request through the go-sdk's handlers. By default
+// HTTPHandler answers the sessionless requests that need no stream
+// (tools/call and tools/list of revision 2026-07-28 and later, and of
+// Stateless() servers) itself, from the compiled plan, the way the go-sdk
+// would, byte for byte, at a fraction of the cost; this option is for
+// comparing the two, or ruling the lane out.
+func NoFastLane() ServeOption {
+	return func(c *serveConfig) { c.httpSetting("NoFastLane"); c.noLane = true }
+}
+
 // DefaultShutdownGrace is how long ListenAndServe lets in-flight calls run
 // after its context is cancelled.
 const DefaultShutdownGrace = 10 * time.Second

@@ -143,7 +143,7 @@ func ask[R mcp.InputResponse](ctx context.Context, id string, req mcp.InputReque
 	if r == nil {
 		return zero, ErrNoInput
 	}
-	if !kind.Declared(r.Capabilities()) {
+	if !r.Declares(kind) {
 		return zero, &engine.MissingCapabilityError{Capability: kind, For: id}
 	}
 	if ss := r.Session(); ss != nil {
@@ -175,7 +175,7 @@ const (
 // returns that error, which answers the request with the spec's -32021.
 func RequireCapability(ctx context.Context, c Capability) error {
 	r := engine.RoundFrom(ctx)
-	if r == nil || c.Declared(r.Capabilities()) {
+	if r == nil || r.Declares(c) {
 		return nil
 	}
 	return &engine.MissingCapabilityError{Capability: c}

@@ -30,6 +30,7 @@ type serveConfig struct {
 	allowedHosts   map[string]bool
 	shutdownGrace  time.Duration
 	sdkHTTP        *mcp.StreamableHTTPOptions
+	noLane         bool
 }
 
 func newServeConfig(opts []ServeOption) serveConfig {

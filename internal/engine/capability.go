@@ -23,8 +23,8 @@ const (
 	Roots       Capability = "roots"
 )
 
-// Declared reports whether caps declares c. Unknown capabilities (a nil
-// caps, as in-process) count as declared: nothing says otherwise.
+// Declared reports whether caps declares c. A nil caps counts as declaring
+// everything: see Round.Declares for when capabilities are unknown.
 func (c Capability) Declared(caps *mcp.ClientCapabilities) bool {
 	if caps == nil {
 		return true
@@ -62,16 +62,9 @@ func (e *MissingCapabilityError) Error() string {
 func (e *MissingCapabilityError) Unwrap() []error { return []error{ErrUnsupported, e.rpc()} }
 
 func (e *MissingCapabilityError) rpc() *jsonrpc.Error {
-	required := &mcp.ClientCapabilities{}
-	switch e.Capability {
-	case Elicitation:
-		required.Elicitation = &mcp.ElicitationCapabilities{}
-	case Sampling:
-		required.Sampling = &mcp.SamplingCapabilities{}
-	case Roots:
-		required.RootsV2 = &mcp.RootCapabilities{}
-	}
-	data, _ := json.Marshal(mcp.MissingRequiredClientCapabilityData{RequiredCapabilities: required})
+	// Written by hand: mcp.ClientCapabilities always encodes a "roots"
+	// member, which would name a capability this request does not need.
+	data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{string(e.Capability): struct{}{}}})
 	return &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: e.Error() +
 		"; declare it in _meta \"io.modelcontextprotocol/clientCapabilities\"", Data: data}
 }

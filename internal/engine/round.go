@@ -27,6 +27,7 @@ type Round struct {
 	caps    *mcp.ClientCapabilities
 	carried []byte
 	session *mcp.ServerSession // set for handshake-era requests
+	version string             // the request's revision, "" in-process
 
 	mu    sync.Mutex
 	asked mcp.InputRequestMap
@@ -59,6 +60,18 @@ func (r *Round) Answer(id string) (mcp.InputResponse, bool) {
 // Capabilities returns what the client declared it supports, or nil when
 // it did not say.
 func (r *Round) Capabilities() *mcp.ClientCapabilities { return r.caps }
+
+// Declares reports whether the client declared c. A served request whose
+// client declared nothing we can see (a stateless handshake-era request:
+// its capabilities went with an initialize this server never saw) declares
+// nothing; only an in-process call, where there is no client to ask the
+// question of, counts as declaring everything.
+func (r *Round) Declares(c Capability) bool {
+	if r.caps == nil {
+		return r.version == ""
+	}
+	return c.Declared(r.caps)
+}
 
 // Ask records a request for the next round.
 func (r *Round) Ask(id string, req mcp.InputRequest) {
@@ -123,6 +136,7 @@ func OpenRound(rt *Runtime, r *Round, bind string, o *Origin) error {
 		}
 	}
 	r.Start(o.Answers, o.Capabilities, carried)
+	r.version = o.Version
 	if Legacy(o.Session, o.Version) {
 		r.session = o.Session
 	}

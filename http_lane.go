@@ -1,0 +1,455 @@
+package vurb
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// The fast lane. A request that needs nothing from a session (every request
+// of revision 2026-07-28 and later that names none, and every request with
+// Stateless()) is, through the go-sdk, a session, a JSON-RPC connection and
+// a stream made and torn down around one call, and about six JSON decodes
+// that each allocate a fresh 32 KiB buffer. The lane answers the common
+// ones itself, tools/call and tools/list, from the compiled plan: one
+// decode of the envelope, one encode of the answer.
+//
+// It only ever answers what the go-sdk would answer, byte for byte (a
+// differential test holds it to that): whatever it does not recognise as
+// plainly valid, or would need a stream for (progress, logging, input
+// requests of handshake-era clients, batches, notifications, pagination,
+// x-mcp-header tools), it hands to the go-sdk untouched, before writing
+// anything. Errors are the go-sdk's, except those a handler returns, which
+// the lane encodes as the go-sdk does.
+type lane struct {
+	sdk      http.Handler // the go-sdk's stateless handler: everything else
+	routes   map[string]engine.Route
+	headered map[string]bool // tools with x-mcp-header bindings: the go-sdk checks them
+	impl     *mcp.Implementation
+	json     bool  // JSONResponse: application/json instead of an event stream
+	maxBody  int64 // the go-sdk's MaxRequestBodyBytes
+	lists    *listCache
+}
+
+// newLane returns the lane over the routes a server exposes, or nil when an
+// option it cannot honour is set (an event store, a custom SetCacheable,
+// the SDK's own handler options it does not mirror).
+func newLane(sdk http.Handler, routes []engine.Route, impl *mcp.Implementation, ho *mcp.StreamableHTTPOptions, userCacheable bool) *lane {
+	if ho.EventStore != nil || ho.CrossOriginProtection != nil || ho.DisableLocalhostProtection || userCacheable {
+		return nil
+	}
+	l := &lane{sdk: sdk, routes: make(map[string]engine.Route, len(routes)), headered: map[string]bool{},
+		impl: impl, json: ho.JSONResponse, maxBody: ho.MaxRequestBodyBytes, lists: &listCache{sdk: sdk}}
+	for _, r := range routes {
+		name := r.Wire().Name
+		l.routes[name] = r
+		if schema, ok := r.Wire().InputSchema.(json.RawMessage); ok && bytes.Contains(schema, []byte(`"x-mcp-header"`)) {
+			l.headered[name] = true
+		}
+	}
+	return l
+}
+
+// laneRequest is what the lane understood of a request.
+type laneRequest struct {
+	id      jsonrpc.ID
+	method  string
+	version string // the revision, "" for a stateless handshake-era request
+	newRev  bool   // revision 2026-07-28 or later: per-request _meta
+	caps    *mcp.ClientCapabilities
+	name    string          // tools/call
+	args    json.RawMessage // tools/call
+}
+
+// ServeHTTP answers r, in the lane or through the go-sdk.
+func (l *lane) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	req, body, ok := l.understand(r)
+	if !ok {
+		if body != nil { // hand over what was read, as it came
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		l.sdk.ServeHTTP(w, r)
+		return
+	}
+	switch req.method {
+	case "tools/list":
+		if !l.list(w, r, req, body) {
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			l.sdk.ServeHTTP(w, r)
+		}
+	case "tools/call":
+		l.call(w, r, req)
+	}
+}
+
+// understand reads r and says whether the lane answers it.
+func (l *lane) understand(r *http.Request) (req laneRequest, body []byte, ok bool) {
+	if r.Method != http.MethodPost || r.Header.Get(sessionIDHeader) != "" || r.ContentLength > l.maxBody {
+		return req, nil, false
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return req, nil, false
+	}
+	if !acceptsBoth(r.Header.Values("Accept")) {
+		return req, nil, false
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, l.maxBody+1))
+	r.Body.Close()
+	if err != nil || int64(len(body)) > l.maxBody {
+		return req, body, false
+	}
+	version := r.Header.Get(protocolVersionHeader)
+	req.newRev = sessionlessRevision(version)
+	if !req.newRev && version != "" && !knownHandshakeRevision(version) {
+		return req, body, false
+	}
+	if !l.parse(body, &req) {
+		return req, body, false
+	}
+	if req.newRev {
+		// net/http has trimmed the values already; the go-sdk compares them
+		// as they are.
+		if req.version != version || r.Header.Get("Mcp-Method") != req.method {
+			return req, body, false
+		}
+		if req.method == "tools/call" && r.Header.Get("Mcp-Name") != req.name {
+			return req, body, false
+		}
+	} else if req.version != "" { // a handshake-era request with a new-revision _meta
+		return req, body, false
+	} else if req.version = version; version == "" {
+		req.version = "2025-03-26" // what the go-sdk assumes without the header
+	}
+	for k := range r.Header {
+		if strings.HasPrefix(k, "Mcp-Param-") {
+			return req, body, false
+		}
+	}
+	if req.method == "tools/call" {
+		if _, known := l.routes[req.name]; !known || l.headered[req.name] {
+			return req, body, false
+		}
+	}
+	return req, body, true
+}
+
+// parse reads the JSON-RPC envelope: one request, with exactly the members
+// the lane knows (anything else is the go-sdk's to judge).
+func (l *lane) parse(body []byte, req *laneRequest) bool {
+	var env map[string]json.RawMessage
+	if json.Unmarshal(body, &env) != nil || len(env) > 4 || string(env["jsonrpc"]) != `"2.0"` {
+		return false
+	}
+	var rawID any
+	if len(env["id"]) == 0 || json.Unmarshal(env["id"], &rawID) != nil || rawID == nil {
+		return false
+	}
+	if _, isFloat := rawID.(float64); isFloat && !isInteger(env["id"]) {
+		return false
+	}
+	id, err := jsonrpc.MakeID(rawID)
+	if err != nil || json.Unmarshal(env["method"], &req.method) != nil {
+		return false
+	}
+	req.id = id
+	for k := range env {
+		if k != "jsonrpc" && k != "id" && k != "method" && k != "params" {
+			return false
+		}
+	}
+	var params map[string]json.RawMessage
+	if raw, ok := env["params"]; ok && json.Unmarshal(raw, &params) != nil {
+		return false
+	}
+	switch req.method {
+	case "tools/list":
+		for k := range params {
+			if k != "_meta" {
+				return false // a cursor: the go-sdk paginates
+			}
+		}
+	case "tools/call":
+		for k := range params {
+			if k != "_meta" && k != "name" && k != "arguments" {
+				return false // inputResponses, requestState, task: the go-sdk's
+			}
+		}
+		if json.Unmarshal(params["name"], &req.name) != nil {
+			return false
+		}
+		req.args = params["arguments"]
+	default:
+		return false
+	}
+	return l.parseMeta(params["_meta"], req)
+}
+
+// parseMeta reads the request's _meta: a 2026-07-28 request's protocol
+// revision and client capabilities. A progress token or a log level needs
+// a stream, and unknown members may mean something to the go-sdk: those go
+// there.
+func (l *lane) parseMeta(raw json.RawMessage, req *laneRequest) bool {
+	if len(raw) == 0 {
+		return !req.newRev
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(raw, &meta) != nil {
+		return false
+	}
+	for k := range meta {
+		switch k {
+		case mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientCapabilities, mcp.MetaKeyClientInfo:
+		default:
+			return false
+		}
+	}
+	if !req.newRev {
+		return len(meta) == 0
+	}
+	if json.Unmarshal(meta[mcp.MetaKeyProtocolVersion], &req.version) != nil {
+		return false
+	}
+	// The go-sdk's own decoding of the capabilities (its v2 form) is not
+	// exported: a round trip through InitializeParams, whose JSON carries
+	// the same object, is.
+	var ip mcp.InitializeParams
+	wrapped := append(append([]byte(`{"capabilities":`), meta[mcp.MetaKeyClientCapabilities]...), '}')
+	if len(meta[mcp.MetaKeyClientCapabilities]) == 0 || meta[mcp.MetaKeyClientCapabilities][0] != '{' ||
+		json.Unmarshal(wrapped, &ip) != nil || ip.Capabilities == nil {
+		return false
+	}
+	if ci, ok := meta[mcp.MetaKeyClientInfo]; ok && (len(ci) == 0 || ci[0] != '{') {
+		return false
+	}
+	req.caps = ip.Capabilities
+	return true
+}
+
+// call runs a tools/call through the plan and writes the answer.
+func (l *lane) call(w http.ResponseWriter, r *http.Request, req laneRequest) {
+	o := engine.Origin{Version: req.version, Capabilities: req.caps}
+	res, err := l.routes[req.name].Call(r.Context(), req.args, o)
+	if err != nil {
+		var rpcErr *jsonrpc.Error
+		if !errors.As(err, &rpcErr) {
+			if r.Context().Err() != nil {
+				return // the client went away: nobody reads an answer
+			}
+			rpcErr = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+		}
+		l.writeError(w, req, rpcErr)
+		return
+	}
+	out, bug := l.callResult(res, req.newRev)
+	if bug != nil {
+		l.writeError(w, req, bug)
+		return
+	}
+	data, merr := json.Marshal(out)
+	if merr != nil {
+		l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: merr.Error()})
+		return
+	}
+	l.write(w, req, data)
+}
+
+// callResult is what the go-sdk makes of a handler's result before it
+// encodes it: the result type and the server's identity for 2026-07-28
+// clients, an empty content list rather than null.
+func (l *lane) callResult(res *mcp.CallToolResult, newRev bool) (*mcp.CallToolResult, *jsonrpc.Error) {
+	if res.InputRequests != nil && len(res.Content) > 0 {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "server bug: result has both content and inputRequests"}
+	}
+	var out mcp.CallToolResult
+	if newRev {
+		if res.InputRequests != nil {
+			out = templates.inputRequired
+		} else {
+			out = templates.complete
+		}
+	}
+	out.Meta, out.Content, out.StructuredContent = res.Meta, res.Content, res.StructuredContent
+	out.IsError, out.InputRequests, out.RequestState = res.IsError, res.InputRequests, res.RequestState
+	if out.Content == nil && !(newRev && res.InputRequests != nil) {
+		out.Content = []mcp.Content{}
+	}
+	if newRev {
+		meta := make(mcp.Meta, len(res.Meta)+1)
+		for k, v := range res.Meta {
+			meta[k] = v
+		}
+		if _, ok := meta[mcp.MetaKeyServerInfo]; !ok {
+			meta[mcp.MetaKeyServerInfo] = l.impl
+		}
+		out.Meta = meta
+	}
+	return &out, nil
+}
+
+// templates hold the result types the go-sdk sets on results of 2026-07-28
+// requests. The field is unexported; decoding sets it, and copying a
+// template carries it.
+var templates = func() (t struct{ complete, inputRequired mcp.CallToolResult }) {
+	if json.Unmarshal([]byte(`{"content":[],"resultType":"complete"}`), &t.complete) != nil ||
+		json.Unmarshal([]byte(`{"content":[],"resultType":"input_required"}`), &t.inputRequired) != nil {
+		panic("vurb: the go-sdk's result types no longer decode")
+	}
+	return t
+}()
+
+// list answers tools/list with the go-sdk's own answer, asked once per
+// kind of request and kept: the app is frozen, so the list never changes.
+func (l *lane) list(w http.ResponseWriter, r *http.Request, req laneRequest, body []byte) bool {
+	result, ok := l.lists.get(r, req.newRev, body)
+	if !ok {
+		return false
+	}
+	l.write(w, req, result)
+	return true
+}
+
+// write sends a result the way the go-sdk's stateless handler does.
+func (l *lane) write(w http.ResponseWriter, req laneRequest, result []byte) {
+	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.id, Result: result})
+	if err != nil {
+		l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
+		return
+	}
+	l.send(w, http.StatusOK, data)
+}
+
+// writeError sends an error response as the go-sdk does: for a 2026-07-28
+// request, the codes the spec ties to an HTTP status are sent bare with
+// that status; everything else like a result.
+func (l *lane) writeError(w http.ResponseWriter, req laneRequest, rpcErr *jsonrpc.Error) {
+	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.id, Error: rpcErr})
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	if req.newRev {
+		status := 0
+		switch rpcErr.Code {
+		case jsonrpc.CodeMethodNotFound:
+			status = http.StatusNotFound
+		case jsonrpc.CodeInvalidParams, mcp.CodeUnsupportedProtocolVersion, mcp.CodeMissingRequiredClientCapabilities:
+			status = http.StatusBadRequest
+		}
+		if status != 0 {
+			h := w.Header()
+			h.Set("Cache-Control", "no-cache, no-transform")
+			if !l.json {
+				h.Set("Connection", "keep-alive")
+			}
+			h.Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			w.Write(data)
+			return
+		}
+	}
+	l.send(w, http.StatusOK, data)
+}
+
+// send frames one message as the go-sdk does: JSON, or an event stream of
+// one event.
+func (l *lane) send(w http.ResponseWriter, status int, data []byte) {
+	h := w.Header()
+	h.Set("Cache-Control", "no-cache, no-transform")
+	if l.json {
+		h.Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		w.Write(data)
+		return
+	}
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Connection", "keep-alive")
+	w.WriteHeader(status)
+	buf := make([]byte, 0, len(data)+24)
+	buf = append(buf, "event: message\ndata: "...)
+	buf = append(append(buf, data...), "\n\n"...)
+	w.Write(buf)
+}
+
+// listCache keeps the go-sdk's tools/list results, one per kind of
+// request (handshake-era or 2026-07-28).
+type listCache struct {
+	sdk     http.Handler
+	mu      sync.Mutex
+	results map[bool][]byte
+}
+
+// get returns the result of a tools/list like r, asking the go-sdk once.
+func (c *listCache) get(r *http.Request, newRev bool, body []byte) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if res, ok := c.results[newRev]; ok {
+		return res, true
+	}
+	probe := r.Clone(context.WithoutCancel(r.Context()))
+	probe.Body = io.NopCloser(bytes.NewReader(body))
+	rec := httptest.NewRecorder()
+	c.sdk.ServeHTTP(rec, probe)
+	data := rec.Body.Bytes()
+	if bytes.HasPrefix(data, []byte("event: message\ndata: ")) {
+		data = bytes.TrimSuffix(bytes.TrimPrefix(data, []byte("event: message\ndata: ")), []byte("\n\n"))
+	}
+	var resp struct {
+		Result json.RawMessage `json:"result"`
+	}
+	if rec.Code != http.StatusOK || json.Unmarshal(data, &resp) != nil || len(resp.Result) == 0 ||
+		bytes.Contains(resp.Result, []byte(`"nextCursor"`)) {
+		return nil, false
+	}
+	if c.results == nil {
+		c.results = map[bool][]byte{}
+	}
+	c.results[newRev] = resp.Result
+	return resp.Result, true
+}
+
+// acceptsBoth reports whether Accept values list application/json and
+// text/event-stream (or */*), as the go-sdk requires of a POST.
+func acceptsBoth(values []string) bool {
+	var jsonOK, streamOK bool
+	for _, v := range values {
+		for _, part := range strings.Split(v, ",") {
+			mt, _, _ := strings.Cut(strings.TrimSpace(part), ";")
+			switch strings.TrimSpace(mt) {
+			case "application/json":
+				jsonOK = true
+			case "text/event-stream":
+				streamOK = true
+			case "*/*", "application/*":
+				jsonOK = jsonOK || mt != "text/*"
+				streamOK = streamOK || mt == "*/*"
+			}
+		}
+	}
+	return jsonOK && streamOK
+}
+
+// knownHandshakeRevision reports whether the go-sdk negotiates version.
+func knownHandshakeRevision(version string) bool {
+	switch version {
+	case "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25":
+		return true
+	}
+	return false
+}
+
+// isInteger reports whether a JSON number has no fraction or exponent: the
+// go-sdk truncates others into an id that would not echo the request's.
+func isInteger(raw json.RawMessage) bool {
+	return !bytes.ContainsAny(raw, ".eE")
+}
