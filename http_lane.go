@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -40,6 +41,9 @@ type lane struct {
 	json     bool  // JSONResponse: application/json instead of an event stream
 	maxBody  int64 // the go-sdk's MaxRequestBodyBytes
 	lists    *listCache
+	caps     *capsCache
+	// serverMeta is the _meta of a 2026-07-28 result, encoded once.
+	serverMeta []byte
 }
 
 // newLane returns the lane over the routes a server exposes, or nil when an
@@ -50,7 +54,12 @@ func newLane(sdk http.Handler, routes []engine.Route, impl *mcp.Implementation, 
 		return nil
 	}
 	l := &lane{sdk: sdk, routes: make(map[string]engine.Route, len(routes)), headered: map[string]bool{},
-		impl: impl, json: ho.JSONResponse, maxBody: ho.MaxRequestBodyBytes, lists: &listCache{sdk: sdk}}
+		impl: impl, json: ho.JSONResponse, maxBody: ho.MaxRequestBodyBytes, lists: &listCache{sdk: sdk}, caps: &capsCache{}}
+	meta, err := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl})
+	if err != nil {
+		return nil
+	}
+	l.serverMeta = meta
 	for _, r := range routes {
 		name := r.Wire().Name
 		l.routes[name] = r
@@ -147,93 +156,113 @@ func (l *lane) understand(r *http.Request) (req laneRequest, body []byte, ok boo
 // parse reads the JSON-RPC envelope: one request, with exactly the members
 // the lane knows (anything else is the go-sdk's to judge).
 func (l *lane) parse(body []byte, req *laneRequest) bool {
-	var env map[string]json.RawMessage
-	if json.Unmarshal(body, &env) != nil || len(env) > 4 || string(env["jsonrpc"]) != `"2.0"` {
+	if !json.Valid(body) {
 		return false
 	}
-	var rawID any
-	if len(env["id"]) == 0 || json.Unmarshal(env["id"], &rawID) != nil || rawID == nil {
-		return false
-	}
-	if _, isFloat := rawID.(float64); isFloat && !isInteger(env["id"]) {
-		return false
-	}
-	id, err := jsonrpc.MakeID(rawID)
-	if err != nil || json.Unmarshal(env["method"], &req.method) != nil {
-		return false
-	}
-	req.id = id
-	for k := range env {
-		if k != "jsonrpc" && k != "id" && k != "method" && k != "params" {
+	var version, id, method, params []byte
+	ok := members(body, func(key string, value []byte) bool {
+		switch key {
+		case "jsonrpc":
+			version = value
+		case "id":
+			id = value
+		case "method":
+			method = value
+		case "params":
+			params = value
+		default:
 			return false
 		}
+		return true
+	})
+	if !ok || string(version) != `"2.0"` || len(id) == 0 {
+		return false
 	}
-	var params map[string]json.RawMessage
-	if raw, ok := env["params"]; ok && json.Unmarshal(raw, &params) != nil {
+	// The go-sdk reads a numeric id as a float64 and truncates it; the lane
+	// takes integers only, read the same way, so big ones round alike.
+	var rawID any
+	if s, isString := plainString(id); isString {
+		rawID = s
+	} else if integer(id) {
+		f, err := strconv.ParseFloat(string(id), 64)
+		if err != nil {
+			return false
+		}
+		rawID = f
+	} else {
+		return false // null, a fraction, an escaped string: the go-sdk's
+	}
+	var err error
+	if req.id, err = jsonrpc.MakeID(rawID); err != nil {
+		return false
+	}
+	if req.method, ok = plainString(method); !ok {
+		return false
+	}
+	var name, meta []byte
+	if params != nil && !members(params, func(key string, value []byte) bool {
+		switch {
+		case key == "_meta":
+			meta = value
+		case req.method == "tools/call" && key == "name":
+			name = value
+		case req.method == "tools/call" && key == "arguments":
+			req.args = value
+		default:
+			return false // a cursor, inputResponses, requestState, task: the go-sdk's
+		}
+		return true
+	}) {
 		return false
 	}
 	switch req.method {
 	case "tools/list":
-		for k := range params {
-			if k != "_meta" {
-				return false // a cursor: the go-sdk paginates
-			}
-		}
 	case "tools/call":
-		for k := range params {
-			if k != "_meta" && k != "name" && k != "arguments" {
-				return false // inputResponses, requestState, task: the go-sdk's
-			}
-		}
-		if json.Unmarshal(params["name"], &req.name) != nil {
+		if req.name, ok = plainString(name); !ok {
 			return false
 		}
-		req.args = params["arguments"]
 	default:
 		return false
 	}
-	return l.parseMeta(params["_meta"], req)
+	return l.parseMeta(meta, req)
 }
 
 // parseMeta reads the request's _meta: a 2026-07-28 request's protocol
 // revision and client capabilities. A progress token or a log level needs
 // a stream, and unknown members may mean something to the go-sdk: those go
 // there.
-func (l *lane) parseMeta(raw json.RawMessage, req *laneRequest) bool {
+func (l *lane) parseMeta(raw []byte, req *laneRequest) bool {
 	if len(raw) == 0 {
 		return !req.newRev
 	}
-	var meta map[string]json.RawMessage
-	if json.Unmarshal(raw, &meta) != nil {
-		return false
-	}
-	for k := range meta {
-		switch k {
-		case mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientCapabilities, mcp.MetaKeyClientInfo:
+	var version, caps, info []byte
+	if !members(raw, func(key string, value []byte) bool {
+		switch key {
+		case mcp.MetaKeyProtocolVersion:
+			version = value
+		case mcp.MetaKeyClientCapabilities:
+			caps = value
+		case mcp.MetaKeyClientInfo:
+			info = value
 		default:
 			return false
 		}
+		return true
+	}) {
+		return false
 	}
 	if !req.newRev {
-		return len(meta) == 0
+		return version == nil && caps == nil && info == nil
 	}
-	if json.Unmarshal(meta[mcp.MetaKeyProtocolVersion], &req.version) != nil {
+	var ok bool
+	if req.version, ok = plainString(version); !ok || len(caps) == 0 || caps[0] != '{' {
 		return false
 	}
-	// The go-sdk's own decoding of the capabilities (its v2 form) is not
-	// exported: a round trip through InitializeParams, whose JSON carries
-	// the same object, is.
-	var ip mcp.InitializeParams
-	wrapped := append(append([]byte(`{"capabilities":`), meta[mcp.MetaKeyClientCapabilities]...), '}')
-	if len(meta[mcp.MetaKeyClientCapabilities]) == 0 || meta[mcp.MetaKeyClientCapabilities][0] != '{' ||
-		json.Unmarshal(wrapped, &ip) != nil || ip.Capabilities == nil {
+	if info != nil && info[0] != '{' {
 		return false
 	}
-	if ci, ok := meta[mcp.MetaKeyClientInfo]; ok && (len(ci) == 0 || ci[0] != '{') {
-		return false
-	}
-	req.caps = ip.Capabilities
-	return true
+	req.caps, ok = l.caps.get(caps)
+	return ok
 }
 
 // call runs a tools/call through the plan and writes the answer.
@@ -249,6 +278,20 @@ func (l *lane) call(w http.ResponseWriter, r *http.Request, req laneRequest) {
 			rpcErr = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
 		l.writeError(w, req, rpcErr)
+		return
+	}
+	if len(res.Meta) == 0 && res.InputRequests == nil && res.RequestState == "" {
+		// The common shape, written directly (see appendCallResult).
+		meta, resultType := []byte(nil), ""
+		if req.newRev {
+			meta, resultType = l.serverMeta, "complete"
+		}
+		data, err := appendCallResult(make([]byte, 0, 256), meta, res, resultType)
+		if err != nil {
+			l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
+			return
+		}
+		l.write(w, req, data)
 		return
 	}
 	out, bug := l.callResult(res, req.newRev)
@@ -448,8 +491,15 @@ func knownHandshakeRevision(version string) bool {
 	return false
 }
 
-// isInteger reports whether a JSON number has no fraction or exponent: the
-// go-sdk truncates others into an id that would not echo the request's.
-func isInteger(raw json.RawMessage) bool {
-	return !bytes.ContainsAny(raw, ".eE")
+// integer reports whether raw is a JSON integer: digits, perhaps a minus.
+func integer(raw []byte) bool {
+	if len(raw) > 0 && raw[0] == '-' {
+		raw = raw[1:]
+	}
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(raw) > 0
 }
