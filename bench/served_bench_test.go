@@ -27,6 +27,9 @@ func BenchmarkServed(b *testing.B) {
 			for _, n := range tr.clients {
 				b.Run(fmt.Sprintf("clients=%d", n), func(b *testing.B) {
 					for _, name := range servedContenders {
+						if !servedSupports(name, tr.name) {
+							continue
+						}
 						b.Run("contender="+name, func(b *testing.B) {
 							benchServed(b, fleet.get(name, tr.name), n)
 						})

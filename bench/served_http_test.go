@@ -26,14 +26,16 @@ type httpClient struct {
 	answer  bytes.Buffer
 	id      int
 	session string
+	rev2026 bool // requests of revision 2026-07-28: headers and _meta
 }
 
 // dialHTTP connects to addr. When stateful, it does the initialize
 // handshake once, as a client does before its first call: the answer's
 // Mcp-Session-Id goes into every later request, then
 // notifications/initialized is sent.
-func dialHTTP(addr string, stateful bool) (*httpClient, error) {
-	c := &httpClient{addr: addr}
+func dialHTTP(addr string, transport string) (*httpClient, error) {
+	stateful := transport == "http-stateful"
+	c := &httpClient{addr: addr, rev2026: transport == "http-2026"}
 	if err := c.connect(); err != nil {
 		return nil, err
 	}
@@ -73,6 +75,12 @@ func (c *httpClient) setHead() {
 		"Content-Type: application/json\r\n" +
 		"Accept: application/json, text/event-stream\r\n" +
 		"Mcp-Protocol-Version: " + servedProtocolVersion + "\r\n"
+	if c.rev2026 {
+		h = "POST /mcp HTTP/1.1\r\nHost: " + c.addr + "\r\n" +
+			"Content-Type: application/json\r\n" +
+			"Accept: application/json, text/event-stream\r\n" +
+			"Mcp-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: " + peerTool + "\r\n"
+	}
 	if c.session != "" {
 		h += "Mcp-Session-Id: " + c.session + "\r\n"
 	}
@@ -83,7 +91,11 @@ func (c *httpClient) setHead() {
 func (c *httpClient) roundTrip() ([]byte, error) {
 	c.id++
 	c.body = strconv.AppendInt(append(c.body[:0], callPrefix...), int64(c.id), 10)
-	c.body = append(c.body, callSuffix...)
+	if c.rev2026 {
+		c.body = append(c.body, callSuffix2026...)
+	} else {
+		c.body = append(c.body, callSuffix...)
+	}
 	_, payload, err := c.post(c.body)
 	return payload, err
 }

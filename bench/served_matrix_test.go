@@ -1,5 +1,11 @@
 package bench
 
+import (
+	"os"
+	"slices"
+	"strings"
+)
+
 // The served benchmarks (BenchmarkServed, TestServedTable) compare the
 // same docs_search tool served by each contender over each transport. The
 // server runs in a process of its own (internal/servedserver), so its CPU
@@ -7,7 +13,26 @@ package bench
 
 // servedContenders are the servers compared, in table order: vurb, the
 // go-sdk's raw server.AddTool (what vurb builds on), mcp-go.
-var servedContenders = []string{"vurb", "gosdk-raw", "mcp-go"}
+var servedContenders = []string{"vurb", "vurb-inline", "vurb-sdk", "gosdk-raw", "mcp-go"}
+
+// servedSupports reports whether contender serves transport: mcp-go does
+// not speak revision 2026-07-28, and vurb-sdk (vurb with its fast lane off)
+// differs from vurb over HTTP only.
+func servedSupports(contender, transport string) bool {
+	if only := os.Getenv("SERVED_CONTENDERS"); only != "" && !slices.Contains(strings.Split(only, ","), contender) {
+		return false
+	}
+	if only := os.Getenv("SERVED_TRANSPORTS"); only != "" && !slices.Contains(strings.Split(only, ","), transport) {
+		return false
+	}
+	switch {
+	case contender == "mcp-go" && transport == "http-2026":
+		return false
+	case contender == "vurb-sdk" && transport == "stdio":
+		return false
+	}
+	return true
+}
 
 // servedTransport is one way of serving and the numbers of concurrent
 // clients it is measured with. Stdio has one client by nature, and it
@@ -20,6 +45,7 @@ type servedTransport struct {
 var servedTransports = []servedTransport{
 	{"http-stateful", []int{1, 8, 64}},
 	{"http-stateless", []int{1, 8, 64}},
+	{"http-2026", []int{1, 8, 64}}, // sessionless revision 2026-07-28, default options
 	{"stdio", []int{1}},
 }
 
@@ -39,4 +65,7 @@ const (
 	initializedBody = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 	callPrefix      = `{"jsonrpc":"2.0","id":`
 	callSuffix      = `,"method":"tools/call","params":{"name":"` + peerTool + `","arguments":{"query":"golang","limit":10}}}`
+	// callSuffix2026 carries the per-request _meta of revision 2026-07-28.
+	callSuffix2026 = `,"method":"tools/call","params":{"name":"` + peerTool + `","arguments":{"query":"golang","limit":10},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
 )

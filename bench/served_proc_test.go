@@ -126,7 +126,7 @@ func (p *servedProc) dial(n int) ([]caller, error) {
 	}
 	callers := make([]caller, 0, n)
 	for range n {
-		c, err := dialHTTP(p.addr, p.transport == "http-stateful")
+		c, err := dialHTTP(p.addr, p.transport)
 		if err != nil {
 			closeCallers(callers)
 			return nil, fmt.Errorf("%s %s: %v\n%s", p.contender, p.transport, err, p.log)

@@ -26,6 +26,7 @@ import (
 //	SERVED_BURST=1s         timed calls per burst
 //	SERVED_WARMUP=200ms     untimed calls before each burst
 //	SERVED_OUT=file.md      also write the table there
+//	SERVED_CONTENDERS=a,b   only these contenders (and SERVED_TRANSPORTS)
 //	SERVED_PROFILE_DIR=dir  CPU and allocation profiles of every server:
 //	                        dir/<contender>-<transport>.cpu.prof and .mem.prof
 func TestServedTable(t *testing.T) {
@@ -48,7 +49,9 @@ func TestServedTable(t *testing.T) {
 	var procs []*servedProc // every server starts before the first round
 	for _, tr := range servedTransports {
 		for _, name := range servedContenders {
-			procs = append(procs, fleet.get(name, tr.name))
+			if servedSupports(name, tr.name) {
+				procs = append(procs, fleet.get(name, tr.name))
+			}
 		}
 	}
 
@@ -60,6 +63,9 @@ func TestServedTable(t *testing.T) {
 			for _, n := range tr.clients {
 				for k := range servedContenders {
 					name := servedContenders[(k+round)%len(servedContenders)]
+					if !servedSupports(name, tr.name) {
+						continue
+					}
 					cell := servedCell{name, tr.name, n}
 					r, err := measureCell(fleet.get(name, tr.name), n, cfg)
 					if err != nil {

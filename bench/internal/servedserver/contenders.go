@@ -19,11 +19,20 @@ import (
 type contender struct {
 	http  func(stateless bool) http.Handler
 	stdio func(ctx context.Context) error
+	// sessionless serves requests of revision 2026-07-28, or is nil when
+	// the contender cannot.
+	sessionless func() http.Handler
 }
 
 var contenders = map[string]contender{
-	"vurb":      {http: vurbHTTP, stdio: vurbStdio},
-	"gosdk-raw": {http: goSDKHTTP, stdio: goSDKStdio},
+	"vurb":     {http: vurbHTTP, stdio: vurbStdio, sessionless: func() http.Handler { return newVurb().HTTPHandler() }},
+	"vurb-sdk": {http: vurbSDKHTTP, stdio: vurbStdio, sessionless: func() http.Handler { return newVurb().HTTPHandler(vurb.NoFastLane()) }},
+	// vurb-inline runs handlers on the caller's goroutine: beside vurb, it
+	// shows what the worker hand-off costs a served call.
+	"vurb-inline": {http: func(stateless bool) http.Handler { return vurbWith(stateless, vurb.WithInlineHandlers()) },
+		stdio:       func(ctx context.Context) error { return newVurb(vurb.WithInlineHandlers()).Serve(ctx, vurb.Stdio()) },
+		sessionless: func() http.Handler { return newVurb(vurb.WithInlineHandlers()).HTTPHandler() }},
+	"gosdk-raw": {http: goSDKHTTP, stdio: goSDKStdio, sessionless: func() http.Handler { return goSDKHTTP(true) }},
 	"mcp-go":    {http: mcpGoHTTP, stdio: mcpGoStdio},
 }
 
@@ -33,8 +42,8 @@ var discard = slog.New(slog.DiscardHandler)
 
 // --- vurb: only its public API, which the refactor keeps ---------------------
 
-func newVurb() *vurb.App {
-	app := vurb.New(vurb.WithName("bench"), vurb.WithVersion("1.0.0"), vurb.WithLogger(discard))
+func newVurb(opts ...vurb.Option) *vurb.App {
+	app := vurb.New(append([]vurb.Option{vurb.WithName("bench"), vurb.WithVersion("1.0.0"), vurb.WithLogger(discard)}, opts...)...)
 	vurb.Query(app, "docs.search", search).Describe("Search the documents")
 	return app
 }
@@ -44,6 +53,22 @@ func vurbHTTP(stateless bool) http.Handler {
 		return newVurb().HTTPHandler(vurb.Stateless())
 	}
 	return newVurb().HTTPHandler()
+}
+
+func vurbWith(stateless bool, opts ...vurb.Option) http.Handler {
+	if stateless {
+		return newVurb(opts...).HTTPHandler(vurb.Stateless())
+	}
+	return newVurb(opts...).HTTPHandler()
+}
+
+// vurbSDKHTTP is vurb with its fast lane off: every request through the
+// go-sdk's handlers.
+func vurbSDKHTTP(stateless bool) http.Handler {
+	if stateless {
+		return newVurb().HTTPHandler(vurb.Stateless(), vurb.NoFastLane())
+	}
+	return newVurb().HTTPHandler(vurb.NoFastLane())
 }
 
 func vurbStdio(ctx context.Context) error { return newVurb().Serve(ctx, vurb.Stdio()) }

@@ -67,10 +67,17 @@ func run(name, transport, cpuProfile, memProfile string, maxLife time.Duration) 
 	defer cancel()
 
 	switch transport {
-	case "http-stateful", "http-stateless":
+	case "http-stateful", "http-stateless", "http-2026":
 		// Standard input is not MCP here: its end is the parent's signal to stop.
 		go func() { io.Copy(io.Discard, os.Stdin); cancel() }()
-		return serveHTTP(ctx, c.http(transport == "http-stateless"), os.Stdout)
+		h := c.http(transport == "http-stateless")
+		if transport == "http-2026" {
+			if c.sessionless == nil {
+				return fmt.Errorf("%s does not serve revision 2026-07-28", name)
+			}
+			h = c.sessionless()
+		}
+		return serveHTTP(ctx, h, os.Stdout)
 	case "stdio":
 		statsLn, err := listen()
 		if err != nil {
