@@ -28,6 +28,7 @@ type Tool struct {
 	annotations   *mcp.ToolAnnotations
 	// toonDescription writes the grouped description in TOON.
 	toonDescription bool
+	categories      []*Category // the categories it or its actions joined (category.go)
 
 	actions []*ActionDef // direct actions, in declaration order
 	groups  []*Group

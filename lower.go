@@ -80,9 +80,12 @@ func (t *Tool) lower(rt *engine.Runtime, policies []compiledPolicy) *engine.Tool
 func (d *ActionDef) lower(rt *engine.Runtime, policies []compiledPolicy) *engine.ActionSpec {
 	t, g, app := d.tool, d.group, d.tool.app
 	layers := [][]Middleware{app.middleware, t.middleware, nil, d.middleware}
-	tags := [][]string{t.tags, d.tags, nil}
+	// The tool and its group are organisational groups of the model too:
+	// IncludeGroups selects them through these reserved tags.
+	tags := [][]string{t.tags, d.tags, nil, {groupTagPrefix + t.name}}
 	if g != nil {
 		layers[2], tags[2] = g.middleware, g.tags
+		tags[3] = append(tags[3], groupTagPrefix+t.name+"."+g.name)
 	}
 	timeout := firstPositive(d.timeout, t.timeout, app.cfg.timeout)
 	key := d.canonicalKey()

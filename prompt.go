@@ -21,6 +21,7 @@ type PromptDef struct {
 	arguments   []*mcp.PromptArgument
 	get         func(ctx context.Context, args map[string]string) (*mcp.GetPromptResult, error)
 	completers  map[string]Completer
+	categories  []*Category // the categories it joined (category.go)
 }
 
 // Completer suggests values for a prompt or resource-template argument from

@@ -35,6 +35,7 @@ type ResourceDef struct {
 	completers  map[string]Completer
 	ttl         time.Duration // see TTL
 	public      bool
+	categories  []*Category // the categories it joined (category.go)
 }
 
 // Resource declares a static resource at uri. read is called on each

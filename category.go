@@ -1,0 +1,277 @@
+package vurb
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// groupTagPrefix starts the tags a category gives its members, so that
+// serving can select by group as it selects by tag (IncludeGroups). Tags
+// that start with it are reserved.
+const groupTagPrefix = "group:"
+
+// categorySeq orders categories by creation, across apps: the model lists
+// them in the order they were declared.
+var categorySeq atomic.Uint64
+
+// Category is an organisational group: a named part of the server
+// (user-facing, admin, platform.users.management) that tools, their groups
+// and actions, prompts and resources join, each as many categories as it
+// likes. Categories nest; a category's fully qualified name joins its
+// ancestors' names with dots.
+//
+// Categories change nothing a client sees. They shape the app's Model and
+// its manifest, and serving can select by them (IncludeGroups,
+// ExcludeGroups) as it selects by tag: joining gives a member the tag
+// "group:<fqn>" (and its ancestors'), so tags that start with "group:" are
+// reserved. A Category is declared once and joined from any number of
+// places; it is frozen once a model of an app that uses it is made
+// (App.Model, a read of PublishManifest's resource), and panics if changed
+// afterwards.
+type Category struct {
+	name, title, description string
+	meta                     map[string]any
+	icons                    []mcp.Icon
+	parent                   *Category
+	children                 []*Category
+	seq                      uint64
+	frozen                   atomic.Bool
+
+	tools     []*Tool
+	groups    []*Group
+	actions   []*ActionDef
+	prompts   []*PromptDef
+	resources []*ResourceDef
+}
+
+// NewCategory returns a top-level category called name. It panics when
+// name is not a valid segment (A-Z, a-z, 0-9, '_' and '-'; dots join
+// segments, so use Category for a child).
+func NewCategory(name string) *Category {
+	if why := engine.CheckSegmentName(name); why != "" {
+		panic(fmt.Sprintf("vurb: invalid category name %q: %s; nest categories with Category", name, why))
+	}
+	return &Category{name: name, seq: categorySeq.Add(1)}
+}
+
+// Category returns the child category called name, creating it on first
+// use.
+func (c *Category) Category(name string) *Category {
+	for _, ch := range c.children {
+		if ch.name == name {
+			return ch
+		}
+	}
+	c.mustBeMutable()
+	ch := NewCategory(name)
+	ch.parent = c
+	c.children = append(c.children, ch)
+	return ch
+}
+
+// Name returns the category's own name.
+func (c *Category) Name() string { return c.name }
+
+// FQN returns the category's fully qualified name: its ancestors' names
+// and its own, joined by dots (platform.users.management).
+func (c *Category) FQN() string { return strings.Join(c.path(), ".") }
+
+func (c *Category) path() []string {
+	if c.parent == nil {
+		return []string{c.name}
+	}
+	return append(c.parent.path(), c.name)
+}
+
+// Title sets the category's human-readable title.
+func (c *Category) Title(title string) *Category {
+	c.mustBeMutable()
+	c.title = title
+	return c
+}
+
+// Describe sets the category's description.
+func (c *Category) Describe(description string) *Category {
+	c.mustBeMutable()
+	c.description = description
+	return c
+}
+
+// Icons sets the category's icons.
+func (c *Category) Icons(icons ...mcp.Icon) *Category {
+	c.mustBeMutable()
+	c.icons = icons
+	return c
+}
+
+// Meta sets one entry of the category's _meta (a JSON value).
+func (c *Category) Meta(key string, value any) *Category {
+	c.mustBeMutable()
+	if c.meta == nil {
+		c.meta = map[string]any{}
+	}
+	c.meta[key] = value
+	return c
+}
+
+// Member is what can join a category: *Tool, *Group, *ActionDef, *PromptDef
+// and *ResourceDef. Only vurb's own types implement it.
+type Member interface {
+	join(c *Category)
+}
+
+// Add makes each member join the category (and so its ancestors, for
+// serving selection). Joining twice is joining once. It panics when a
+// member's app is built.
+func (c *Category) Add(members ...Member) *Category {
+	c.mustBeMutable()
+	for i, m := range members {
+		if m == nil {
+			panic(fmt.Sprintf("vurb: category %q: nil member at position %d", c.FQN(), i))
+		}
+		m.join(c)
+	}
+	return c
+}
+
+// In makes the tool, and so every action it has or will have, join each
+// category: c.Add(t) for each c.
+func (t *Tool) In(categories ...*Category) *Tool {
+	for _, c := range categories {
+		c.Add(t)
+	}
+	return t
+}
+
+// In makes the group's actions join each category.
+func (g *Group) In(categories ...*Category) *Group {
+	for _, c := range categories {
+		c.Add(g)
+	}
+	return g
+}
+
+// In makes the action join each category.
+func (a *ActionDef) In(categories ...*Category) *ActionDef {
+	for _, c := range categories {
+		c.Add(a)
+	}
+	return a
+}
+
+// In makes the prompt join each category.
+func (p *PromptDef) In(categories ...*Category) *PromptDef {
+	for _, c := range categories {
+		c.Add(p)
+	}
+	return p
+}
+
+// In makes the resource join each category.
+func (r *ResourceDef) In(categories ...*Category) *ResourceDef {
+	for _, c := range categories {
+		c.Add(r)
+	}
+	return r
+}
+
+func (t *Tool) join(c *Category) {
+	t.mustBeMutable()
+	if !slices.Contains(c.tools, t) {
+		c.tools = append(c.tools, t)
+	}
+	t.categories = appendCategory(t.categories, c)
+	t.tags = appendGroupTags(t.tags, c)
+}
+
+func (g *Group) join(c *Category) {
+	g.tool.mustBeMutable()
+	if !slices.Contains(c.groups, g) {
+		c.groups = append(c.groups, g)
+	}
+	g.tool.categories = appendCategory(g.tool.categories, c)
+	g.tags = appendGroupTags(g.tags, c)
+}
+
+func (a *ActionDef) join(c *Category) {
+	a.mustBeMutable()
+	if !slices.Contains(c.actions, a) {
+		c.actions = append(c.actions, a)
+	}
+	a.tool.categories = appendCategory(a.tool.categories, c)
+	a.tags = appendGroupTags(a.tags, c)
+}
+
+func (p *PromptDef) join(c *Category) {
+	p.app.mustBeMutable()
+	if !slices.Contains(c.prompts, p) {
+		c.prompts = append(c.prompts, p)
+	}
+	p.categories = appendCategory(p.categories, c)
+}
+
+func (r *ResourceDef) join(c *Category) {
+	r.app.mustBeMutable()
+	if !slices.Contains(c.resources, r) {
+		c.resources = append(c.resources, r)
+	}
+	r.categories = appendCategory(r.categories, c)
+}
+
+func appendCategory(cs []*Category, c *Category) []*Category {
+	if slices.Contains(cs, c) {
+		return cs
+	}
+	return append(cs, c)
+}
+
+// appendGroupTags adds the selection tags of c and its ancestors: joining
+// platform.users puts a member in platform too.
+func appendGroupTags(tags []string, c *Category) []string {
+	for ; c != nil; c = c.parent {
+		if tag := groupTagPrefix + c.FQN(); !slices.Contains(tags, tag) {
+			tags = append(tags, tag)
+		}
+	}
+	return tags
+}
+
+// userTags returns tags without the reserved group tags.
+func userTags(tags []string) []string {
+	var out []string
+	for _, t := range tags {
+		if !strings.HasPrefix(t, groupTagPrefix) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (c *Category) mustBeMutable() {
+	for x := c; x != nil; x = x.parent {
+		if x.frozen.Load() {
+			panic(fmt.Sprintf("vurb: category %q is used by a built app and frozen: declare it completely before Build", c.FQN()))
+		}
+	}
+}
+
+// freeze marks c and its ancestors as used by a built app.
+func (c *Category) freeze() {
+	for x := c; x != nil; x = x.parent {
+		x.frozen.Store(true)
+	}
+}
+
+// metaCopy is the category's _meta, copied.
+func (c *Category) metaCopy() map[string]any {
+	if c.meta == nil {
+		return nil
+	}
+	return maps.Clone(c.meta)
+}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os/exec"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// supportedRevisions are the MCP revisions the go-sdk this vurb is built
+// with speaks (v1.8.0), newest first.
+var supportedRevisions = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// version is the client version vurb announces: its module version when
+// installed with go install, "devel" otherwise.
+var version = sync.OnceValue(func() string {
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "devel"
+})
+
+// session is a connected MCP client session and what closing it needs.
+type session struct {
+	*mcp.ClientSession
+	close func()
+}
+
+// connect starts or reaches the server and initializes a session. Its
+// errors say what went wrong in terms a user can act on: the command does
+// not exist, the process exited (with the end of what it wrote to
+// stderr), the URL is not an MCP endpoint, the server speaks a revision
+// this vurb does not.
+func connect(ctx context.Context, e *env, src source, opts *mcp.ClientOptions) (*session, error) {
+	if opts == nil {
+		opts = &mcp.ClientOptions{}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "vurb", Version: version()}, opts)
+	var so *mcp.ClientSessionOptions
+	if e.opts.protocol != "" {
+		so = &mcp.ClientSessionOptions{ProtocolVersion: e.opts.protocol}
+	}
+	switch src.kind {
+	case urlSource:
+		e.progress.step("connecting to %s", src)
+		transport := &mcp.StreamableClientTransport{Endpoint: src.raw, HTTPClient: headerClient(e.opts.headers)}
+		cs, err := client.Connect(ctx, transport, so)
+		if err != nil {
+			return nil, explain(ctx, err, fmt.Sprintf("%s did not answer as an MCP server (streamable HTTP)", src), "", false)
+		}
+		e.progress.step("connected: %s", describeServer(cs))
+		return &session{ClientSession: cs, close: func() { _ = cs.Close() }}, nil
+	case commandSource:
+		e.progress.step("starting %s", strings.Join(src.words, " "))
+		cmd := exec.Command(src.words[0], src.words[1:]...)
+		tail := &tailWriter{max: 4096}
+		cmd.Stderr = tail
+		if e.opts.verbose {
+			cmd.Stderr = io.MultiWriter(tail, e.errOut)
+		}
+		if _, err := exec.LookPath(src.words[0]); err != nil {
+			return nil, fmt.Errorf("cannot start the server %q: %w", src.words[0], err)
+		}
+		transport := &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+		cs, err := client.Connect(ctx, transport, so)
+		if err != nil {
+			return nil, explain(ctx, err, fmt.Sprintf("the server %q did not start an MCP session on stdio", src), tail.String(), true)
+		}
+		e.progress.step("connected: %s", describeServer(cs))
+		return &session{ClientSession: cs, close: func() { _ = cs.Close() }}, nil
+	}
+	return nil, fmt.Errorf("%s is a manifest, not a server", src)
+}
+
+// explain turns a connection error into one line a user can act on.
+func explain(ctx context.Context, err error, what, stderr string, stdio bool) error {
+	msg := err.Error()
+	var b strings.Builder
+	switch {
+	case strings.Contains(msg, "unsupported protocol version"):
+		rev := strings.TrimSpace(strings.TrimPrefix(msg[strings.Index(msg, "unsupported protocol version"):], "unsupported protocol version:"))
+		fmt.Fprintf(&b, "the server speaks MCP revision %s, which this vurb does not: it speaks %s",
+			rev, strings.Join(supportedRevisions, ", "))
+	case stdio && (strings.Contains(msg, "EOF") || strings.Contains(msg, "connection closed")):
+		fmt.Fprintf(&b, "%s: it exited or closed its output before answering initialize (%v)", what, err)
+	case ctx.Err() != nil:
+		fmt.Fprintf(&b, "%s in time (%v): %v", what, context.Cause(ctx), err)
+	default:
+		fmt.Fprintf(&b, "%s: %v", what, err)
+	}
+	if s := strings.TrimSpace(stderr); s != "" {
+		fmt.Fprintf(&b, "\nits standard error ended with:\n%s", indent(s))
+	}
+	return errors.New(b.String())
+}
+
+func describeServer(cs *mcp.ClientSession) string {
+	r := cs.InitializeResult()
+	if r == nil {
+		return "?"
+	}
+	name := "?"
+	if r.ServerInfo != nil {
+		name = strings.TrimSpace(r.ServerInfo.Name + " " + r.ServerInfo.Version)
+	}
+	return fmt.Sprintf("%s, MCP %s", name, r.ProtocolVersion)
+}
+
+func indent(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = "  " + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// tailWriter keeps the last max bytes written to it.
+type tailWriter struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+// Write keeps the end of p.
+func (t *tailWriter) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = t.buf[len(t.buf)-t.max:]
+	}
+	return len(p), nil
+}
+
+// String returns what was kept.
+func (t *tailWriter) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+// headerClient is an HTTP client that adds headers to every request.
+func headerClient(headers []string) *http.Client {
+	if len(headers) == 0 {
+		return nil
+	}
+	h := http.Header{}
+	for _, kv := range headers {
+		name, value, _ := strings.Cut(kv, ":")
+		h.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+	}
+	return &http.Client{Transport: headerTransport{h, http.DefaultTransport}}
+}
+
+type headerTransport struct {
+	h    http.Header
+	next http.RoundTripper
+}
+
+// RoundTrip sends r with the headers added.
+func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, vs := range t.h {
+		r.Header[k] = vs
+	}
+	return t.next.RoundTrip(r)
+}

@@ -1,0 +1,327 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/vurb-go/vurb/manifest"
+)
+
+// inspect lists what a server offers, readable in a terminal: tools with
+// their annotations, fields and token counts, prompts, resources, and for
+// a vurb server that publishes its manifest, both expositions side by
+// side.
+func inspect(ctx context.Context, e *env, args []string) error {
+	if len(args) != 1 {
+		return usagef("inspect takes one server, got %d arguments", len(args))
+	}
+	snap, err := load(ctx, e, args[0])
+	if err != nil {
+		return err
+	}
+	e.progress.step("counting tokens (%s)", tokenizerName)
+	rep := newInspection(snap)
+	if e.opts.json {
+		return writeJSON(e.out, rep)
+	}
+	rep.write(e.out)
+	return nil
+}
+
+// inspection is inspect's answer; its JSON form is the --json output.
+type inspection struct {
+	Server      manifest.Server     `json:"server"`
+	Protocol    string              `json:"protocolVersion,omitempty"`
+	Exposition  string              `json:"exposition,omitempty"`
+	Tokenizer   string              `json:"tokenizer"`
+	Tokens      int                 `json:"tokens"`
+	Tools       []inspectedTool     `json:"tools"`
+	Expositions []exposition        `json:"expositions,omitempty"`
+	Prompts     []manifest.Prompt   `json:"prompts,omitempty"`
+	Resources   []manifest.Resource `json:"resources,omitempty"`
+	Templates   []manifest.Resource `json:"resourceTemplates,omitempty"`
+}
+
+type inspectedTool struct {
+	manifest.Tool
+	Tokens int `json:"tokens"`
+}
+
+// exposition is one exposition's tool names and token counts.
+type exposition struct {
+	Name   string      `json:"name"`
+	Served bool        `json:"served"`
+	Tools  []toolCount `json:"tools"`
+	Tokens int         `json:"tokens"`
+}
+
+type toolCount struct {
+	Name   string `json:"name"`
+	Tokens int    `json:"tokens"`
+}
+
+func newInspection(snap snapshot) inspection {
+	m := snap.manifest
+	rep := inspection{Server: m.Server, Protocol: snap.protocol, Exposition: m.Exposition, Tokenizer: tokenizerName,
+		Prompts: m.Prompts, Resources: m.Resources, Templates: m.ResourceTemplates}
+	each, total := toolTokens(m.Tools)
+	rep.Tokens = total
+	for i, t := range m.Tools {
+		rep.Tools = append(rep.Tools, inspectedTool{t, each[i]})
+	}
+	if len(m.Alternates) == 0 {
+		return rep
+	}
+	add := func(name string, served bool, tools []manifest.Tool) {
+		each, total := toolTokens(tools)
+		x := exposition{Name: name, Served: served, Tokens: total}
+		for i, t := range tools {
+			x.Tools = append(x.Tools, toolCount{t.Name, each[i]})
+		}
+		rep.Expositions = append(rep.Expositions, x)
+	}
+	add(m.Exposition, true, m.Tools)
+	for _, alt := range m.Alternates {
+		add(alt.Name, false, alt.Tools)
+	}
+	return rep
+}
+
+func (rep inspection) write(w io.Writer) {
+	s := rep.Server
+	head := strings.TrimSpace(s.Name + " " + s.Version)
+	if rep.Protocol != "" {
+		head += " · MCP " + rep.Protocol
+	}
+	fmt.Fprintf(w, "%s · %s · %s · %s\n", head, plural(len(rep.Tools), "tool"), plural(len(rep.Prompts), "prompt"),
+		plural(len(rep.Resources)+len(rep.Templates), "resource"))
+	if s.Instructions != "" {
+		fmt.Fprintf(w, "instructions: %s\n", oneLine(s.Instructions, 120))
+	}
+	fmt.Fprintf(w, "tools/list: %d tokens (%s)", rep.Tokens, rep.Tokenizer)
+	if rep.Exposition != "" {
+		fmt.Fprintf(w, ", %s exposition", rep.Exposition)
+	}
+	fmt.Fprintln(w)
+	if len(rep.Expositions) > 0 {
+		fmt.Fprintln(w, "\nExpositions (the same actions, listed both ways)")
+		rep.writeExpositions(w)
+	}
+	fmt.Fprintln(w, "\nTools")
+	for _, t := range rep.Tools {
+		writeTool(w, t)
+	}
+	if len(rep.Prompts) > 0 {
+		fmt.Fprintln(w, "\nPrompts")
+		for _, p := range rep.Prompts {
+			var args []string
+			for _, a := range p.Arguments {
+				if a.Required {
+					args = append(args, a.Name)
+				} else {
+					args = append(args, a.Name+"?")
+				}
+			}
+			fmt.Fprintf(w, "  %s(%s)  %s\n", p.Name, strings.Join(args, ", "), oneLine(p.Description, 100))
+		}
+	}
+	if len(rep.Resources)+len(rep.Templates) > 0 {
+		fmt.Fprintln(w, "\nResources")
+		tw := newTable(w)
+		for _, r := range append(append([]manifest.Resource(nil), rep.Resources...), rep.Templates...) {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.URI+r.URITemplate, r.Name, r.MIMEType, oneLine(r.Description, 80))
+		}
+		tw.flush()
+	}
+}
+
+// writeExpositions prints the expositions in columns, side by side.
+func (rep inspection) writeExpositions(w io.Writer) {
+	tw := newTable(w)
+	rows := 0
+	for _, x := range rep.Expositions {
+		rows = max(rows, len(x.Tools))
+	}
+	var b strings.Builder
+	for _, x := range rep.Expositions {
+		name := x.Name
+		if x.Served {
+			name += " (served)"
+		}
+		fmt.Fprintf(&b, "%s\ttokens\t", name)
+	}
+	fmt.Fprintln(tw, "  "+strings.TrimSuffix(b.String(), "\t")+"\t")
+	for i := range rows {
+		b.Reset()
+		for _, x := range rep.Expositions {
+			if i < len(x.Tools) {
+				fmt.Fprintf(&b, "%s\t%d\t", x.Tools[i].Name, x.Tools[i].Tokens)
+			} else {
+				b.WriteString("\t\t")
+			}
+		}
+		fmt.Fprintln(tw, "  "+b.String())
+	}
+	b.Reset()
+	for _, x := range rep.Expositions {
+		fmt.Fprintf(&b, "%s\t%d\t", plural(len(x.Tools), "tool"), x.Tokens)
+	}
+	fmt.Fprintln(tw, "  "+b.String())
+	tw.flush()
+}
+
+func writeTool(w io.Writer, t inspectedTool) {
+	fmt.Fprintf(w, "  %s  [%s]  %d tokens\n", t.Name, effect(t.Annotations), t.Tokens)
+	if t.Title != "" {
+		fmt.Fprintf(w, "    title: %s\n", t.Title)
+	}
+	if t.Description != "" {
+		fmt.Fprintf(w, "    %s\n", oneLine(t.Description, 110))
+	}
+	if len(t.Actions) > 1 {
+		fmt.Fprintf(w, "    actions: %s\n", strings.Join(t.Actions, ", "))
+	}
+	if len(t.Groups) > 0 {
+		fmt.Fprintf(w, "    groups: %s\n", strings.Join(t.Groups, ", "))
+	}
+	if t.Auth != nil {
+		fmt.Fprintf(w, "    auth: required, scopes %s\n", strings.Join(t.Auth.Scopes, " "))
+	}
+	writeFields(w, "in: ", t.InputSchema)
+	writeFields(w, "out:", t.OutputSchema)
+}
+
+// effect is what the annotations say calling the tool does.
+func effect(a *manifest.Annotations) string {
+	if a == nil {
+		return "no annotations: destructive by default"
+	}
+	var parts []string
+	switch {
+	case a.ReadOnlyHint:
+		parts = append(parts, "read-only")
+	case a.Destructive():
+		parts = append(parts, "destructive")
+	default:
+		parts = append(parts, "writes")
+	}
+	if a.IdempotentHint {
+		parts = append(parts, "idempotent")
+	}
+	if a.OpenWorldHint != nil && *a.OpenWorldHint {
+		parts = append(parts, "open-world")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// writeFields prints the top-level properties of an object schema, one a
+// line: name (? when optional), type, constraints, description.
+func writeFields(w io.Writer, label string, schema json.RawMessage) {
+	if len(schema) == 0 {
+		return
+	}
+	var s struct {
+		Properties map[string]map[string]any `json:"properties"`
+		Required   []string                  `json:"required"`
+	}
+	if json.Unmarshal(schema, &s) != nil || len(s.Properties) == 0 {
+		return
+	}
+	tw := newTable(w)
+	first := true
+	for _, name := range sortedKeys(s.Properties) {
+		p := s.Properties[name]
+		req := ""
+		if !contains(s.Required, name) {
+			req = "?"
+		}
+		lead := "    " + strings.Repeat(" ", len(label))
+		if first {
+			lead, first = "    "+label, false
+		}
+		fmt.Fprintf(tw, "%s %s%s\t%s\t%s\t%s\n", lead, name, req, typeOf(p), constraints(p), oneLine(str(p["description"]), 70))
+	}
+	tw.flush()
+}
+
+func typeOf(p map[string]any) string {
+	if e, ok := p["enum"].([]any); ok {
+		var vs []string
+		for _, v := range e {
+			data, _ := json.Marshal(v)
+			vs = append(vs, string(data))
+		}
+		return strings.Join(vs, "|")
+	}
+	switch t := p["type"].(type) {
+	case string:
+		if t == "array" {
+			if items, ok := p["items"].(map[string]any); ok {
+				return typeOf(items) + "[]"
+			}
+		}
+		return t
+	case []any:
+		var ts []string
+		for _, x := range t {
+			ts = append(ts, str(x))
+		}
+		return strings.Join(ts, "|")
+	}
+	return "any"
+}
+
+func constraints(p map[string]any) string {
+	var out []string
+	rng := func(lo, hi, unit string) {
+		l, h := num(p[lo]), num(p[hi])
+		switch {
+		case l != "" && h != "":
+			out = append(out, l+".."+h+unit)
+		case l != "":
+			out = append(out, "≥"+l+unit)
+		case h != "":
+			out = append(out, "≤"+h+unit)
+		}
+	}
+	rng("minimum", "maximum", "")
+	rng("minLength", "maxLength", " chars")
+	rng("minItems", "maxItems", " items")
+	if f := str(p["format"]); f != "" {
+		out = append(out, f)
+	}
+	if pat := str(p["pattern"]); pat != "" {
+		out = append(out, "/"+pat+"/")
+	}
+	return strings.Join(out, ", ")
+}
+
+func num(v any) string {
+	if f, ok := v.(float64); ok {
+		return fmt.Sprint(f)
+	}
+	return ""
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+)
+
+// options are the flags every command reads (each uses the ones it needs).
+type options struct {
+	json      bool
+	quiet     bool
+	forceProg bool
+	verbose   bool
+	timeout   time.Duration
+	protocol  string
+	headers   headerFlags
+	output    string
+	check     string
+}
+
+var errHelp = errors.New("help shown")
+
+// headerFlags collects -H "Name: value".
+type headerFlags []string
+
+// String lists the headers (flag.Value).
+func (h *headerFlags) String() string { return strings.Join(*h, ", ") }
+
+// Set adds one header (flag.Value).
+func (h *headerFlags) Set(v string) error {
+	if !strings.Contains(v, ":") {
+		return fmt.Errorf("%q is not \"Name: value\"", v)
+	}
+	*h = append(*h, v)
+	return nil
+}
+
+// parse reads c's flags wherever they stand among its arguments and
+// returns the positional arguments. After "--" nothing is a flag.
+func (o *options) parse(c command, args []string, errOut io.Writer) ([]string, error) {
+	fs := flag.NewFlagSet("vurb "+c.name, flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	fs.Usage = func() {
+		fmt.Fprintf(errOut, "usage: vurb %s %s\n  %s\n\nflags:\n", c.name, c.args, c.summary)
+		fs.PrintDefaults()
+	}
+	fs.BoolVar(&o.json, "json", false, "print JSON for scripts instead of text")
+	fs.BoolVar(&o.quiet, "q", false, "print no progress")
+	fs.BoolVar(&o.forceProg, "progress", false, "print progress even when stderr is not a terminal")
+	fs.BoolVar(&o.verbose, "v", false, "pass the server's stderr through")
+	fs.DurationVar(&o.timeout, "timeout", 2*time.Minute, "give up after this long")
+	fs.StringVar(&o.protocol, "protocol", "", "the MCP revision to ask for (default: the newest, falling back as the server answers)")
+	fs.Var(&o.headers, "H", "an HTTP header for a URL server, \"Name: value\" (repeatable)")
+	switch c.name {
+	case "manifest", "lock":
+		fs.StringVar(&o.output, "o", "", "write to this file instead of standard output")
+	}
+	if c.name == "lock" {
+		fs.StringVar(&o.check, "check", "", "compare with this pinned lockfile instead of writing one; exit 1 if it drifted")
+	}
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, errHelp
+			}
+			return nil, usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// progress reports whether progress lines go to stderr: asked for, or
+// stderr is a terminal and -q was not given.
+func (o *options) progress() bool {
+	if o.quiet {
+		return false
+	}
+	if o.forceProg {
+		return true
+	}
+	fi, err := os.Stderr.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"encoding/json"
+	"sync"
+
+	"github.com/tiktoken-go/tokenizer/codec"
+	"github.com/vurb-go/vurb/manifest"
+)
+
+// tokenizerName names the encoding token counts use: o200k_base, the
+// encoding of OpenAI's GPT-4o and later models. Other vendors' tokenizers
+// are not public; o200k is the common yardstick, and the ratio between
+// two tool lists (flat against grouped) barely depends on the encoding.
+// Its ranks are compiled into the binary (github.com/tiktoken-go/tokenizer):
+// nothing is downloaded at run time.
+const tokenizerName = "o200k_base"
+
+var o200k = sync.OnceValue(codec.NewO200kBase)
+
+// countTokens is the number of o200k tokens of s.
+func countTokens(s string) int {
+	n, err := o200k().Count(s)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// wireTool is a tool as tools/list sends it: what a model reads.
+type wireTool struct {
+	Name         string                `json:"name"`
+	Title        string                `json:"title,omitempty"`
+	Description  string                `json:"description,omitempty"`
+	InputSchema  json.RawMessage       `json:"inputSchema"`
+	OutputSchema json.RawMessage       `json:"outputSchema,omitempty"`
+	Annotations  *manifest.Annotations `json:"annotations,omitempty"`
+}
+
+func wireJSON(t manifest.Tool) string {
+	data, _ := json.Marshal(wireTool{t.Name, t.Title, t.Description, t.InputSchema, t.OutputSchema, t.Annotations})
+	return string(data)
+}
+
+// toolTokens counts the tokens of each tool's wire JSON and of the whole
+// list as tools/list sends it.
+func toolTokens(tools []manifest.Tool) (each []int, total int) {
+	wire := make([]json.RawMessage, len(tools))
+	each = make([]int, len(tools))
+	for i, t := range tools {
+		s := wireJSON(t)
+		wire[i] = json.RawMessage(s)
+		each[i] = countTokens(s)
+	}
+	data, _ := json.Marshal(map[string]any{"tools": wire})
+	return each, countTokens(string(data))
+}

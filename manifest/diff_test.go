@@ -1,0 +1,223 @@
+package manifest_test
+
+import (
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strconv"
+	"testing"
+
+	"github.com/matryer/is"
+	"github.com/vurb-go/vurb/manifest"
+)
+
+// tool is a tool whose input schema has the given properties and required
+// fields, closed to others as vurb's are.
+func tool(name, props string, required ...string) manifest.Tool {
+	req, _ := json.Marshal(required)
+	if required == nil {
+		req = []byte("[]")
+	}
+	return manifest.Tool{
+		Name:        name,
+		InputSchema: json.RawMessage(`{"type":"object","properties":{` + props + `},"required":` + string(req) + `,"additionalProperties":false}`),
+		Annotations: &manifest.Annotations{ReadOnlyHint: true, DestructiveHint: new(false)},
+	}
+}
+
+func tools(ts ...manifest.Tool) manifest.Manifest { return manifest.Manifest{Tools: ts} }
+
+// with returns t changed by f.
+func with(t manifest.Tool, f func(*manifest.Tool)) manifest.Tool {
+	f(&t)
+	return t
+}
+
+func output(t manifest.Tool, schema string) manifest.Tool {
+	t.OutputSchema = json.RawMessage(schema)
+	return t
+}
+
+func input(t manifest.Tool, schema string) manifest.Tool {
+	t.InputSchema = json.RawMessage(schema)
+	return t
+}
+
+const (
+	nameProp  = `"name":{"type":"string","description":"Project name"}`
+	limitProp = `"limit":{"type":"integer","minimum":1,"maximum":100}`
+)
+
+var (
+	base     = tool("projects_create", nameProp, "name")
+	withLim  = tool("projects_create", nameProp+","+limitProp, "name")
+	outBase  = output(base, `{"type":"object","properties":{"id":{"type":"string"},"status":{"type":"string","enum":["open","closed"]}},"required":["id"]}`)
+	grouped  = func(m manifest.Manifest) manifest.Manifest { m.Exposition = "grouped"; return m }
+	prompt   = manifest.Prompt{Name: "review", Arguments: []manifest.Argument{{Name: "code", Required: true}}}
+	resource = manifest.Resource{URI: "file:///readme", Name: "readme", MIMEType: "text/markdown"}
+	action   = manifest.Action{Key: "projects.create", InputSchema: base.InputSchema, Annotations: base.Annotations}
+)
+
+type change struct {
+	kind     manifest.Kind
+	breaking bool
+	path     string
+	reason   string
+}
+
+func TestDiff(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		old, new manifest.Manifest
+		want     []change
+	}{
+		{"nothing", tools(base), tools(base), nil},
+		{"tool removed", tools(base, tool("x", "")), tools(base),
+			[]change{{manifest.ToolRemoved, true, "tools/x", "tool removed: calls to it will fail"}}},
+		{"tool added", tools(base), tools(base, tool("x", "")),
+			[]change{{manifest.ToolAdded, false, "tools/x", "new tool"}}},
+		{"new required field", tools(base), tools(tool("projects_create", nameProp+`,"owner":{"type":"string"}`, "name", "owner")),
+			[]change{{manifest.RequiredAdded, true, "tools/projects_create/input/owner", `new required field "owner": calls without it are refused`}}},
+		{"field made required", tools(withLim), tools(tool("projects_create", nameProp+","+limitProp, "name", "limit")),
+			[]change{{manifest.RequiredAdded, true, "tools/projects_create/input/limit", `field "limit" is now required: calls without it are refused`}}},
+		{"required field made optional", tools(base), tools(tool("projects_create", nameProp)),
+			[]change{{manifest.RequiredRemoved, false, "tools/projects_create/input/name", `field "name" is now optional`}}},
+		{"new optional field", tools(base), tools(withLim),
+			[]change{{manifest.FieldAdded, false, "tools/projects_create/input/limit", `new optional field "limit"`}}},
+		{"field removed", tools(withLim), tools(base),
+			[]change{{manifest.FieldRemoved, true, "tools/projects_create/input/limit", `field "limit" removed: calls that send it are refused`}}},
+		{"type narrowed", tools(tool("t", `"id":{"type":["string","integer"]}`)), tools(tool("t", `"id":{"type":"string"}`)),
+			[]change{{manifest.TypeNarrowed, true, "tools/t/input/id/type", "type narrowed from integer|string to string"}}},
+		{"type widened", tools(tool("t", `"n":{"type":"integer"}`)), tools(tool("t", `"n":{"type":"number"}`)),
+			[]change{{manifest.TypeWidened, false, "tools/t/input/n/type", "type widened from integer to number"}}},
+		{"type changed", tools(tool("t", `"n":{"type":"integer"}`)), tools(tool("t", `"n":{"type":"string"}`)),
+			[]change{{manifest.TypeChanged, true, "tools/t/input/n/type", "type changed from integer to string"}}},
+		{"enum narrowed", tools(tool("t", `"role":{"type":"string","enum":["admin","member","guest"]}`)), tools(tool("t", `"role":{"type":"string","enum":["admin","member"]}`)),
+			[]change{{manifest.EnumNarrowed, true, "tools/t/input/role/enum", `"guest" no longer accepted`}}},
+		{"enum widened", tools(tool("t", `"role":{"type":"string","enum":["admin"]}`)), tools(tool("t", `"role":{"type":"string","enum":["admin","member"]}`)),
+			[]change{{manifest.EnumWidened, false, "tools/t/input/role/enum", `"member" now accepted too`}}},
+		{"range narrowed", tools(withLim), tools(tool("projects_create", nameProp+`,"limit":{"type":"integer","minimum":1,"maximum":50}`, "name")),
+			[]change{{manifest.RangeNarrowed, true, "tools/projects_create/input/limit/maximum", "maximum tightened from 100 to 50"}}},
+		{"range widened", tools(withLim), tools(tool("projects_create", nameProp+`,"limit":{"type":"integer","minimum":1}`, "name")),
+			[]change{{manifest.RangeWidened, false, "tools/projects_create/input/limit/maximum", "maximum 100 removed"}}},
+		{"format tightened", tools(tool("t", `"email":{"type":"string"}`)), tools(tool("t", `"email":{"type":"string","format":"email"}`)),
+			[]change{{manifest.FormatTightened, true, "tools/t/input/email/format", `format "email" added`}}},
+		{"format relaxed", tools(tool("t", `"email":{"type":"string","format":"email"}`)), tools(tool("t", `"email":{"type":"string"}`)),
+			[]change{{manifest.FormatRelaxed, false, "tools/t/input/email/format", `format "email" removed`}}},
+		{"object closed", tools(input(base, `{"type":"object"}`)), tools(input(base, `{"type":"object","additionalProperties":false}`)),
+			[]change{{manifest.ObjectClosed, true, "tools/projects_create/input/additionalProperties", "fields the schema does not name are no longer accepted"}}},
+		{"object opened", tools(input(base, `{"type":"object","additionalProperties":false}`)), tools(input(base, `{"type":"object"}`)),
+			[]change{{manifest.ObjectOpened, false, "tools/projects_create/input/additionalProperties", "fields the schema does not name are now accepted"}}},
+		{"schema changed", tools(tool("t", `"v":{"anyOf":[{"type":"string"},{"type":"integer"}]}`)), tools(tool("t", `"v":{"anyOf":[{"type":"string"}]}`)),
+			[]change{{manifest.SchemaChanged, true, "tools/t/input/v", `"anyOf" changed from [{"type":"string"},{"type":"integer"}] to [{"type":"string"}]; review it`}}},
+		{"default changed", tools(tool("t", `"n":{"type":"integer","default":10}`)), tools(tool("t", `"n":{"type":"integer","default":20}`)),
+			[]change{{manifest.DefaultChanged, false, "tools/t/input/n/default", "default changed from 10 to 20"}}},
+		{"nested array items", tools(tool("t", `"tags":{"type":"array","items":{"type":"string","maxLength":20}}`)), tools(tool("t", `"tags":{"type":"array","items":{"type":"string","maxLength":10}}`)),
+			[]change{{manifest.RangeNarrowed, true, "tools/t/input/tags/[]/maxLength", "maxLength tightened from 20 to 10"}}},
+		{"output removed", tools(outBase), tools(base),
+			[]change{{manifest.OutputRemoved, true, "tools/projects_create/output", "output schema removed: clients reading structured content lose it"}}},
+		{"output added", tools(base), tools(outBase),
+			[]change{{manifest.OutputAdded, false, "tools/projects_create/output", "new output schema"}}},
+		{"output field removed", tools(outBase), tools(output(base, `{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`)),
+			[]change{{manifest.FieldRemoved, true, "tools/projects_create/output/status", `field "status" removed: clients that read it get nothing`}}},
+		{"output enum widened", tools(outBase), tools(output(base, `{"type":"object","properties":{"id":{"type":"string"},"status":{"type":"string","enum":["open","closed","archived"]}},"required":["id"]}`)),
+			[]change{{manifest.EnumWidened, true, "tools/projects_create/output/status/enum", `"archived" now returned too`}}},
+		{"output field may be missing", tools(outBase), tools(output(base, `{"type":"object","properties":{"id":{"type":"string"},"status":{"type":"string","enum":["open","closed"]}}}`)),
+			[]change{{manifest.RequiredRemoved, true, "tools/projects_create/output/id", `field "id" may now be missing: clients that read it must cope`}}},
+		{"became destructive", tools(base), tools(with(base, func(t *manifest.Tool) { t.Annotations = &manifest.Annotations{} })),
+			[]change{{manifest.BecameDestructive, true, "tools/projects_create/annotations", "now destructive: clients that ran it without asking must ask"}}},
+		{"annotation changed", tools(base), tools(with(base, func(t *manifest.Tool) {
+			t.Annotations = &manifest.Annotations{ReadOnlyHint: true, DestructiveHint: new(false), IdempotentHint: true}
+		})),
+			[]change{{manifest.AnnotationChanged, false, "tools/projects_create/annotations",
+				`annotations changed from {"destructiveHint":false,"idempotentHint":false,"readOnlyHint":true} to {"destructiveHint":false,"idempotentHint":true,"readOnlyHint":true}`}}},
+		{"scope-free access removed", tools(base), tools(with(base, func(t *manifest.Tool) { t.Auth = &manifest.Auth{Required: true, Scopes: []string{"projects:write"}} })),
+			[]change{{manifest.ScopeFreeRemoved, true, "tools/projects_create/auth", "scope-free access removed: callers now need projects:write"}}},
+		{"scopes added", tools(with(base, func(t *manifest.Tool) { t.Auth = &manifest.Auth{Required: true, Scopes: []string{"a"}} })),
+			tools(with(base, func(t *manifest.Tool) { t.Auth = &manifest.Auth{Required: true, Scopes: []string{"a", "b"}} })),
+			[]change{{manifest.ScopesAdded, true, "tools/projects_create/auth", "callers now also need b"}}},
+		{"scopes removed", tools(with(base, func(t *manifest.Tool) { t.Auth = &manifest.Auth{Required: true, Scopes: []string{"a"}} })), tools(base),
+			[]change{{manifest.ScopesRemoved, false, "tools/projects_create/auth", "no scope needed any more"}}},
+		{"description changed", tools(base), tools(with(base, func(t *manifest.Tool) { t.Description = "Create a project" })),
+			[]change{{manifest.DescriptionChanged, false, "tools/projects_create/description", "description changed: what a model reads about it is new"}}},
+		{"title changed", tools(base), tools(with(base, func(t *manifest.Tool) { t.Title = "New project" })),
+			[]change{{manifest.TitleChanged, false, "tools/projects_create/title", `title changed from "" to "New project"`}}},
+		{"meta changed", tools(base), tools(with(base, func(t *manifest.Tool) { t.Meta = json.RawMessage(`{"ui":"card"}`) })),
+			[]change{{manifest.MetaChanged, false, "tools/projects_create", "_meta or icons changed"}}},
+		{"action removed", manifest.Manifest{Actions: []manifest.Action{action}}, manifest.Manifest{},
+			[]change{{manifest.ActionRemoved, true, "actions/projects.create", "action removed: calls to it will fail"}}},
+		{"action added", manifest.Manifest{}, manifest.Manifest{Actions: []manifest.Action{action}},
+			[]change{{manifest.ActionAdded, false, "actions/projects.create", "new action"}}},
+		{"grouped action gains a required field", grouped(manifest.Manifest{Actions: []manifest.Action{action}}),
+			grouped(manifest.Manifest{Actions: []manifest.Action{{Key: action.Key, Annotations: action.Annotations,
+				InputSchema: tool("", nameProp+`,"owner":{"type":"string"}`, "name", "owner").InputSchema}}}),
+			[]change{{manifest.RequiredAdded, true, "actions/projects.create/input/owner", `new required field "owner": calls without it are refused`}}},
+		{"exposition changed", manifest.Manifest{Exposition: "flat"}, grouped(manifest.Manifest{}),
+			[]change{{manifest.ExpositionChanged, false, "exposition", "tools were listed flat and are now listed grouped: every tool changes"}}},
+		{"prompt removed", manifest.Manifest{Prompts: []manifest.Prompt{prompt}}, manifest.Manifest{},
+			[]change{{manifest.PromptRemoved, true, "prompts/review", "prompt removed: getting it will fail"}}},
+		{"prompt added", manifest.Manifest{}, manifest.Manifest{Prompts: []manifest.Prompt{prompt}},
+			[]change{{manifest.PromptAdded, false, "prompts/review", "new prompt"}}},
+		{"argument removed", manifest.Manifest{Prompts: []manifest.Prompt{prompt}}, manifest.Manifest{Prompts: []manifest.Prompt{{Name: "review"}}},
+			[]change{{manifest.ArgumentRemoved, true, "prompts/review/arguments/code", `argument "code" removed: requests that give it are refused`}}},
+		{"argument required", manifest.Manifest{Prompts: []manifest.Prompt{prompt}},
+			manifest.Manifest{Prompts: []manifest.Prompt{{Name: "review", Arguments: []manifest.Argument{prompt.Arguments[0], {Name: "style", Required: true}}}}},
+			[]change{{manifest.ArgumentRequired, true, "prompts/review/arguments/style", `new required argument "style": requests without it are refused`}}},
+		{"argument added", manifest.Manifest{Prompts: []manifest.Prompt{prompt}},
+			manifest.Manifest{Prompts: []manifest.Prompt{{Name: "review", Arguments: []manifest.Argument{prompt.Arguments[0], {Name: "style"}}}}},
+			[]change{{manifest.ArgumentAdded, false, "prompts/review/arguments/style", `new optional argument "style"`}}},
+		{"argument optional", manifest.Manifest{Prompts: []manifest.Prompt{prompt}},
+			manifest.Manifest{Prompts: []manifest.Prompt{{Name: "review", Arguments: []manifest.Argument{{Name: "code"}}}}},
+			[]change{{manifest.ArgumentOptional, false, "prompts/review/arguments/code", `argument "code" is now optional`}}},
+		{"resource removed", manifest.Manifest{Resources: []manifest.Resource{resource}}, manifest.Manifest{},
+			[]change{{manifest.ResourceRemoved, true, "resources/file:///readme", "resource removed: reading it will fail"}}},
+		{"resource added", manifest.Manifest{}, manifest.Manifest{ResourceTemplates: []manifest.Resource{{URITemplate: "users://{id}", Name: "user"}}},
+			[]change{{manifest.ResourceAdded, false, "resources/users://{id}", "new resource"}}},
+		{"MIME type changed", manifest.Manifest{Resources: []manifest.Resource{resource}},
+			manifest.Manifest{Resources: []manifest.Resource{{URI: resource.URI, Name: resource.Name, MIMEType: "text/html"}}},
+			[]change{{manifest.MIMETypeChanged, true, "resources/file:///readme/mimeType", `MIME type changed from "text/markdown" to "text/html": readers parse another format`}}},
+		{"group removed", manifest.Manifest{Groups: []manifest.Group{{FQN: "user-facing", Kind: "category"}}}, manifest.Manifest{},
+			[]change{{manifest.GroupRemoved, false, "groups/user-facing", "category removed from the model"}}},
+		{"group added", manifest.Manifest{}, manifest.Manifest{Groups: []manifest.Group{{FQN: "admin", Kind: "tool"}}},
+			[]change{{manifest.GroupAdded, false, "groups/admin", "new tool"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			is := is.New(t)
+			var got []change
+			for _, c := range manifest.Diff(tc.old, tc.new) {
+				got = append(got, change{c.Kind, c.Breaking, c.Path, c.Reason})
+			}
+			is.Equal(got, tc.want)
+			is.Equal(manifest.Breaking(manifest.Diff(tc.old, tc.new)), len(tc.want) > 0 && tc.want[0].breaking)
+			for _, c := range tc.want {
+				covered[c.kind] = true
+			}
+		})
+	}
+	// Every kind declared in kinds.go is covered by a row above.
+	for _, k := range declaredKinds(t) {
+		if !covered[k] {
+			t.Errorf("no row of TestDiff covers the kind %q", k)
+		}
+	}
+}
+
+var covered = map[manifest.Kind]bool{}
+
+// declaredKinds reads the Kind constants of kinds.go.
+func declaredKinds(t *testing.T) []manifest.Kind {
+	f, err := parser.ParseFile(token.NewFileSet(), "kinds.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []manifest.Kind
+	ast.Inspect(f, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			s, _ := strconv.Unquote(lit.Value)
+			out = append(out, manifest.Kind(s))
+		}
+		return true
+	})
+	return out
+}

@@ -1,0 +1,89 @@
+package vurb_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/matryer/is"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/manifest"
+)
+
+// TestManifestGolden pins the manifest of the fixture with categories: the
+// canonical JSON a team commits and diffs in CI.
+func TestManifestGolden(t *testing.T) {
+	is := is.New(t)
+	app, _ := modelFixture()
+	data, err := manifest.Of(app.Model()).Marshal()
+	is.NoErr(err)
+	golden(t, "manifest.golden.json", data)
+
+	// Deterministic: another app declared the same way writes the same bytes.
+	again, _ := modelFixture()
+	data2, err := manifest.Of(again.Model()).Marshal()
+	is.NoErr(err)
+	is.Equal(string(data2), string(data))
+}
+
+// TestManifestOfEitherExposition: the manifest of an app served grouped
+// lists the grouped tools and keeps the flat ones as the alternate; the
+// actions are the same.
+func TestManifestOfEitherExposition(t *testing.T) {
+	is := is.New(t)
+	flat := manifest.Of(newFixture().Model())
+	grouped := manifest.Of(newFixture(vurb.WithExposition(vurb.Grouped)).Model())
+	is.Equal(grouped.Exposition, "grouped")
+	is.Equal(len(grouped.Tools), 2)
+	is.Equal(grouped.Alternates[0].Name, "flat")
+	is.Equal(modelJSON(t, grouped.Alternates[0].Tools), modelJSON(t, flat.Tools))
+	is.Equal(modelJSON(t, grouped.Actions), modelJSON(t, flat.Actions))
+	is.Equal(modelJSON(t, grouped.Groups), modelJSON(t, flat.Groups))
+}
+
+// TestPublishManifest reads the manifest a server publishes, through a
+// client, and finds the app's.
+func TestPublishManifest(t *testing.T) {
+	is := is.New(t)
+	ctx := context.Background()
+	app, _ := modelFixture()
+	app.PublishManifest(vurb.IncludeGroups("user-facing"))
+	cs := modelClient(t, app.NewServer(vurb.IncludeGroups("user-facing")))
+	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: manifest.URI})
+	is.NoErr(err)
+	is.Equal(res.Contents[0].MIMEType, "application/json")
+	published, err := manifest.Parse([]byte(res.Contents[0].Text))
+	is.NoErr(err)
+
+	var listed []*mcp.Tool
+	for tool, err := range cs.Tools(ctx, nil) {
+		is.NoErr(err)
+		listed = append(listed, tool)
+	}
+	is.Equal(len(published.Tools), len(listed)) // only what the server exposes
+	is.Equal(len(published.Tools), 4)
+	var groups []string
+	for _, g := range published.Groups {
+		groups = append(groups, g.FQN)
+	}
+	// Nothing the server hides is named: not the admin tool nor its groups.
+	// The administration category stays: projects, which it exposes, is in it.
+	is.Equal(groups, []string{"administration", "platform", "platform.users", "platform.users.management", "projects", "search", "user-facing"})
+	is.Equal(len(published.Alternates[0].Tools), 2) // grouped: projects and search
+}
+
+func modelClient(t *testing.T, server *mcp.Server) *mcp.ClientSession {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
