@@ -7,16 +7,18 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/vurbtest"
 )
 
 // clientProtocol is the protocol version the test client asks for: the one
 // today's desktop clients and the conformance suite speak. Version
 // 2026-07-28 moves server-to-client requests to multi-round-trip results;
-// TestLatestProtocol covers the calls that work the same on it.
-const clientProtocol = "2025-11-25"
+// input_test.go drives both generations.
+const clientProtocol = vurbtest.DefaultProtocol
 
 // connect serves app to a real go-sdk client over the in-memory transport
-// and returns the client's session. Both ends close with the test.
+// (vurbtest) and returns the client's session. Both ends close with the
+// test.
 func connect(t *testing.T, app *vurb.App, clientOpts *mcp.ClientOptions, opts ...vurb.ServeOption) *mcp.ClientSession {
 	t.Helper()
 	return connectVersion(t, clientProtocol, app, clientOpts, opts...)
@@ -24,22 +26,7 @@ func connect(t *testing.T, app *vurb.App, clientOpts *mcp.ClientOptions, opts ..
 
 func connectVersion(t *testing.T, version string, app *vurb.App, clientOpts *mcp.ClientOptions, opts ...vurb.ServeOption) *mcp.ClientSession {
 	t.Helper()
-	ctx := context.Background()
-	serverT, clientT := mcp.NewInMemoryTransports()
-	ss, err := app.NewServer(opts...).Connect(ctx, serverT, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1.0.0"}, clientOpts)
-	cs, err := client.Connect(ctx, clientT, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-	})
-	return cs
+	return vurbtest.New(t, app, vurbtest.Protocol(version), vurbtest.ClientOptions(clientOpts), vurbtest.Serve(opts...)).Session()
 }
 
 // callRaw sends a tools/call with args exactly as given.

@@ -1,48 +1,17 @@
 package vurb_test
 
 import (
-	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/vurbtest"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/name, or rewrites it under -update. The
-// golden files are reviewed by hand when they change: they are the exact
-// tools/list a client receives.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run %s -update to create it)", err, t.Name())
-	}
-	if string(want) != string(got) {
-		t.Errorf("tools/list differs from %s:\n got: %s\nwant: %s", path, got, want)
-	}
-}
-
-func toolsJSON(t *testing.T, f *vurb.App) []byte {
-	t.Helper()
-	data, err := json.MarshalIndent(map[string]any{"tools": f.Tools()}, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return append(data, '\n')
-}
-
+// TestToolsListGolden pins the exact tools/list a client receives, in both
+// expositions. The golden files are reviewed by hand when they change;
+// go test -run TestToolsListGolden -update rewrites them.
 func TestToolsListGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -52,9 +21,15 @@ func TestToolsListGolden(t *testing.T) {
 		{"tools_grouped.golden.json", vurb.Grouped},
 	} {
 		t.Run(tc.exp.String(), func(t *testing.T) {
-			golden(t, tc.name, toolsJSON(t, newFixture(vurb.WithExposition(tc.exp))))
+			vurbtest.Golden(t, filepath.Join("testdata", tc.name), newFixture(vurb.WithExposition(tc.exp)))
 		})
 	}
+}
+
+// golden compares got with testdata/name, or rewrites it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	vurbtest.GoldenFile(t, filepath.Join("testdata", name), got)
 }
 
 func TestToolNamesPerExposition(t *testing.T) {

@@ -2,6 +2,7 @@ package vurb_test
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/vurbtest"
 )
 
 func httpClient(t *testing.T, endpoint string) *mcp.ClientSession {
@@ -37,16 +39,10 @@ func TestHTTPHandler(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			is := is.New(t)
-			srv := httptest.NewServer(newFixture().HTTPHandler(tc.opts...))
-			t.Cleanup(srv.Close) // after the client's cleanup: cleanups run last-in, first-out
-			cs := httpClient(t, srv.URL)
-			is.Equal(len(listNames(t, cs)), 12)
-			res, err := callRaw(t, cs, "projects_create", `{"workspace_id":"w","name":"Gemini"}`)
-			is.NoErr(err)
-			is.Equal(text(res), `{"id":"p2","name":"Gemini"}`)
-			res, err = callRaw(t, cs, "projects_create", `{"workspace_id":"w"}`)
-			is.NoErr(err)
-			is.Equal(text(res), "[projects/create] invalid arguments: name: is required")
+			c := vurbtest.New(t, newFixture(), vurbtest.OverHTTP(), vurbtest.Serve(tc.opts...))
+			is.Equal(len(c.Tools()), 12)
+			is.Equal(c.CallText("projects_create", json.RawMessage(`{"workspace_id":"w","name":"Gemini"}`)), `{"id":"p2","name":"Gemini"}`)
+			is.Equal(c.CallError("projects_create", json.RawMessage(`{"workspace_id":"w"}`)), "[projects/create] invalid arguments: name: is required")
 		})
 	}
 }

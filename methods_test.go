@@ -5,11 +5,13 @@ package vurb_test
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"testing"
 
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/vurbtest"
 )
 
 // newFixtureMethods is newFixture spelled with the builder methods of Go
@@ -47,7 +49,7 @@ func TestMethodsMatchTheGoldenFiles(t *testing.T) {
 		{"tools_grouped.golden.json", vurb.Grouped},
 	} {
 		t.Run(tc.exp.String(), func(t *testing.T) {
-			golden(t, tc.name, toolsJSON(t, newFixtureMethods(vurb.WithExposition(tc.exp))))
+			vurbtest.Golden(t, filepath.Join("testdata", tc.name), newFixtureMethods(vurb.WithExposition(tc.exp)))
 		})
 	}
 }

@@ -3,12 +3,12 @@ package vurb_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/vurbtest"
 )
 
 type ReviewArgs struct {
@@ -55,30 +55,25 @@ func promptApp() *vurb.App {
 
 func TestPrompts(t *testing.T) {
 	is := is.New(t)
-	cs := connect(t, promptApp(), nil)
-	ctx := context.Background()
+	c := vurbtest.New(t, promptApp())
 
-	list, err := cs.ListPrompts(ctx, nil)
-	is.NoErr(err)
-	is.Equal(len(list.Prompts), 2)
-	review := list.Prompts[0]
+	prompts := c.Prompts()
+	is.Equal(len(prompts), 2)
+	review := prompts[0]
 	is.Equal(review.Name, "code_review")
 	is.Equal(review.Description, "Review code")
 	is.Equal(len(review.Arguments), 2)
 	is.Equal(*review.Arguments[0], mcp.PromptArgument{Name: "language", Description: "Programming language", Required: true})
 	is.Equal(*review.Arguments[1], mcp.PromptArgument{Name: "focus", Description: "What to look at"})
 
-	got, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "code_review", Arguments: map[string]string{"language": "Go", "focus": "security"}})
-	is.NoErr(err)
+	got := c.GetPrompt("code_review", map[string]string{"language": "Go", "focus": "security"})
 	is.Equal(got.Description, "Review code")
 	is.Equal(got.Messages[0].Content.(*mcp.TextContent).Text, "Review this Go code for security.")
 
-	got, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "greeting"})
-	is.NoErr(err)
+	got = c.GetPrompt("greeting", nil)
 	is.Equal(got.Messages[0].Role, mcp.Role("assistant"))
 
-	_, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "code_review", Arguments: map[string]string{"focus": "speed", "lang": "go"}})
-	is.True(err != nil)
+	err := c.GetPromptError("code_review", map[string]string{"focus": "speed", "lang": "go"})
 	for _, want := range []string{`prompt "code_review": invalid arguments`, `unknown field "lang"`, "language"} {
 		is.True(strings.Contains(err.Error(), want)) // the fields are named
 	}
@@ -104,47 +99,32 @@ func TestCompletions(t *testing.T) {
 func TestResources(t *testing.T) {
 	is := is.New(t)
 	app := promptApp()
-	var mu sync.Mutex
-	var updated []string
-	cs := connect(t, app, &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
-		mu.Lock()
-		defer mu.Unlock()
-		updated = append(updated, r.Params.URI)
-	}})
+	c := vurbtest.New(t, app)
 	ctx := context.Background()
 
-	list, err := cs.ListResources(ctx, nil)
-	is.NoErr(err)
-	is.Equal(len(list.Resources), 2)
-	cfg := list.Resources[0]
+	resources := c.Resources()
+	is.Equal(len(resources), 2)
+	cfg := resources[0]
 	is.Equal(cfg.URI, "config://app")
 	is.Equal(cfg.MIMEType, "application/json")
 	is.Equal(cfg.Size, int64(15))
 	is.Equal(cfg.Annotations.Priority, 0.5)
 
-	templates, err := cs.ListResourceTemplates(ctx, nil)
-	is.NoErr(err)
-	is.Equal(templates.ResourceTemplates[0].URITemplate, "users://{id}/profile")
+	is.Equal(c.ResourceTemplates()[0].URITemplate, "users://{id}/profile")
 
-	read, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "config://app"})
-	is.NoErr(err)
+	read := c.ReadResource("config://app")
 	is.Equal(*read.Contents[0], mcp.ResourceContents{URI: "config://app", MIMEType: "application/json", Text: `{"debug":false}`})
-	read, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "logo://png"})
-	is.NoErr(err)
+	read = c.ReadResource("logo://png")
 	is.Equal(read.Contents[0].Blob, []byte{0x89, 'P', 'N', 'G'})
 	is.Equal(read.Contents[0].MIMEType, "image/png")
-	read, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "users://u42/profile"})
-	is.NoErr(err)
-	is.Equal(read.Contents[0].Text, "profile of u42")
-	_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "users://a/b/profile"})
-	is.True(err != nil) // a variable never spans a '/'
+	is.Equal(c.ReadResource("users://u42/profile").Contents[0].Text, "profile of u42")
+	is.True(c.ReadResourceError("users://a/b/profile") != nil) // a variable never spans a '/'
 
-	is.NoErr(cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "config://app"}))
-	is.True(cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "nothing://here"}) != nil)
+	is.NoErr(c.Session().Subscribe(ctx, &mcp.SubscribeParams{URI: "config://app"}))
+	is.True(c.Session().Subscribe(ctx, &mcp.SubscribeParams{URI: "nothing://here"}) != nil)
 	is.NoErr(app.NotifyResourceUpdated(ctx, "config://app"))
-	waitFor(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(updated) == 1 })
-	is.Equal(updated, []string{"config://app"})
-	is.NoErr(cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "config://app"}))
+	is.Equal(c.ResourceUpdates(1), []string{"config://app"})
+	is.NoErr(c.Session().Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "config://app"}))
 }
 
 func TestPromptAndResourceDefinitionRules(t *testing.T) {

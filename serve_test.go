@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/vurbtest"
 )
 
 func TestServedToolsListMatchesCompiled(t *testing.T) {
@@ -18,14 +18,12 @@ func TestServedToolsListMatchesCompiled(t *testing.T) {
 		t.Run(exp.String(), func(t *testing.T) {
 			is := is.New(t)
 			app := newFixture(vurb.WithExposition(exp))
-			res, err := connect(t, app, nil).ListTools(context.Background(), nil)
-			is.NoErr(err)
 			compiled := map[string]any{}
 			for _, tool := range app.Tools() {
 				compiled[tool.Name] = roundTrip(t, tool)
 			}
 			served := map[string]any{}
-			for _, tool := range res.Tools {
+			for _, tool := range vurbtest.New(t, app).Tools() {
 				served[tool.Name] = roundTrip(t, tool)
 			}
 			is.Equal(served, compiled) // the client sees exactly the compiled tools
@@ -132,20 +130,16 @@ func TestTagFilters(t *testing.T) {
 
 func TestGroupedFilterPerAction(t *testing.T) {
 	is := is.New(t)
-	cs := connect(t, filterApp(vurb.Grouped), nil, vurb.ExcludeTags("dangerous"))
-	res, err := cs.ListTools(context.Background(), nil)
-	is.NoErr(err)
-	is.Equal(len(res.Tools), 2)
-	tasks := res.Tools[1] // listed by name: admin, tasks
+	c := vurbtest.New(t, filterApp(vurb.Grouped), vurbtest.Serve(vurb.ExcludeTags("dangerous")))
+	tools := c.Tools()
+	is.Equal(len(tools), 2)
+	tasks := tools[1] // listed by name: admin, tasks
 	is.Equal(tasks.Name, "tasks")
 	schema, err := json.Marshal(tasks.InputSchema)
 	is.NoErr(err)
 	is.True(strings.Contains(string(schema), `"enum":["list"]`)) // purge is not offered
 	is.True(!strings.Contains(tasks.Description, "purge"))
-	out, err := callRaw(t, cs, "tasks", `{"action":"purge"}`)
-	is.NoErr(err)
-	is.True(out.IsError)
-	is.Equal(text(out), `Unknown action "purge". Available: list`)
+	is.Equal(c.CallError("tasks", map[string]any{"action": "purge"}), `Unknown action "purge". Available: list`)
 }
 
 func TestAttachAndDetach(t *testing.T) {
@@ -205,31 +199,19 @@ func TestProgressAndLogNotifications(t *testing.T) {
 		}
 		return "done", nil
 	})
-	var mu sync.Mutex
+	c := vurbtest.New(t, app, vurbtest.LogLevel("info"))
+	is.Equal(c.CallText("jobs_run", map[string]any{}, vurbtest.ProgressToken("tok-1")), "done")
 	var progress []float64
-	var logs []string
-	cs := connect(t, app, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
-			mu.Lock()
-			defer mu.Unlock()
-			is.Equal(r.Params.ProgressToken, "tok-1")
-			progress = append(progress, r.Params.Progress)
-		},
-		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
-			mu.Lock()
-			defer mu.Unlock()
-			data, _ := json.Marshal(r.Params.Data)
-			logs = append(logs, string(r.Params.Level)+" "+r.Params.Logger+" "+string(data))
-		},
-	})
-	is.NoErr(cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "info"}))
-	params := &mcp.CallToolParams{Name: "jobs_run", Arguments: map[string]any{}}
-	params.SetProgressToken("tok-1")
-	res, err := cs.CallTool(context.Background(), params)
-	is.NoErr(err)
-	is.Equal(text(res), "done")
-	waitFor(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(progress) == 3 && len(logs) == 1 })
+	for _, p := range c.Progress(3) {
+		is.Equal(p.ProgressToken, "tok-1")
+		progress = append(progress, p.Progress)
+	}
 	is.Equal(progress, []float64{1, 2, 3})
+	var logs []string
+	for _, l := range c.Logs(1) {
+		data, _ := json.Marshal(l.Data)
+		logs = append(logs, string(l.Level)+" "+l.Logger+" "+string(data))
+	}
 	is.Equal(logs, []string{`warning jobs {"disk":"low"}`}) // debug was below the client's level
 }
 
@@ -247,10 +229,7 @@ func TestClientCancellationReachesHandler(t *testing.T) {
 			return "not cancelled", nil
 		}
 	})
-	cs := connect(t, app, nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() { <-started; cancel() }()
-	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "jobs_wait", Arguments: map[string]any{}})
+	_, err := vurbtest.New(t, app).CallResult("jobs_wait", map[string]any{}, vurbtest.CancelWhen(started))
 	is.True(err != nil)
 	select {
 	case <-sawDone:
@@ -281,20 +260,9 @@ func TestSamplingAndElicitation(t *testing.T) {
 		}
 		return "user chose " + res.Action, nil
 	})
-	cs := connect(t, app, &mcp.ClientOptions{
-		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-			return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "short"}}, nil
-		},
-		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}, nil
-		},
-	})
-	res, err := callRaw(t, cs, "ai_summarize", "")
-	is.NoErr(err)
-	is.Equal(text(res), "model said: short")
-	res, err = callRaw(t, cs, "ai_confirm", "")
-	is.NoErr(err)
-	is.Equal(text(res), "user chose accept")
+	c := vurbtest.New(t, app, vurbtest.OnSample(vurbtest.Reply("short")), vurbtest.OnElicit(vurbtest.Accept(map[string]any{"ok": true})))
+	is.Equal(c.CallText("ai_summarize", nil), "model said: short")
+	is.Equal(c.CallText("ai_confirm", nil), "user chose accept")
 
 	// In-process there is no client to ask: a clear error, not a hang.
 	local, err := app.Call(context.Background(), "ai_summarize", nil)
