@@ -12,9 +12,17 @@ import (
 
 // decoderFor compiles, once per action, the codec and decoder of In with
 // the app's validator. In must be a struct or a pointer to one; the schema
-// package reflects it here, so a call never does.
+// package reflects it here, so a call never does. An In of json.RawMessage
+// or map[string]any takes a hand-written schema instead: until
+// ActionDef.InputSchema supplies it, the codec is a placeholder that makes
+// Build panic, saying so.
 func decoderFor[In any](app *App, action string) (*schema.Codec, engine.Decoder) {
 	t := reflect.TypeFor[In]()
+	if rawInput(t) {
+		codec := schema.Pending(t, fmt.Sprintf("vurb: action %q takes %s, which has no schema of its own: "+
+			"declare it with .InputSchema(doc)", action, t))
+		return codec, rawDecoder(codec, t)
+	}
 	if t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct {
 		elem := t.Elem()
 		codec := app.codecFor(elem)

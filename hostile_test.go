@@ -238,8 +238,8 @@ func hostileCases() []hostileCase {
 		{name: "range/int8 under", exp: F, tool: flatEcho, args: `{"name":"a","small":-129}`, want: echoErr("small: -129 is out of range for int8 (-128 to 127)")},
 		{name: "range/uint negative", exp: F, tool: flatEcho, args: `{"name":"a","count":-1}`,
 			want: echoErr("count: -1 is out of range for uint (0 to 18446744073709551615)")},
-		{name: "range/uint minus zero", exp: F, tool: flatEcho, args: `{"name":"a","count":-0}`,
-			want: echoErr("count: -0 is out of range for uint (0 to 18446744073709551615)")},
+		{name: "range/uint minus zero", exp: F, tool: flatEcho, args: `{"name":"a","count":-0}`, kind: accepted,
+			want: `{"name":"a"}`}, // -0 is 0, as JSON Schema reads it
 		{name: "range/uint over", exp: F, tool: flatEcho, args: `{"name":"a","count":18446744073709551616}`,
 			want: echoErr("count: 18446744073709551616 is out of range for uint (0 to 18446744073709551615)")},
 		{name: "range/int64 over", exp: F, tool: flatEcho, args: `{"name":"a","big":9223372036854775808}`,
@@ -249,9 +249,9 @@ func hostileCases() []hostileCase {
 		{name: "range/100000 digits", exp: F, tool: flatEcho, args: `{"name":"a","big":` + digits + `}`,
 			want: echoErr("big: " + digits[:64] + "… is out of range for int64 (-9223372036854775808 to 9223372036854775807)")},
 		{name: "range/float64 over", exp: F, tool: flatEcho, args: `{"name":"a","ratio":1e400}`, want: echoErr("ratio: 1e400 is out of range for float64")},
-		{name: "float for int/int8 1.0", exp: F, tool: flatEcho, args: `{"name":"a","small":1.0}`, want: echoErr("small: expected integer, got number")},
-		{name: "float for int/uint 1.5", exp: F, tool: flatEcho, args: `{"name":"a","count":1.5}`, want: echoErr("count: expected integer, got number")},
-		{name: "float for int/int64 1e3", exp: F, tool: flatEcho, args: `{"name":"a","big":1e3}`, want: echoErr("big: expected integer, got number")},
+		{name: "float for int/int8 1.0", exp: F, tool: flatEcho, args: `{"name":"a","small":1.0}`, kind: accepted, want: `{"name":"a","small":1}`},
+		{name: "float for int/uint 1.5", exp: F, tool: flatEcho, args: `{"name":"a","count":1.5}`, want: echoErr("count: must be an integer, got 1.5")},
+		{name: "float for int/int64 1e3", exp: F, tool: flatEcho, args: `{"name":"a","big":1e3}`, kind: accepted, want: `{"name":"a","big":1000}`},
 
 		// NaN and infinities.
 		{name: "nan/string NaN", exp: F, tool: flatEcho, args: `{"name":"a","ratio":"NaN"}`, want: echoErr("ratio: expected number, got string")},

@@ -57,6 +57,7 @@ type rule struct {
 	tag     string
 	fn      validator.Func
 	message string
+	opts    []schema.RuleOption
 }
 
 func defaultConfig() config {
@@ -80,7 +81,7 @@ func (c *config) finish() {
 	}
 	c.validator = schema.NewValidator(nil)
 	for _, r := range c.rules {
-		if err := c.validator.RegisterRule(r.tag, r.fn, r.message); err != nil {
+		if err := c.validator.RegisterRule(r.tag, r.fn, r.message, r.opts...); err != nil {
 			panic(fmt.Sprintf("vurb: WithRule(%q): %v", r.tag, err))
 		}
 	}
@@ -166,10 +167,14 @@ func WithLogger(l *slog.Logger) Option {
 // `validate:"tag"` in an input struct runs fn, and a call it refuses reads
 // message (a %s in it receives the rule's parameter; Messages.Schema.Rules
 // can reword it). Rules are per app: two apps in one process can have
-// different ones. New panics when tag names a built-in rule, which fn would
-// silently replace, or is otherwise not a usable rule name.
-func WithRule(tag string, fn validator.Func, message string) Option {
-	return func(c *config) { c.rules = append(c.rules, rule{tag: tag, fn: fn, message: message}) }
+// different ones. opts say what the rule adds to the schema a model reads
+// (schema.RulePattern, RuleFormat, RuleEnum, RuleKeywords, RuleNote); a
+// rule with none is stated in the property's description in message's
+// words, never silently enforced. New panics when tag names a built-in
+// rule, which fn would silently replace, or is otherwise not a usable rule
+// name.
+func WithRule(tag string, fn validator.Func, message string, opts ...schema.RuleOption) Option {
+	return func(c *config) { c.rules = append(c.rules, rule{tag: tag, fn: fn, message: message, opts: opts}) }
 }
 
 // WithServerOptions passes the go-sdk's own server options to every server

@@ -19,10 +19,14 @@ import (
 //     wrong type returns a plain error; Decode never panics on any input.
 //     Unlike json.Unmarshal alone it matches names case-sensitively, refuses
 //     unknown and duplicate keys, reports missing required keys as missing
-//     (null counts as missing), names the field and the expected type on a
-//     kind mismatch, refuses numbers that do not fit the field's Go type and
-//     strings that are not valid UTF-8, and refuses documents larger than
-//     Limits.MaxBytes or deeper than Limits.MaxDepth before decoding.
+//     (a required one sent as null too; an optional one sent as null is
+//     refused: leave it out), applies defaults to absent properties, reads
+//     whole numbers written as floats (7.0, 1e2) into integers, names the
+//     field and the expected type on a kind mismatch, refuses numbers that
+//     do not fit the field's Go type and strings that are not valid UTF-8,
+//     and refuses documents larger than Limits.MaxBytes or deeper than
+//     Limits.MaxDepth before decoding. A Codec of CodecFromSchema decodes
+//     into a *json.RawMessage, a *map[string]any or a *any instead.
 //   - Schema() returns the input JSON Schema: compact, keys in a fixed
 //     order, properties in declaration order, so that it can be compared
 //     and cached byte for byte. The caller owns the copy.
@@ -65,9 +69,11 @@ type DecodeOptions = schema.DecodeOptions
 // what to change: a validate:"required" on a non-pointer number or bool
 // (it would reject a legitimate 0 or false), an optional field (pointer or
 // omitempty) whose rules reject its absence, a malformed validate tag or
-// one naming a rule the validator does not know, two fields with the same
-// JSON name, a type JSON cannot decode. It also panics if t is not a struct
-// or a pointer to a struct.
+// one naming a rule the validator does not know, a default that is not a
+// value of its field's type or that the field's own rules or enum reject,
+// a conditional rule naming a field the struct does not have, two fields
+// with the same JSON name, a type JSON cannot decode. It also panics if t
+// is not a struct or a pointer to a struct.
 func CodecFor(t reflect.Type) *Codec { return schema.CodecFor(t) }
 
 // For is CodecFor for a type parameter: For[ListProjects]().
@@ -84,3 +90,20 @@ func For[T any]() *Codec { return schema.For[T]() }
 // where omitempty leaves it out), "required" only for validate:"required",
 // and objects left open.
 func OutputSchema(t reflect.Type) (s json.RawMessage, ok bool) { return schema.OutputSchema(t) }
+
+// CodecFromSchema returns a Codec for a tool whose input is a hand-written
+// JSON Schema rather than a Go struct: doc (draft 2020-12 unless its
+// $schema names another draft, with $defs, $ref, anyOf, if/then, const...)
+// is published as given, whitespace removed, and Decode checks every call
+// against it with a JSON Schema validator before storing it into a
+// *json.RawMessage, a *map[string]any or a *any. Its Type is
+// json.RawMessage and its Fields are doc's top-level properties.
+//
+// doc's root must be an object schema ("type": "object"), as MCP requires
+// of an input schema. Formats are asserted (a "format": "email" property
+// refuses what is not an email address), and references resolve within
+// doc only: a $ref to another document is an error, never a download. A
+// refusal is an *Error with one Issue per failed keyword, at the path of
+// the value; the alternatives of a failed anyOf or oneOf make one Issue.
+// It returns an error when doc is not such a schema.
+func CodecFromSchema(doc json.RawMessage) (*Codec, error) { return schema.CodecFromSchema(doc) }

@@ -15,39 +15,76 @@
 // Most input structs skip the last two: when every field is a string, bool,
 // integer or float (or a pointer to one) and every validate rule is among
 // required, omitempty, min, max, len, gt, gte, lt, lte, eq, ne and oneof,
-// CodecFor compiles a fast path that stores the values and checks the rules
-// itself, exactly as encoding/json and the validator would, allocating only
-// the strings and pointers it stores. It only ever accepts: a failed rule
-// falls back to json.Unmarshal and the validator, so error texts are the
-// same on both paths.
+// CodecFor compiles a fast path that stores the values, applies the
+// defaults and checks the rules itself, exactly as encoding/json and the
+// validator would, allocating only the strings and pointers it stores. It
+// only ever accepts: a failed rule falls back to json.Unmarshal and the
+// validator, so error texts are the same on both paths.
 //
-// # Tags
+// # Tags: one source of truth
 //
-// The struct tags are the single source of truth: `json` names a property
-// (embedded structs are flattened as encoding/json flattens them),
-// `description` describes it, `validate` (go-playground/validator) constrains
-// it, and the schema shows the same constraints: min/max/len/gt/lt become
-// numeric bounds, lengths or item counts, oneof becomes enum, email, url,
-// uuid, datetime and ip become formats, rules after dive apply to items.
-// `default`, `example` and `enum` are read as swaggest/jsonschema-go reads
-// them: `default` and `example` document (Decode does not fill defaults in),
-// and `enum` on a string or integer field is enforced by Decode like oneof.
-// swaggest's other constraint tags (minimum, pattern, format...) would
-// advertise rules nothing enforces, so CodecFor refuses them and names the
-// validate rule to use instead.
+// The struct tags are the single source of truth, and the schema tells all
+// of it: a call the schema allows is accepted, a call it refuses is
+// refused, and the handler receives what the schema promised. `json` names
+// a property (embedded structs are flattened as encoding/json flattens
+// them), `description` describes it, `validate` (go-playground/validator)
+// constrains it, and every rule is stated:
+//
+//   - as keywords where JSON Schema has them: min/max/len/gt/gte/lt/lte
+//     become numeric bounds, lengths or item counts; eq becomes const and
+//     ne not/const; oneof becomes enum; email, url, uri, uuid, ipv4, ipv6,
+//     ip and datetime become formats; alpha, alphanum, numeric, number,
+//     hexadecimal, versioned UUIDs, hostnames, startswith, endswith and
+//     contains become patterns; unique becomes uniqueItems; "a|b" becomes
+//     anyOf; rules after dive apply to items, keys...endkeys to
+//     propertyNames; required on a string becomes minLength 1, since the
+//     validator refuses "";
+//   - conditional rules (required_if, required_unless, required_with,
+//     required_with_all, required_without, required_without_all and their
+//     excluded_ twins) as dependentRequired or if/then/else on a const in
+//     the object, and in the property's description in words ("Required
+//     when type is "card"."); a refusal names the field that triggered it;
+//   - every other rule, built in (printascii, excludes, gtfield...) or
+//     custom ([Validator.RegisterRule]), as keywords its author gave it
+//     (RulePattern, RuleFormat, RuleEnum, RuleKeywords) or else in the
+//     property's description, in the words of its error message.
+//
+// `default` is published and applied: Decode fills a default into a
+// property left out of an object that was sent (pointers and nested
+// objects included), on both decode paths, and CodecFor panics when a
+// field's own rules reject its default. `example` documents, and `enum` on
+// a string or integer field is enforced like oneof. swaggest's other
+// constraint tags (minimum, pattern, format...) would advertise rules
+// nothing enforces, so CodecFor refuses them and names the validate rule
+// to use instead.
+//
+// Numbers follow JSON Schema: an integer property takes any whole number,
+// 7.0, -833.0 and 1e2 included, and refuses 7.5 naming the value; a sized
+// integer type's range is stated as minimum and maximum. null is refused:
+// no input schema allows it, and a property is left out instead (an any or
+// json.RawMessage property takes null as its value). A zero value that is
+// sent ("", 0, false) is held to the rules the schema states, even where
+// omitempty would let the validator skip them; an absent property is zero
+// and passes.
 //
 // # Required and optional
 //
 // A property is required when its validate tag says required, or when the
-// validator would reject its zero value, which is what an absent property
-// decodes to. Pointers and omitempty fields are optional; CodecFor panics,
-// saying what to change, when an optional field's rules reject its absence,
-// and on validate:"required" over a non-pointer number or bool, which would
-// reject a legitimate 0 or false. So a property the schema calls optional is
-// never refused for being absent, and one the validator needs is required.
-// Decode reports a missing required property as missing ("is required"),
-// and a null value counts as absent. Conditional rules (required_if,
-// required_with...) cannot be stated in the schema and stay validator-only.
+// validator would reject what an absent property decodes to: its zero
+// value, or its default. Pointers and omitempty fields are optional;
+// CodecFor panics, saying what to change, when an optional field's rules
+// reject its absence, and on validate:"required" over a non-pointer number
+// or bool, which would reject a legitimate 0 or false. So a property the
+// schema calls optional is never refused for being absent, and one the
+// validator needs is required. Decode reports a missing required property
+// as missing ("is required"), and a required property sent as null too.
+//
+// # Hand-written schemas
+//
+// A tool whose input is not a struct (json.RawMessage or a map) takes a
+// JSON Schema written by hand: [CodecFromSchema] publishes it as given
+// and checks every call against it with a JSON Schema 2020-12 validator
+// before anything else sees it.
 //
 // # Messages and validators are values
 //

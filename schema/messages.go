@@ -50,7 +50,9 @@ func DefaultMessages() *Messages {
 
 		Required:     MsgRequired,
 		NotEmpty:     MsgNotEmpty,
+		Null:         MsgNull,
 		ExpectedType: MsgExpectedType,
+		NotInteger:   MsgNotInteger,
 		IntRange:     MsgIntRange,
 		FloatRange:   MsgFloatRange,
 		InvalidUTF8:  MsgInvalidUTF8,
@@ -81,6 +83,9 @@ func DefaultMessages() *Messages {
 		Rule:     MsgRule,
 		Or:       MsgOr,
 		Excluded: MsgExcluded,
+
+		RequiredWhen: MsgRequiredWhen,
+		ExcludedWhen: MsgExcludedWhen,
 
 		Rules: maps.Clone(RuleMessages),
 
@@ -162,8 +167,14 @@ var (
 	MsgRequired = builtin.Required
 	// MsgNotEmpty is for a required value that was sent but is empty ("", [], 0...).
 	MsgNotEmpty = builtin.NotEmpty
+	// MsgNull is for an optional property sent as null: the schema does
+	// not allow null, so the model is told to leave the property out.
+	MsgNull = builtin.Null
 	// MsgExpectedType: the expected JSON type, the JSON kind received.
 	MsgExpectedType = builtin.ExpectedType
+	// MsgNotInteger: a number with a fractional part, as sent, where an
+	// integer is expected (7.0 and 1e2 are integers and are accepted).
+	MsgNotInteger = builtin.NotInteger
 	// MsgIntRange: the number as sent, the Go type, its minimum and maximum.
 	MsgIntRange = builtin.IntRange
 	// MsgFloatRange: the number as sent, the Go type.
@@ -211,6 +222,14 @@ var (
 
 // MsgExcluded is for the excluded_* rules: the field must not be sent here.
 var MsgExcluded = builtin.Excluded
+
+// Messages for a failed conditional rule (required_if, excluded_with...):
+// the verb receives the condition as the property's description states it,
+// naming the field that triggered it (`when type is "card"`).
+var (
+	MsgRequiredWhen = builtin.RequiredWhen
+	MsgExcludedWhen = builtin.ExcludedWhen
+)
 
 // RuleMessages is the default of Messages.Rules: the text of each validator
 // rule whose wording does not depend on the value's kind. A "%s" in a text

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"encoding/json"
+
 	"github.com/go-playground/validator/v10"
 	"github.com/vurb-go/vurb/internal/schema"
 )
@@ -13,10 +15,15 @@ import (
 // concurrent use. Its methods:
 //
 //   - CodecFor(t) is CodecFor for this Validator's rules.
-//   - RegisterRule(tag, fn, message) adds the custom rule tag, checked by
-//     fn, with message as the text a model reads when it fails (a "%s"
-//     receives the rule's parameter; "" keeps the generic Messages.Rule
-//     text; a Messages.Rules entry for tag wins over it). It returns an
+//   - RegisterRule(tag, fn, message, opts...) adds the custom rule tag,
+//     checked by fn, with message as the text a model reads when it fails
+//     (a "%s" receives the rule's parameter; "" keeps the generic
+//     Messages.Rule text; a Messages.Rules entry for tag wins over it).
+//     opts say what the rule adds to the schema of the fields it
+//     constrains (RulePattern, RuleFormat, RuleEnum, RuleKeywords) and to
+//     their description (RuleNote); a rule with no keywords is stated in
+//     the description by its note, or else by its message, so no rule is
+//     enforced without the model being told. It returns an
 //     error and changes nothing when tag is a rule validator already has
 //     (min, email, required...: their meaning is built into the schema and
 //     the fast path), when tag is empty, holds a character validator
@@ -42,3 +49,30 @@ type Validator = schema.Validator
 // RegisterRule, which refuses built-in names, and the fast path stays
 // available.
 func NewValidator(v *validator.Validate) *Validator { return schema.NewValidator(v) }
+
+// RuleOption says what a custom rule adds to the schema of the fields it
+// constrains; pass it to Validator.RegisterRule. The zero RuleOption adds
+// nothing.
+type RuleOption = schema.RuleOption
+
+// RulePattern states the rule as a "pattern" keyword: an ECMA-262 regular
+// expression that accepts exactly the strings the rule accepts.
+func RulePattern(pattern string) RuleOption { return schema.RulePattern(pattern) }
+
+// RuleFormat states the rule as a "format" keyword ("email", "date",
+// "ipv4"...), which must accept exactly what the rule accepts.
+func RuleFormat(format string) RuleOption { return schema.RuleFormat(format) }
+
+// RuleEnum states the rule as an "enum" keyword: the rule accepts exactly
+// these values (strings, numbers or booleans).
+func RuleEnum(values ...any) RuleOption { return schema.RuleEnum(values...) }
+
+// RuleKeywords states the rule as the keywords of doc, a JSON object merged
+// into the field's schema ({"minLength":3,"pattern":"^[A-Z]"}); a keyword
+// the field's schema already has is added through allOf, so both hold.
+func RuleKeywords(doc json.RawMessage) RuleOption { return schema.RuleKeywords(doc) }
+
+// RuleNote is the sentence the rule adds to a field's description (a "%s"
+// receives the rule's parameter). Without keywords, a rule is described by
+// its note, or else by its message; with keywords, only a note is added.
+func RuleNote(note string) RuleOption { return schema.RuleNote(note) }

@@ -235,7 +235,41 @@ func declareTools(app *vurb.App) {
 		}
 		return elicited(res), nil
 	}).Describe("Elicitation with single- and multi-select enums, titled and untitled (SEP-1330)")
+
+	// A hand-written JSON Schema 2020-12 input, published as given and
+	// enforced before the handler runs (SEP-1613, SEP-2106).
+	vurb.Action(app, "json.schema_2020_12_tool", func(_ context.Context, in json.RawMessage) (string, error) {
+		return "Received: " + string(in), nil
+	}).Describe("Takes a contact whose input schema is hand-written JSON Schema 2020-12").
+		InputSchema(json.RawMessage(ContactSchema))
 }
+
+// ContactSchema is json_schema_2020_12_tool's input schema, as the suite
+// expects it: $schema, $defs with an $anchor, a $ref, allOf/anyOf,
+// if/then/else and a closed object.
+const ContactSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"$defs": {
+		"address": {
+			"$anchor": "addressDef",
+			"type": "object",
+			"properties": {"street": {"type": "string"}, "city": {"type": "string"}}
+		}
+	},
+	"properties": {
+		"name": {"type": "string"},
+		"address": {"$ref": "#/$defs/address"},
+		"contactMethod": {"type": "string", "enum": ["phone", "email"]},
+		"phone": {"type": "string"},
+		"email": {"type": "string"}
+	},
+	"allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+	"if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+	"then": {"required": ["phone"]},
+	"else": {"required": ["email"]},
+	"additionalProperties": false
+}`
 
 // props are the properties of an elicitation schema: elicitation forms are
 // flat objects of primitive (or enum-array) fields.

@@ -67,11 +67,11 @@ func TestToolsList(t *testing.T) {
 		"test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource",
 		"test_multiple_content_types", "test_tool_with_logging", "test_tool_with_progress",
 		"test_error_handling", "test_sampling", "test_elicitation",
-		"test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums",
+		"test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums", "json_schema_2020_12_tool",
 	} {
 		is.True(got[name] != nil) // every tool the suite calls is listed
 	}
-	is.Equal(len(res.Tools), 24)
+	is.Equal(len(res.Tools), 25)
 	is.Equal(got["test_simple_text"].Description, "[READ-ONLY] Returns a simple text response (test → simple_text)")
 }
 
@@ -327,4 +327,33 @@ func TestResourceUpdates(t *testing.T) {
 	case <-time.After(2 * time.Second):
 		t.Fatal("no notifications/resources/updated for the watched resource")
 	}
+}
+
+// TestJSONSchema2020Tool: the hand-written schema is listed as written
+// (what the json-schema-2020-12 scenario checks) and enforced.
+func TestJSONSchema2020Tool(t *testing.T) {
+	is := is.New(t)
+	cs := connect(t, nil)
+	res, err := cs.ListTools(context.Background(), nil)
+	is.NoErr(err)
+	var listed any
+	for _, tool := range res.Tools {
+		if tool.Name == "json_schema_2020_12_tool" {
+			listed = tool.InputSchema
+		}
+	}
+	var want any
+	is.NoErr(json.Unmarshal([]byte(ContactSchema), &want))
+	got, _ := json.Marshal(listed)
+	wantJSON, _ := json.Marshal(want)
+	is.Equal(string(got), string(wantJSON))
+
+	ok := call(t, cs, &mcp.CallToolParams{Name: "json_schema_2020_12_tool",
+		Arguments: json.RawMessage(`{"name":"Ada","contactMethod":"phone","phone":"555"}`)})
+	is.True(!ok.IsError)
+	is.Equal(textOf(t, ok.Content[0]), `Received: {"name":"Ada","contactMethod":"phone","phone":"555"}`)
+	bad := call(t, cs, &mcp.CallToolParams{Name: "json_schema_2020_12_tool",
+		Arguments: json.RawMessage(`{"name":"Ada","contactMethod":"phone","email":"a@b.c"}`)})
+	is.True(bad.IsError)
+	is.Equal(textOf(t, bad.Content[0]), "[json/schema_2020_12_tool] invalid arguments: missing property 'phone'")
 }

@@ -25,6 +25,19 @@ type benchSlowInput struct {
 	Query       string `json:"query,omitempty" validate:"omitempty,max=200,printascii"`
 }
 
+// benchDefaultInput is benchInput with a default on limit, and
+// benchDefaultArgs leave limit out: the fast path applies the default.
+type benchDefaultInput struct {
+	WorkspaceID string `json:"workspace_id" validate:"required"`
+	Limit       *int   `json:"limit,omitempty" default:"20" validate:"omitempty,min=1,max=100"`
+	Query       string `json:"query,omitempty" validate:"omitempty,max=200"`
+}
+
+var (
+	benchDefaultArgs  = []byte(`{"workspace_id":"ws_123","query":"open issues"}`)
+	benchIntegralArgs = []byte(`{"workspace_id":"ws_123","limit":20.0,"query":"open issues"}`)
+)
+
 // floorDecode is what Decode is measured against: encoding/json and the
 // validator on their own, with none of Decode's checks.
 func floorDecode(data []byte, dst *benchInput) error {
@@ -34,9 +47,10 @@ func floorDecode(data []byte, dst *benchInput) error {
 	return DefaultValidator().validate.Struct(dst)
 }
 
-// BenchmarkDecode: "vurb" takes the fast path, "vurb-slow" the slow path
-// (an ineligible type, same input), "json+validator" is the floor both are
-// held to.
+// BenchmarkDecode: "vurb" takes the fast path, "vurb-default" too with a
+// default to apply, "vurb-20.0" with an integer written as a float,
+// "vurb-slow" the slow path (an ineligible type, same input);
+// "json+validator" is the floor they are held to.
 func BenchmarkDecode(b *testing.B) {
 	c := For[benchInput]()
 	b.Run("vurb", func(b *testing.B) {
@@ -44,6 +58,25 @@ func BenchmarkDecode(b *testing.B) {
 		for b.Loop() {
 			var v benchInput
 			if err := c.Decode(benchArgs, &v, DecodeOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	withDefault := For[benchDefaultInput]()
+	b.Run("vurb-default", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var v benchDefaultInput
+			if err := withDefault.Decode(benchDefaultArgs, &v, DecodeOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("vurb-20.0", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var v benchInput
+			if err := c.Decode(benchIntegralArgs, &v, DecodeOptions{}); err != nil {
 				b.Fatal(err)
 			}
 		}

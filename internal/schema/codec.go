@@ -41,8 +41,21 @@ type Codec struct {
 	shape  *shape
 	schema []byte
 	fields []Field
-	tree   builtSchema // for Merge: the root node and its recursive $defs
-	fast   *fastPlan   // Decode's fast path; nil: the type is not eligible
+	tree   builtSchema        // for Merge: the root node and its recursive $defs
+	fast   *fastPlan          // Decode's fast path; nil: the type is not eligible
+	conds  map[condKey]string // the words of the conditional rules, for their refusals
+	raw    *rawSchema         // a hand-written schema (CodecFromSchema); nil for a struct
+	// pending: a Codec that stands for a schema not given yet (Pending);
+	// every use panics with this text.
+	pending string
+}
+
+// Pending returns a Codec of type t that stands for a hand-written schema
+// its owner has not supplied yet: Schema, Fields and Decode panic with
+// problem, so that building a tool without it fails at build time, saying
+// what to do.
+func Pending(t reflect.Type, problem string) *Codec {
+	return &Codec{typ: t, pending: problem}
 }
 
 // Field describes one top-level property of a Codec's schema, so that callers
@@ -67,9 +80,11 @@ var buildMu sync.Mutex
 // what to change: a validate:"required" on a non-pointer number or bool
 // (it would reject a legitimate 0 or false), an optional field (pointer or
 // omitempty) whose rules reject its absence, a malformed validate tag or
-// one naming a rule the validator does not know, two fields with the same
-// JSON name, a type JSON cannot decode. It also panics if t is not a struct
-// or a pointer to a struct.
+// one naming a rule the validator does not know, a default that is not a
+// value of its field's type or that the field's own rules or enum reject,
+// a conditional rule naming a field the struct does not have, two fields
+// with the same JSON name, a type JSON cannot decode. It also panics if t
+// is not a struct or a pointer to a struct.
 func CodecFor(t reflect.Type) *Codec {
 	return defaultValidator.CodecFor(t)
 }
@@ -109,7 +124,8 @@ func (v *Validator) CodecFor(t reflect.Type) *Codec {
 
 func (v *Validator) buildCodec(t reflect.Type) *Codec {
 	si := v.infoOf(t)
-	c := &Codec{typ: t, v: v, shape: compileShape(v, t)}
+	sh, structs := compileShape(v, t)
+	c := &Codec{typ: t, v: v, shape: sh, conds: condPhrases(v, structs)}
 	if !v.foreign {
 		c.fast = compileFast(t, si, c.shape)
 	}
@@ -154,11 +170,19 @@ func (c *Codec) Type() reflect.Type { return c.typ }
 // Schema returns the input JSON Schema: compact, with keys in a fixed order
 // and properties in declaration order, so that it can be compared and cached
 // byte for byte. The caller owns the returned copy.
-func (c *Codec) Schema() json.RawMessage { return slices.Clone(c.schema) }
+func (c *Codec) Schema() json.RawMessage {
+	if c.pending != "" {
+		panic(c.pending)
+	}
+	return slices.Clone(c.schema)
+}
 
 // Fields returns the top-level properties in declaration order, embedded
 // structs flattened as encoding/json flattens them. The caller owns the slice.
 func (c *Codec) Fields() []Field {
+	if c.pending != "" {
+		panic(c.pending)
+	}
 	out := slices.Clone(c.fields)
 	for i := range out {
 		out[i].Schema = slices.Clone(out[i].Schema)

@@ -46,7 +46,7 @@ func checkConstraintTags(f *fieldInfo, sh *shape) {
 	if sh.kind != kindString && sh.kind != kindInt && sh.kind != kindUint {
 		defPanic(f, `the enum tag is enforced on string and integer fields only; use validate:"oneof=…" instead`)
 	}
-	sh.enum = strings.Split(values, ",")
+	sh.enum = splitEnum(values)
 	for _, v := range sh.enum {
 		if v != strings.TrimSpace(v) {
 			defPanic(f, `enum value %q has surrounding spaces, which the schema would keep; write enum:"a,b"`, v)
@@ -73,3 +73,6 @@ func (sh *shape) enumIssue(raw []byte, esc bool, msgs *Messages) string {
 	}
 	return fmt.Sprintf(msgs.OneOf, sh.enumList)
 }
+
+// splitEnum reads an enum tag as swaggest does: values separated by commas.
+func splitEnum(values string) []string { return strings.Split(values, ",") }

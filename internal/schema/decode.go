@@ -23,15 +23,18 @@ var emptyObject = []byte("{}")
 // c.Type(), then validates it. nil, empty or all-whitespace data means {}, so
 // required fields are still enforced when a client sends no arguments.
 //
-// dst is zeroed first: a field absent from data holds its zero value. Bad
+// dst is zeroed first: a field absent from data holds its zero value, or
+// its default. Bad
 // input returns an *Error listing every problem found; a dst of the wrong
 // type returns a plain error. Decode never panics on any input.
 //
 // Unlike json.Unmarshal alone, Decode matches names case-sensitively, refuses
 // unknown and duplicate keys, reports missing required keys as missing
-// (null counts as missing), names the field and the expected type on a kind
-// mismatch, refuses numbers that do not fit the field's Go type and strings
-// that are not valid UTF-8, and refuses documents larger than
+// (a required one sent as null too; an optional one sent as null is refused),
+// applies defaults to absent properties, reads whole numbers written as
+// floats (7.0, 1e2) into integers, names the field and the expected type on
+// a kind mismatch, refuses numbers that do not fit the field's Go type and
+// strings that are not valid UTF-8, and refuses documents larger than
 // Limits.MaxBytes or deeper than Limits.MaxDepth before decoding anything.
 //
 // Every text of the *Error comes from opts.Messages, except that a custom
@@ -58,6 +61,17 @@ func DecodeSkipping(c *Codec, data []byte, dst any, opts DecodeOptions, skip str
 // decode is Decode; tryFast lets it take the fast path when the type has one,
 // and fast reports whether it did (tests compare the two paths).
 func (c *Codec) decode(data []byte, dst any, opts DecodeOptions, skip string, tryFast bool) (fast bool, err error) {
+	if c.pending != "" {
+		panic(c.pending)
+	}
+	if c.raw != nil {
+		msgs := messagesOr(opts.Messages)
+		maxBytes, maxDepth := opts.Limits.resolve()
+		if len(data) > maxBytes {
+			return false, single(fmt.Sprintf(msgs.TooLarge, len(data), maxBytes))
+		}
+		return false, c.raw.decode(data, dst, msgs, maxDepth, skip)
+	}
 	rv := reflect.ValueOf(dst)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Type().Elem() != c.typ {
 		return false, fmt.Errorf("schema: Decode needs a non-nil *%s, got %T", c.typ, dst)
@@ -70,7 +84,11 @@ func (c *Codec) decode(data []byte, dst any, opts DecodeOptions, skip string, tr
 	if isBlank(data) {
 		data = emptyObject
 	}
-	s := scanner{data: data, maxDepth: maxDepth, skip: skip, msgs: msgs}
+	s := scanner{data: data, maxDepth: maxDepth, skip: skip, msgs: msgs, custom: c.v.messages}
+	// With a fast path, the scan only learns whether the slow path would
+	// need edits (defaults, 7.0 for an int): the fast path applies them
+	// itself, and a call it serves allocates nothing for them.
+	s.keepEdits = !(tryFast && c.fast != nil)
 	s.scanTop(c.shape)
 	if s.fatal {
 		return false, single(s.fatalMsg)
@@ -89,14 +107,24 @@ func (c *Codec) decode(data []byte, dst any, opts DecodeOptions, skip string, tr
 		}
 		rv.Elem().SetZero()
 	}
+	if s.needEdits && !s.keepEdits {
+		// Scan again, keeping the edits this time: the slow path is an
+		// order of magnitude dearer than a scan.
+		s = scanner{data: data, maxDepth: maxDepth, skip: skip, msgs: msgs, custom: c.v.messages, keepEdits: true}
+		s.scanTop(c.shape)
+	}
+	decoded := data
+	if len(s.edits) > 0 {
+		decoded = applyEdits(data, s.edits)
+	}
 	issues := s.issues
-	if err := json.Unmarshal(data, dst); err != nil && len(issues) == 0 {
+	if err := json.Unmarshal(decoded, dst); err != nil && len(issues) == 0 {
 		// The pre-scan accepted what the decoder refused: only a custom
 		// UnmarshalJSON or UnmarshalText (or base64 for []byte) can do that.
 		issues = append(issues, Issue{Message: fmt.Sprintf(msgs.Undecodable, truncate(err.Error(), 4*maxEcho))})
 	}
 	if err := c.v.validate.Struct(dst); err != nil {
-		issues = c.v.validationIssues(err, c.typ, s.covered, issues, msgs)
+		issues = c.v.validationIssues(err, c.typ, s.covered, issues, msgs, c.conds)
 	}
 	if len(issues) > 0 {
 		return false, &Error{Issues: issues}

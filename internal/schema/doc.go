@@ -8,8 +8,9 @@
 // stay out of the public API: Merge and MergeWith (the one schema of a
 // grouped tool), Lookup, LookupWith and LeadingString (reading its
 // discriminator before decoding), DecodeSkipping (decoding an action's
-// arguments with the discriminator accepted and ignored), Member and
-// DefaultValidator.
+// arguments with the discriminator accepted and ignored), Member,
+// DefaultValidator and Pending (the placeholder of a hand-written schema
+// not given yet).
 //
 // Nothing here reads process-wide configuration on a call: a decode reads
 // the Messages of its DecodeOptions (the built-in texts when nil) and the

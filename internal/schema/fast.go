@@ -45,8 +45,9 @@ const (
 
 // fastPlan is the compiled fast path of one eligible struct type.
 type fastPlan struct {
-	fields []fastField    // parallel to the struct's structInfo.fields
-	index  map[string]int // JSON name -> position, when fields are too many to search in order
+	fields   []fastField    // parallel to the struct's structInfo.fields
+	index    map[string]int // JSON name -> position, when fields are too many to search in order
+	defaults bool           // some field has a default: decode tracks which fields it stored
 }
 
 // fastLinearMax is how many fields are searched in order before a map
@@ -64,6 +65,7 @@ type fastField struct {
 	elem   reflect.Type // T, the value's own type, to allocate a pointer field's value
 	rules  []fastRule   // the validate tag, compiled; nil: no rules
 	nilOK  bool         // a nil pointer passes the rules: no tag, or the tag starts with omitempty
+	def    []byte       // the default, as JSON, stored when the field is absent; nil for none
 }
 
 var (
@@ -114,7 +116,14 @@ func compileFast(t reflect.Type, si *structInfo, sh *shape) *fastPlan {
 		if !ok {
 			return nil
 		}
+		if d := si.defaults[i]; d != nil {
+			ff.def = []byte(d.literal)
+			p.defaults = true
+		}
 		p.fields = append(p.fields, ff)
+	}
+	if p.defaults && len(p.fields) > 64 {
+		return nil // the fields stored are tracked in one word
 	}
 	if len(p.fields) > fastLinearMax {
 		p.index = sh.index

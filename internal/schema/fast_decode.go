@@ -20,13 +20,14 @@ import (
 // decode stores the top-level members of data into the zeroed struct at
 // base. skip is the key DecodeSkipping ignores ("" for none).
 func (p *fastPlan) decode(data []byte, base unsafe.Pointer, skip string) bool {
+	var stored uint64 // fields stored, when some have a default
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return false
 	}
 	i = skipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
-		return true
+		return p.fill(stored, base)
 	}
 	for {
 		if i >= len(data) || data[i] != '"' {
@@ -57,6 +58,9 @@ func (p *fastPlan) decode(data []byte, base unsafe.Pointer, skip string) bool {
 			return false
 		default:
 			i = f.store(data, i, base)
+			if p.defaults {
+				stored |= 1 << p.position(f)
+			}
 		}
 		if i < 0 {
 			return false
@@ -69,11 +73,31 @@ func (p *fastPlan) decode(data []byte, base unsafe.Pointer, skip string) bool {
 		case ',':
 			i = skipSpace(data, i+1)
 		case '}':
-			return true // what follows is only space: the pre-scan checked it
+			return p.fill(stored, base) // what follows is only space: the pre-scan checked it
 		default:
 			return false
 		}
 	}
+}
+
+// fill stores the default of every field with one that was not stored.
+func (p *fastPlan) fill(stored uint64, base unsafe.Pointer) bool {
+	if !p.defaults {
+		return true
+	}
+	for i := range p.fields {
+		if f := &p.fields[i]; f.def != nil && stored&(1<<i) == 0 {
+			if f.store(f.def, 0, base) < 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// position is the index of f in p.fields.
+func (p *fastPlan) position(f *fastField) uint {
+	return uint((uintptr(unsafe.Pointer(f)) - uintptr(unsafe.Pointer(&p.fields[0]))) / unsafe.Sizeof(*f))
 }
 
 // valid reports whether every field passes its rules.
@@ -162,20 +186,39 @@ func (f *fastField) store(data []byte, i int, base unsafe.Pointer) int {
 		}
 		return -1
 	}
-	end := tokenEnd(data, i)
+	end, plain := numberEnd(data, i)
 	if end == i {
 		return -1
 	}
 	lit := unsafe.String(&data[i], end-i) // strconv keeps no reference on success
 	switch f.kind {
 	case fastInt:
-		n, err := strconv.ParseInt(lit, 10, 64)
-		if err != nil || !storeInt(dst, f.size, n) {
+		if plain && !(data[i] == '-' && end-i == 2 && data[i+1] == '0') {
+			n, err := strconv.ParseInt(lit, 10, 64)
+			if err != nil || !storeInt(dst, f.size, n) {
+				return -1
+			}
+			break
+		}
+		// 7.0, 1e2, -0: a whole number written otherwise (integral.go).
+		var buf [maxIntDigits + 1]byte
+		text, st := intText(data[i:end], buf[:])
+		n, ok := parseIntText(text, false)
+		if st != integralOK || !ok || !storeInt(dst, f.size, int64(n)) {
 			return -1
 		}
 	case fastUint:
-		n, err := strconv.ParseUint(lit, 10, 64)
-		if err != nil || !storeUint(dst, f.size, n) {
+		if plain && data[i] != '-' {
+			n, err := strconv.ParseUint(lit, 10, 64)
+			if err != nil || !storeUint(dst, f.size, n) {
+				return -1
+			}
+			break
+		}
+		var buf [maxIntDigits + 1]byte
+		text, st := intText(data[i:end], buf[:])
+		n, ok := parseIntText(text, true)
+		if st != integralOK || !ok || !storeUint(dst, f.size, n) {
 			return -1
 		}
 	case fastFloat:
@@ -293,6 +336,24 @@ func tokenEnd(data []byte, i int) int {
 		}
 	}
 	return i
+}
+
+// numberEnd is tokenEnd for a number, and reports whether it is plain
+// digits, perhaps signed: no fraction and no exponent.
+func numberEnd(data []byte, i int) (end int, plain bool) {
+	plain = true
+	for i < len(data) {
+		switch c := data[i]; {
+		case c >= '0' && c <= '9', c == '-':
+			i++
+		case c >= 'a' && c <= 'z', c == '+', c == '.', c == 'E':
+			plain = false
+			i++
+		default:
+			return i, plain
+		}
+	}
+	return i, plain
 }
 
 // skipJSON returns the index after the well-formed value at data[i:], or -1.

@@ -316,6 +316,28 @@ var fastCases = []fastCase{
 		`{"a":0,"i":-1}`,
 		`{"k":1}`,
 	}},
+	{"defaults", For[fastDefaults](), "", []string{
+		`{}`,
+		`{"limit":5,"level":-3,"name":"x","on":false,"ratio":0.25,"count":9}`,
+		`{"limit":7.0,"level":-1e1,"count":2e0}`,
+		`{"limit":0}`,
+		`{"limit":7.5}`,
+		`{"count":-0}`,
+		`{"level":null}`,
+		`{"name":""}`,
+	}},
+}
+
+// fastDefaults is an eligible type with defaults, which the fast path
+// applies itself.
+type fastDefaults struct {
+	Limit *int     `json:"limit,omitempty" default:"20" validate:"omitempty,min=1,max=100"`
+	Level int8     `json:"level,omitempty" default:"-5"`
+	Name  string   `json:"name,omitempty" default:"anon" validate:"omitempty,min=2"`
+	On    *bool    `json:"on,omitempty" default:"true"`
+	Ratio float64  `json:"ratio,omitempty" default:"0.5"`
+	Count uint16   `json:"count,omitempty" default:"1"`
+	Plain *float64 `json:"plain,omitempty"`
 }
 
 // decodeBoth decodes data with the fast path allowed and with the slow path
@@ -396,7 +418,7 @@ func TestFastValues(t *testing.T) {
 	is.Equal(*n.Any, int16(-32768))
 
 	var f fastFloats
-	fast, err = For[fastFloats]().decode([]byte(`{"ratio":0.1,"tenth":0.1,"zero":-0}`), &f, DecodeOptions{}, "", true)
+	fast, err = For[fastFloats]().decode([]byte(`{"ratio":0.1,"tenth":0.1,"zero":1}`), &f, DecodeOptions{}, "", true)
 	is.NoErr(err)
 	is.True(fast)
 	is.Equal(*f.Ratio, float32(0.1))

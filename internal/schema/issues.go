@@ -16,7 +16,10 @@ import (
 // JSON path and a sentence for the model, worded by msgs and then by the
 // messages of v's own rules. covered lists the paths the pre-scan already
 // explained; validator echoes at or below them are dropped.
-func (v *Validator) validationIssues(err error, root reflect.Type, covered []string, out []Issue, msgs *Messages) []Issue {
+// conds holds the words of the Codec's conditional rules, so that a refusal
+// names the field that triggered it.
+func (v *Validator) validationIssues(err error, root reflect.Type, covered []string, out []Issue, msgs *Messages,
+	conds map[condKey]string) []Issue {
 	var ves validator.ValidationErrors
 	if !errors.As(err, &ves) {
 		return append(out, Issue{Message: fmt.Sprintf(msgs.Undecodable, truncate(err.Error(), 200))})
@@ -31,7 +34,19 @@ func (v *Validator) validationIssues(err error, root reflect.Type, covered []str
 		if isCovered(path, covered) {
 			continue
 		}
-		out = append(out, Issue{Path: path, Message: ruleMessage(fe.Tag(), fe.Param(), fe.Kind(), msgs, v.messages)})
+		msg := ""
+		if spec, ok := condSpecs[fe.Tag()]; ok {
+			if phrase, ok := conds[condKey{goField: fe.StructField(), jsonField: fe.Field(), tag: fe.Tag(), param: fe.Param()}]; ok {
+				msg = fmt.Sprintf(msgs.ExcludedWhen, phrase)
+				if spec.need {
+					msg = fmt.Sprintf(msgs.RequiredWhen, phrase)
+				}
+			}
+		}
+		if msg == "" {
+			msg = ruleMessage(fe.Tag(), fe.Param(), fe.Kind(), msgs, v.messages)
+		}
+		out = append(out, Issue{Path: path, Message: msg})
 	}
 	if more > 0 {
 		out = append(out, Issue{Message: fmt.Sprintf(msgs.MoreIssues, more)})

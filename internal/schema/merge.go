@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -87,6 +88,7 @@ func MergeWith(discriminator string, common *Codec, members []Member, msgs *Mess
 	var order []*mergedField
 	byName := map[string]*mergedField{}
 	defs := &node{}
+	var constraints []any // what members say of the whole object: conditional rules, a hand-written schema's allOf...
 	add := func(action string, c *Codec) {
 		props := c.tree.root.obj("properties")
 		for _, f := range c.fields {
@@ -123,6 +125,24 @@ func MergeWith(discriminator string, common *Codec, members []Member, msgs *Mess
 				defs.set(name, c.tree.defs[name])
 			}
 		}
+		if c.raw != nil {
+			mergeRawDefs(defs, action, c)
+		}
+		if extra := rootConstraints(action, c); extra != nil {
+			if action != commonAction {
+				// Only when the discriminator selects this action.
+				when := &node{}
+				props := &node{}
+				props.set(discriminator, constNode(action))
+				when.set("properties", props)
+				when.set("required", []any{discriminator})
+				w := &node{}
+				w.set("if", when)
+				w.set("then", extra)
+				extra = w
+			}
+			constraints = append(constraints, extra)
+		}
 	}
 	if common != nil {
 		add(commonAction, common)
@@ -154,6 +174,9 @@ func MergeWith(discriminator string, common *Codec, members []Member, msgs *Mess
 	root.set("properties", props)
 	root.set("required", required)
 	root.set("additionalProperties", false)
+	if len(constraints) > 0 {
+		root.set("allOf", constraints)
+	}
 	if defs.len() > 0 {
 		root.set("$defs", defs)
 	}
@@ -239,4 +262,67 @@ func unionEnum(dst, src *node) {
 		}
 	}
 	dst.set("enum", de)
+}
+
+// structuralKeywords are the keywords of an object schema that Merge
+// rebuilds itself; any other keyword of a member's root applies to the
+// whole object and is kept, for that member's action only.
+var structuralKeywords = map[string]bool{
+	"type": true, "properties": true, "required": true, "additionalProperties": true,
+	"$defs": true, "$schema": true, "description": true, "title": true,
+}
+
+// rootConstraints returns the keywords of c's root schema that constrain
+// the object as a whole (if/then, dependentRequired, allOf...), or nil.
+// A hand-written schema must be closed (additionalProperties false), as the
+// merged schema is, and refer only to its own $defs.
+func rootConstraints(action string, c *Codec) *node {
+	root := c.tree.root
+	if c.raw != nil {
+		if ap, ok := root.get("additionalProperties"); !ok || ap != false {
+			panic(fmt.Sprintf("schema: Merge: action %q has a hand-written schema without \"additionalProperties\": false; "+
+				"a grouped tool's schema is closed, so add it or expose the tool flat", action))
+		}
+		walkRefs(root, func(ref string) {
+			if strings.HasPrefix(ref, "#") && !strings.HasPrefix(ref, "#/$defs/") && strings.Contains(ref, "/") || ref == "#" {
+				panic(fmt.Sprintf("schema: Merge: action %q: $ref %q points into its own schema, which the grouped tool's "+
+					"schema rebuilds; refer to $defs instead, or expose the tool flat", action, ref))
+			}
+		})
+	}
+	var out *node
+	for i, k := range root.keys {
+		if structuralKeywords[k] {
+			continue
+		}
+		if out == nil {
+			out = &node{}
+		}
+		out.set(k, cloneValue(root.vals[i]))
+	}
+	return out
+}
+
+// mergeRawDefs adds a hand-written schema's $defs to the merged ones; a
+// name another member defines differently cannot be shared.
+func mergeRawDefs(defs *node, action string, c *Codec) {
+	own := c.tree.root.obj("$defs")
+	if own == nil {
+		return
+	}
+	for i, name := range own.keys {
+		if prev, ok := defs.get(name); ok {
+			if !bytes.Equal(marshalValue(prev), marshalValue(own.vals[i])) {
+				panic(fmt.Sprintf("schema: Merge: action %q defines $defs/%s, which another action defines differently; rename one", action, name))
+			}
+			continue
+		}
+		defs.set(name, cloneValue(own.vals[i]))
+	}
+}
+
+func marshalValue(v any) []byte {
+	var b bytes.Buffer
+	writeValue(&b, v)
+	return b.Bytes()
 }

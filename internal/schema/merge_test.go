@@ -59,13 +59,13 @@ func TestMergeTiers(t *testing.T) {
 	got := Merge("action", For[projCommon](), projMembers())
 	is.Equal(string(got), `{"type":"object","properties":{`+
 		`"action":{"type":"string","description":"The operation to perform","enum":["create","update","delete","list","search"]},`+
-		`"workspace_id":{"type":"string","description":"Workspace ID (always required)"},`+
+		`"workspace_id":{"type":"string","description":"Workspace ID (always required)","minLength":1},`+
 		`"verbose":{"type":"boolean","description":"Explain the result."},`+
-		`"name":{"type":"string","description":"Project name. Required for: create. For: update"},`+
+		`"name":{"type":"string","description":"Project name. Required for: create. For: update","minLength":1},`+
 		`"color":{"type":"string","description":"For: create, update","enum":["red","green","blue"]},`+
-		`"id":{"type":"string","description":"Project ID. Required for: update, delete"},`+
+		`"id":{"type":"string","description":"Project ID. Required for: update, delete","minLength":1},`+
 		`"limit":{"type":"integer","description":"Page size. For: list, search","minimum":1,"maximum":100},`+
-		`"query":{"type":"string","description":"Full-text query. Required for: search"}},`+
+		`"query":{"type":"string","description":"Full-text query. Required for: search","minLength":1}},`+
 		`"required":["action","workspace_id"],"additionalProperties":false}`)
 }
 
@@ -79,10 +79,10 @@ func TestMergeWithoutCommon(t *testing.T) {
 	// by every action, but only the discriminator is required by the schema.
 	is.Equal(string(got), `{"type":"object","properties":{`+
 		`"op":{"type":"string","description":"The operation to perform","enum":["users.list","users.find"]},`+
-		`"workspace_id":{"type":"string","description":"Workspace ID. Required for: users.list, users.find"},`+
+		`"workspace_id":{"type":"string","description":"Workspace ID. Required for: users.list, users.find","minLength":1},`+
 		`"verbose":{"type":"boolean","description":"Explain the result."},`+
 		`"limit":{"type":"integer","description":"Page size","minimum":1,"maximum":100},`+
-		`"query":{"type":"string","description":"Full-text query. Required for: users.find"}},`+
+		`"query":{"type":"string","description":"Full-text query. Required for: users.find","minLength":1}},`+
 		`"required":["op"],"additionalProperties":false}`)
 }
 
@@ -95,9 +95,9 @@ func TestMergeEnumUnionWithFreeValue(t *testing.T) {
 	// paint accepts any color, so the union has no enum.
 	is.Equal(string(got), `{"type":"object","properties":{`+
 		`"action":{"type":"string","description":"The operation to perform","enum":["create","paint"]},`+
-		`"workspace_id":{"type":"string","description":"Workspace ID. Required for: create, paint"},`+
+		`"workspace_id":{"type":"string","description":"Workspace ID. Required for: create, paint","minLength":1},`+
 		`"verbose":{"type":"boolean","description":"Explain the result."},`+
-		`"name":{"type":"string","description":"Project name. Required for: create"},`+
+		`"name":{"type":"string","description":"Project name. Required for: create","minLength":1},`+
 		`"color":{"type":"string"}},`+
 		`"required":["action"],"additionalProperties":false}`)
 }
@@ -111,11 +111,11 @@ func TestMergeRecursiveDefs(t *testing.T) {
 	is.Equal(string(got), `{"type":"object","properties":{`+
 		`"action":{"type":"string","description":"The operation to perform","enum":["tree","list"]},`+
 		`"root":{"description":"For: tree","allOf":[{"$ref":"#/$defs/treeNode"}]},`+
-		`"workspace_id":{"type":"string","description":"Workspace ID. Required for: list"},`+
+		`"workspace_id":{"type":"string","description":"Workspace ID. Required for: list","minLength":1},`+
 		`"verbose":{"type":"boolean","description":"Explain the result. For: list"},`+
 		`"limit":{"type":"integer","description":"Page size. For: list","minimum":1,"maximum":100}},`+
 		`"required":["action"],"additionalProperties":false,`+
-		`"$defs":{"treeNode":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/treeNode"}}},"required":["name"],"additionalProperties":false}}}`)
+		`"$defs":{"treeNode":{"type":"object","properties":{"name":{"type":"string","minLength":1},"children":{"type":"array","items":{"$ref":"#/$defs/treeNode"}}},"required":["name"],"additionalProperties":false}}}`)
 }
 
 func TestMergeActionDescriptions(t *testing.T) {
@@ -127,7 +127,7 @@ func TestMergeActionDescriptions(t *testing.T) {
 	})
 	is.Equal(string(got), `{"type":"object","properties":{`+
 		`"action":{"type":"string","description":"The operation to perform. list: List projects; export: Export projects as CSV","enum":["list","count","export"]},`+
-		`"workspace_id":{"type":"string","description":"Workspace ID. Required for: list, count, export"},`+
+		`"workspace_id":{"type":"string","description":"Workspace ID. Required for: list, count, export","minLength":1},`+
 		`"limit":{"type":"integer","description":"Page size","minimum":1,"maximum":100}},`+
 		`"required":["action"],"additionalProperties":false}`)
 }

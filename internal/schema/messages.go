@@ -52,9 +52,14 @@ type Messages struct {
 
 	// About one value; the path is the value's.
 
-	Required     string // a required key that was not sent, or sent as null
-	NotEmpty     string // a required value that was sent but is empty ("", [], 0...)
+	Required string // a required key that was not sent, or sent as null
+	NotEmpty string // a required value that was sent but is empty ("", [], 0...)
+	// Null: an optional property sent as null. null is refused rather
+	// than read as "absent", so that the schema, which does not allow
+	// it, tells the truth and a model never believes null clears a value.
+	Null         string
 	ExpectedType string // the expected JSON type, the JSON kind received
+	NotInteger   string // a number with a fractional part where an integer is expected: the number as sent
 	IntRange     string // the number as sent, the Go type, its minimum and maximum
 	FloatRange   string // the number as sent, the Go type
 	InvalidUTF8  string
@@ -75,6 +80,11 @@ type Messages struct {
 	Rule     string // the fallback for a rule without its own text: the rule as written
 	Or       string // joins the texts of the alternatives of an "a|b" rule
 	Excluded string // the excluded_* rules: the field must not be sent here
+	// RequiredWhen and ExcludedWhen word a failed conditional rule
+	// (required_if, excluded_with...): the verb receives the condition as
+	// the schema's description states it, naming the other field, such as
+	// `when type is "card"`.
+	RequiredWhen, ExcludedWhen string
 
 	// Rules holds the text of each validator rule whose wording does not
 	// depend on the value's kind; a "%s" in a text receives the rule's
@@ -156,7 +166,9 @@ var defaults = Messages{
 
 	Required:     "is required",
 	NotEmpty:     "must not be empty",
+	Null:         "must not be null: leave the property out instead",
 	ExpectedType: "expected %s, got %s",
+	NotInteger:   "must be an integer, got %s",
 	IntRange:     "%s is out of range for %s (%s to %s)",
 	FloatRange:   "%s is out of range for %s",
 	InvalidUTF8:  "invalid UTF-8",
@@ -187,6 +199,9 @@ var defaults = Messages{
 	Rule:     "must satisfy the %q rule",
 	Or:       " or ",
 	Excluded: "must be absent here",
+
+	RequiredWhen: "is required %s",
+	ExcludedWhen: "must be left out %s",
 
 	Rules: map[string]string{
 		"email":            "must be a valid email address",

@@ -93,8 +93,8 @@ var keywordOrder = []string{
 	"minLength", "maxLength",
 	"minItems", "maxItems", "uniqueItems", "items",
 	"minProperties", "maxProperties", "propertyNames",
-	"properties", "required", "additionalProperties",
-	"allOf", "anyOf", "oneOf", "not",
+	"properties", "required", "additionalProperties", "dependentRequired",
+	"allOf", "anyOf", "oneOf", "not", "if", "then", "else",
 	"readOnly", "writeOnly", "deprecated",
 	"$defs",
 }

@@ -35,7 +35,7 @@ func TestRecursiveSchemas(t *testing.T) {
 		want string
 	}{
 		{"nested", For[treeInput](), `{"type":"object","properties":{"root":{"$ref":"#/$defs/treeNode"}},"additionalProperties":false,` +
-			`"$defs":{"treeNode":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/treeNode"}}},"required":["name"],"additionalProperties":false}}}`},
+			`"$defs":{"treeNode":{"type":"object","properties":{"name":{"type":"string","minLength":1},"children":{"type":"array","items":{"$ref":"#/$defs/treeNode"}}},"required":["name"],"additionalProperties":false}}}`},
 		{"root", For[selfRef](), `{"type":"object","properties":{"label":{"type":"string"},"next":{"description":"The next link","allOf":[{"$ref":"#/$defs/selfRef"}]}},"additionalProperties":false,` +
 			`"$defs":{"selfRef":{"type":"object","properties":{"label":{"type":"string"},"next":{"description":"The next link","allOf":[{"$ref":"#/$defs/selfRef"}]}},"additionalProperties":false}}}`},
 		{"mutual", For[mutualA](), `{"type":"object","properties":{"b":{"$ref":"#/$defs/mutualB"}},"additionalProperties":false,` +

@@ -265,8 +265,8 @@ func (b *schemaBuilder) convertObject(n *node, t reflect.Type) {
 		p = b.convert(p, f.typ())
 		switch b.mode {
 		case modeInput:
-			applyRules(p, f.typ(), f.rules.levels)
-			p.sortKeywords()
+			applyRules(p, f.typ(), f.rules.levels, b.v, true)
+			p = b.inputExtras(p, si, i)
 			if si.required[i] {
 				required = append(required, f.name)
 			}
@@ -296,5 +296,32 @@ func (b *schemaBuilder) convertObject(n *node, t reflect.Type) {
 	}
 	if b.mode == modeInput {
 		n.set("additionalProperties", false)
+		applyConditionals(n, si)
 	}
+}
+
+// inputExtras adds to property schema p of field i what only an input
+// schema says: the default Decode applies, and the conditional rules in
+// words.
+func (b *schemaBuilder) inputExtras(p *node, si *structInfo, i int) *node {
+	if d := si.defaults[i]; d != nil {
+		v, err := parseNode([]byte(d.literal))
+		if err != nil {
+			panic("schema: internal error: " + err.Error())
+		}
+		p = refWrapped(p)
+		p.set("default", v)
+	}
+	var notes []string
+	for _, c := range si.conds {
+		if c.subject == i {
+			notes = append(notes, c.note())
+		}
+	}
+	if len(notes) > 0 {
+		p = refWrapped(p)
+		addNotes(p, notes)
+	}
+	p.sortKeywords()
+	return p
 }

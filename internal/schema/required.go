@@ -13,7 +13,9 @@ import (
 // struct type: its JSON properties and which of them must be present.
 type structInfo struct {
 	fields   []fieldInfo
-	required []bool // parallel to fields: the schema lists it in "required" and Decode reports it missing
+	required []bool          // parallel to fields: the schema lists it in "required" and Decode reports it missing
+	defaults []*defaultValue // parallel to fields: the parsed default tag, or nil
+	conds    []condRule      // the conditional rules of the fields, in declaration order
 }
 
 // structFieldz caches the JSON properties of each struct type, which do
@@ -51,7 +53,15 @@ func (v *Validator) infoOf(t reflect.Type) *structInfo {
 	}
 	si := &structInfo{fields: fields}
 	si.required = make([]bool, len(si.fields))
-	zero := v.zeroFailures(t)
+	si.defaults = make([]*defaultValue, len(si.fields))
+	for i := range si.fields {
+		if d := parseDefault(&si.fields[i]); d != nil {
+			v.checkDefault(&si.fields[i], d)
+			si.defaults[i] = d
+		}
+	}
+	// What an absent field decodes to: its zero value, or its default.
+	zero := v.zeroFailures(t, si)
 	for i := range si.fields {
 		f := &si.fields[i]
 		ft := f.typ()
@@ -92,6 +102,7 @@ func (v *Validator) infoOf(t reflect.Type) *structInfo {
 		panic(fmt.Sprintf("schema: struct %s: a field that JSON cannot set (json:\"-\") fails rule %q when zero; "+
 			"remove the rule or expose the field", typeName(t), zf.tag))
 	}
+	si.conds = v.conditionals(t, si)
 	v.infos[t] = si
 	return si
 }
@@ -153,11 +164,15 @@ type zeroFailure struct {
 	tag  string
 }
 
-// zeroFailures validates a zero t with v and returns, per top-level JSON name, the
-// first unconditional rule that rejects it. Conditional rules (required_if,
-// eqfield, ...) depend on other fields and say nothing about absence alone.
-// A malformed validate tag panics here, at CodecFor time, naming the struct.
-func (v *Validator) zeroFailures(t reflect.Type) map[string]zeroFailure {
+// zeroFailures validates with v a t whose fields hold what an absent
+// property decodes to (the zero value, or the field's default) and
+// returns, per top-level JSON name, the first rule that rejects it.
+// Conditional rules (required_if, eqfield, ...) of t's own fields depend on
+// other fields and say nothing about absence alone; those of a nested
+// struct's fields fail on the nested struct's zero value, so they count. A malformed validate
+// tag panics here, at CodecFor time, naming the struct.
+func (v *Validator) zeroFailures(t reflect.Type, si *structInfo) map[string]zeroFailure {
+	probe := reflect.New(t)
 	var err error
 	func() {
 		defer func() {
@@ -165,7 +180,8 @@ func (v *Validator) zeroFailures(t reflect.Type) map[string]zeroFailure {
 				panic(fmt.Sprintf("schema: struct %s: bad validate tag: %v", typeName(t), r))
 			}
 		}()
-		err = v.validate.Struct(reflect.New(t).Interface())
+		setDefaults(probe.Elem(), si)
+		err = v.validate.Struct(probe.Interface())
 	}()
 	out := map[string]zeroFailure{}
 	var ves validator.ValidationErrors
@@ -173,13 +189,16 @@ func (v *Validator) zeroFailures(t reflect.Type) map[string]zeroFailure {
 		return out
 	}
 	for _, fe := range ves {
-		if conditionalRule(fe.Tag()) {
-			continue
-		}
 		path := namespacePath(fe.Namespace(), t)
 		top := path
+		nested := false
 		if i := strings.IndexAny(path, ".["); i >= 0 {
-			top = path[:i]
+			top, nested = path[:i], true
+		}
+		if conditionalRule(fe.Tag()) && !nested {
+			// It depends on the other fields of t. Inside a nested struct,
+			// it is that struct's zero value that fails: absent, it fails.
+			continue
 		}
 		if _, seen := out[top]; !seen {
 			out[top] = zeroFailure{path: path, tag: fe.Tag()}

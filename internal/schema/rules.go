@@ -1,10 +1,8 @@
 package schema
 
 import (
-	"encoding/json"
 	"reflect"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -94,209 +92,40 @@ func oneOfValues(param string) []string {
 
 var oneOfSplit = regexp.MustCompile(`'[^']*'|\S+`)
 
-// applyRules mirrors a field's validate rules into its schema n, level by
-// level: the field first, then "items" or "additionalProperties" for each dive.
-func applyRules(n *node, t reflect.Type, levels []ruleLevel) {
-	t = deref(t)
-	if len(levels) == 0 || n.has("$ref") {
-		return
-	}
-	applyLevel(n, t, levels[0].rules)
-	if len(levels) < 2 {
-		return
-	}
-	switch t.Kind() {
-	case reflect.Slice, reflect.Array:
-		if items := n.obj("items"); items != nil {
-			applyRules(items, t.Elem(), levels[1:])
-		}
-	case reflect.Map:
-		if ap := n.obj("additionalProperties"); ap != nil {
-			applyRules(ap, t.Elem(), levels[1:])
-		}
-		if keys := levels[1].keys; len(keys) > 0 && t.Key().Kind() == reflect.String {
-			pn := &node{}
-			pn.set("type", "string")
-			applyLevel(pn, t.Key(), keys)
-			pn.sortKeywords()
-			n.set("propertyNames", pn)
-		}
-	}
-}
-
-func deref(t reflect.Type) reflect.Type {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	return t
-}
-
-// schemaKind is the JSON type a schema's constraints apply to: what "min"
-// means depends on it (minimum, minLength, minItems or minProperties).
-func schemaKind(n *node) string {
-	return n.str("type")
-}
-
-// bound keywords per JSON type: lower, upper.
-var boundKeywords = map[string][2]string{
-	"integer": {"minimum", "maximum"},
-	"number":  {"minimum", "maximum"},
-	"string":  {"minLength", "maxLength"},
-	"array":   {"minItems", "maxItems"},
-	"object":  {"minProperties", "maxProperties"},
-}
-
-func applyLevel(n *node, t reflect.Type, rules []rule) {
-	kind := schemaKind(n)
-	if t == timeType {
-		kind = "" // validator compares times with "now"; nothing to mirror
-	}
-	kw, bounded := boundKeywords[kind]
-	numeric := kind == "integer" || kind == "number"
-	for _, r := range rules {
-		if r.or {
-			continue
-		}
-		switch r.tag {
-		case "min", "gte", "max", "lte", "gt", "lt", "len":
-			if !bounded || !validNumber([]byte(r.param)) {
-				continue
-			}
-			lower := r.tag == "min" || r.tag == "gte" || r.tag == "gt" || r.tag == "len"
-			upper := r.tag == "max" || r.tag == "lte" || r.tag == "lt" || r.tag == "len"
-			exclusive := r.tag == "gt" || r.tag == "lt"
-			if numeric {
-				num := json.Number(r.param)
-				switch {
-				case exclusive && lower:
-					n.set("exclusiveMinimum", num)
-				case exclusive:
-					n.set("exclusiveMaximum", num)
-				default:
-					if lower {
-						n.set("minimum", num)
-					}
-					if upper {
-						n.set("maximum", num)
-					}
-				}
-				continue
-			}
-			c, err := strconv.Atoi(r.param)
-			if err != nil {
-				continue
-			}
-			if exclusive && lower {
-				c++
-			} else if exclusive {
-				c--
-			}
-			if c < 0 {
-				continue
-			}
-			if lower {
-				n.set(kw[0], json.Number(strconv.Itoa(c)))
-			}
-			if upper {
-				n.set(kw[1], json.Number(strconv.Itoa(c)))
-			}
-		case "eq":
-			if numeric && validNumber([]byte(r.param)) {
-				n.set("const", json.Number(r.param))
-			} else if kind == "string" {
-				n.set("const", r.param)
-			}
-		case "oneof":
-			var enum []any
-			for _, v := range oneOfValues(r.param) {
-				switch {
-				case numeric && validNumber([]byte(v)):
-					enum = append(enum, json.Number(v))
-				case kind == "string":
-					enum = append(enum, v)
-				}
-			}
-			if len(enum) > 0 {
-				n.set("enum", enum)
-			}
-		case "unique":
-			if kind == "array" {
-				n.set("uniqueItems", true)
-			}
-		default:
-			if kind != "string" {
-				continue
-			}
-			if f, ok := ruleFormats[r.tag]; ok {
-				n.set("format", f)
-				continue
-			}
-			switch r.tag {
-			case "datetime":
-				if f := datetimeFormat(r.param); f != "" {
-					n.set("format", f)
-				}
-			case "ip", "ip_addr":
-				// JSON Schema has no format for "IPv4 or IPv6"; anyOf of the
-				// two exact formats says precisely what validator's ip accepts.
-				v4, v6 := &node{}, &node{}
-				v4.set("format", "ipv4")
-				v6.set("format", "ipv6")
-				n.set("anyOf", []any{v4, v6})
-			case "startswith":
-				setPattern(n, "^"+regexp.QuoteMeta(r.param))
-			case "endswith":
-				setPattern(n, regexp.QuoteMeta(r.param)+"$")
-			case "contains":
-				setPattern(n, regexp.QuoteMeta(r.param))
-			default:
-				if p, ok := rulePatterns[r.tag]; ok {
-					setPattern(n, p)
-				}
-			}
-		}
-	}
-}
-
-// setPattern keeps the first pattern: a schema holds only one, and a second
-// would need allOf for a constraint the validator enforces anyway.
-func setPattern(n *node, p string) {
-	if !n.has("pattern") {
-		n.set("pattern", p)
-	}
-}
-
 // ruleFormats maps validator rules to the JSON Schema format of the same
 // meaning. "url" and "uri" both become "uri", the format models know.
 var ruleFormats = map[string]string{
-	"email":            "email",
-	"url":              "uri",
-	"http_url":         "uri",
-	"uri":              "uri",
-	"uuid":             "uuid",
-	"uuid3":            "uuid",
-	"uuid4":            "uuid",
-	"uuid5":            "uuid",
-	"uuid_rfc4122":     "uuid",
-	"uuid3_rfc4122":    "uuid",
-	"uuid4_rfc4122":    "uuid",
-	"uuid5_rfc4122":    "uuid",
-	"ipv4":             "ipv4",
-	"ip4_addr":         "ipv4",
-	"ipv6":             "ipv6",
-	"ip6_addr":         "ipv6",
-	"hostname":         "hostname",
-	"hostname_rfc1123": "hostname",
+	"email":        "email",
+	"url":          "uri",
+	"http_url":     "uri",
+	"uri":          "uri",
+	"uuid":         "uuid",
+	"uuid_rfc4122": "uuid",
+	"ipv4":         "ipv4",
+	"ip4_addr":     "ipv4",
+	"ipv6":         "ipv6",
+	"ip6_addr":     "ipv6",
 }
 
 // rulePatterns are validator's own regular expressions for these rules,
-// written so that ECMA-262 and RE2 read them the same way.
+// written so that ECMA-262 and RE2 read them the same way. Versioned UUIDs
+// and hostnames are patterns, not formats: the uuid format takes any
+// version, and the hostname format neither RFC 952's leading letter nor
+// validator's lack of a total length limit.
 var rulePatterns = map[string]string{
-	"alpha":       "^[a-zA-Z]+$",
-	"alphanum":    "^[a-zA-Z0-9]+$",
-	"numeric":     "^[-+]?[0-9]+(?:\\.[0-9]+)?$",
-	"number":      "^[0-9]+$",
-	"hexadecimal": "^(0[xX])?[0-9a-fA-F]+$",
+	"alpha":            "^[a-zA-Z]+$",
+	"alphanum":         "^[a-zA-Z0-9]+$",
+	"numeric":          "^[-+]?[0-9]+(?:\\.[0-9]+)?$",
+	"number":           "^[0-9]+$",
+	"hexadecimal":      "^(0[xX])?[0-9a-fA-F]+$",
+	"uuid3":            "^[0-9a-f]{8}-[0-9a-f]{4}-3[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$",
+	"uuid4":            "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$",
+	"uuid5":            "^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$",
+	"uuid3_rfc4122":    "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-3[0-9a-fA-F]{3}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
+	"uuid4_rfc4122":    "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$",
+	"uuid5_rfc4122":    "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-5[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$",
+	"hostname":         "^[a-zA-Z]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$",
+	"hostname_rfc1123": "^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$",
 }
 
 // datetimeFormat maps a validator datetime layout to a JSON Schema format,

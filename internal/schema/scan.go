@@ -21,9 +21,16 @@ type scanner struct {
 	pos      int
 	depth    int
 	maxDepth int
-	skip     string    // a top-level key accepted and ignored (DecodeSkipping's skip)
-	quiet    int       // > 0 while skipping a value that was already reported
-	msgs     *Messages // the texts of every issue; never nil
+	skip     string            // a top-level key accepted and ignored (DecodeSkipping's skip)
+	quiet    int               // > 0 while skipping a value that was already reported
+	msgs     *Messages         // the texts of every issue; never nil
+	custom   map[string]string // the texts of the Validator's own rules
+
+	// Edits the slow path's decoder needs (edits.go): recorded only when
+	// keepEdits is set; needEdits says whether there are any.
+	keepEdits bool
+	needEdits bool
+	edits     []edit
 
 	fatal    bool
 	fatalMsg string
@@ -48,7 +55,7 @@ type scanner struct {
 	valStart, valEnd int
 }
 
-var anyArray = &shape{kind: kindArray, elem: anyShape, elemNullable: true}
+var anyArray = &shape{kind: kindArray, elem: anyShape}
 
 // scanTop scans a whole document whose top-level value must be an object.
 func (s *scanner) scanTop(root *shape) {
@@ -69,7 +76,7 @@ func (s *scanner) scanTop(root *shape) {
 	if root.kind == kindObject {
 		s.object(root)
 	} else {
-		s.freeObject(anyShape, true)
+		s.freeObject(anyShape)
 	}
 	if s.fatal {
 		return
@@ -110,9 +117,9 @@ func (s *scanner) value(sh *shape) {
 		case kindObject:
 			s.object(sh)
 		case kindMap:
-			s.freeObject(sh.elem, sh.elemNullable)
+			s.freeObject(sh.elem)
 		case kindAny:
-			s.freeObject(anyShape, true)
+			s.freeObject(anyShape)
 		default:
 			s.mismatch(sh, "object")
 			s.skipValue()
@@ -134,12 +141,15 @@ func (s *scanner) value(sh *shape) {
 		}
 		switch sh.kind {
 		case kindString, kindAny:
-			if bad {
+			switch {
+			case bad:
 				s.valueIssue(s.msgs.InvalidUTF8)
-			} else if sh.enum != nil {
+			case sh.enum != nil:
 				if msg := sh.enumIssue(s.data[start:end], esc, s.msgs); msg != "" {
 					s.valueIssue(msg)
 				}
+			case sh.zero != nil && start == end:
+				s.zeroIssue(sh)
 			}
 		case kindTime:
 			var t time.Time
@@ -159,8 +169,13 @@ func (s *scanner) value(sh *shape) {
 			s.mismatch(sh, "boolean")
 		}
 	case c == 'f':
-		if s.literal("false") && sh.kind != kindBool && sh.kind != kindAny {
-			s.mismatch(sh, "boolean")
+		if s.literal("false") {
+			switch {
+			case sh.kind != kindBool && sh.kind != kindAny:
+				s.mismatch(sh, "boolean")
+			case sh.zero != nil:
+				s.zeroIssue(sh)
+			}
 		}
 	case c == 'n':
 		if s.literal("null") && sh.kind != kindAny {
@@ -229,7 +244,9 @@ func (s *scanner) next(closing byte) bool {
 }
 
 // object scans an object that must fit struct shape sh: exact key names,
-// no duplicates, every required key present (null counts as absent).
+// no duplicates, every required key present (null is refused, and a
+// required key sent as null is missing), and the defaults of absent keys
+// recorded as edits.
 func (s *scanner) object(sh *shape) {
 	if !s.enter() {
 		return
@@ -242,6 +259,7 @@ func (s *scanner) object(sh *shape) {
 	}
 	var unknown *unknownKeys
 	skipSeen := false
+	members := 0
 	s.ws()
 	if s.peek() == '}' {
 		s.pos++
@@ -251,6 +269,7 @@ func (s *scanner) object(sh *shape) {
 			if !ok {
 				return
 			}
+			members++
 			key := s.data[start:end]
 			if esc {
 				key = unescape(key)
@@ -286,8 +305,15 @@ func (s *scanner) object(sh *shape) {
 				s.skipValue()
 			default:
 				seen.set(i)
-				if s.peek() == 'n' {
-					s.literal("null") // null is the same as absent
+				if s.peek() == 'n' && sh.fields[i].shape.kind != kindAny {
+					// null is refused, not read as absent: the schema does
+					// not allow it. A required property sent as null is
+					// reported as missing, below.
+					if s.literal("null") && !sh.fields[i].required {
+						s.push(seg{kind: frameField, name: sh.fields[i].name})
+						s.valueIssue(s.msgs.Null)
+						s.pop()
+					}
 				} else {
 					present.set(i)
 					s.push(seg{kind: frameField, name: sh.fields[i].name})
@@ -304,6 +330,13 @@ func (s *scanner) object(sh *shape) {
 		}
 	}
 	s.depth--
+	for _, i := range sh.defaults {
+		if !seen.has(i) {
+			// Absent: the default goes in before the closing brace.
+			s.noteEdit(edit{start: s.pos - 1, end: s.pos - 1, comma: members > 0, text: sh.fields[i].def})
+			members++
+		}
+	}
 	if unknown != nil {
 		s.objIssue(unknown.message(sh, s.msgs))
 	}
@@ -320,7 +353,7 @@ func (s *scanner) object(sh *shape) {
 
 // freeObject scans an object with free-form keys (a map, or a value of an
 // any field), whose values must fit elem. Duplicate keys are still refused.
-func (s *scanner) freeObject(elem *shape, elemNullable bool) {
+func (s *scanner) freeObject(elem *shape) {
 	if !s.enter() {
 		return
 	}
@@ -353,7 +386,7 @@ func (s *scanner) freeObject(elem *shape, elemNullable bool) {
 			}
 			s.push(seg{kind: frameKey, start: start, end: end, esc: esc})
 			if s.peek() == 'n' {
-				if s.literal("null") && !elemNullable && elem.kind != kindAny {
+				if s.literal("null") && elem.kind != kindAny {
 					s.mismatch(elem, "null")
 				}
 			} else {
@@ -392,7 +425,7 @@ func (s *scanner) array(sh *shape) {
 		}
 		s.push(seg{kind: frameIndex, start: i})
 		if s.peek() == 'n' {
-			if s.literal("null") && !sh.elemNullable && sh.elem.kind != kindAny {
+			if s.literal("null") && sh.elem.kind != kindAny {
 				s.mismatch(sh.elem, "null")
 			}
 		} else {

@@ -66,17 +66,28 @@ type shape struct {
 	enum     []string
 	enumList string
 
+	// kindString, kindInt, kindUint, kindFloat, kindBool: the rule that
+	// refuses the zero value when it is sent ("", 0, false), although
+	// omitempty would let the validator skip it (nil: none). An absent
+	// optional property is zero too, and passes; a sent zero is held to
+	// the rules the schema states (rules.go, zeroRule).
+	zero *rule
+
+	// kindObject: the positions of the fields with a default, applied
+	// when the field is absent.
+	defaults []int
+
 	// kindArray, kindMap
-	elem         *shape
-	elemNullable bool // null is a valid element (pointer, slice, map, interface)
-	fixed        bool // a Go array: at most fixedLen elements fit
-	fixedLen     int
+	elem     *shape
+	fixed    bool // a Go array: at most fixedLen elements fit
+	fixedLen int
 }
 
 type shapeField struct {
 	name     string
 	shape    *shape
 	required bool
+	def      string // `"name":value`, the member a default inserts; "" for none
 }
 
 var anyShape = &shape{kind: kindAny}
@@ -94,13 +105,16 @@ func implements(t, iface reflect.Type) bool {
 // which decides the required fields; memo makes a recursive type a cyclic
 // shape instead of an endless one.
 type shapeCompiler struct {
-	v    *Validator
-	memo map[reflect.Type]*shape
+	v       *Validator
+	memo    map[reflect.Type]*shape
+	structs []reflect.Type // every struct type reached, for the Codec's conditional texts
 }
 
-func compileShape(v *Validator, t reflect.Type) *shape {
+// compileShape compiles the shape of t, and lists the struct types it reaches.
+func compileShape(v *Validator, t reflect.Type) (*shape, []reflect.Type) {
 	c := &shapeCompiler{v: v, memo: map[reflect.Type]*shape{}}
-	return c.shapeOf(t, nil)
+	sh := c.shapeOf(t, nil)
+	return sh, c.structs
 }
 
 // shapeOf compiles type t; f, when not nil, is the field being compiled, to
@@ -145,12 +159,12 @@ func (c *shapeCompiler) shapeOf(t reflect.Type, f *fieldInfo) *shape {
 		if t.Elem().Kind() == reflect.Uint8 && !implements(t.Elem(), typeUnmarshaler) && !implements(t.Elem(), typeTextUnmarshaler) {
 			return &shape{kind: kindString} // base64, as encoding/json reads []byte
 		}
-		s := &shape{kind: kindArray, elemNullable: nilable(t.Elem())}
+		s := &shape{kind: kindArray}
 		c.memo[t] = s
 		s.elem = c.shapeOf(t.Elem(), f)
 		return s
 	case reflect.Array:
-		s := &shape{kind: kindArray, elemNullable: nilable(t.Elem()), fixed: true, fixedLen: t.Len()}
+		s := &shape{kind: kindArray, fixed: true, fixedLen: t.Len()}
 		c.memo[t] = s
 		s.elem = c.shapeOf(t.Elem(), f)
 		return s
@@ -162,7 +176,7 @@ func (c *shapeCompiler) shapeOf(t reflect.Type, f *fieldInfo) *shape {
 				defPanic(f, "map key type %s cannot be decoded from JSON; use string keys", k)
 			}
 		}
-		s := &shape{kind: kindMap, elemNullable: nilable(t.Elem())}
+		s := &shape{kind: kindMap}
 		c.memo[t] = s
 		s.elem = c.shapeOf(t.Elem(), f)
 		return s
@@ -193,8 +207,14 @@ func (c *shapeCompiler) object(t reflect.Type) *shape {
 	}
 	s.accepted = strings.Join(s.names, ", ")
 	for i := range si.fields {
-		s.fields[i].shape = c.shapeOf(si.fields[i].typ(), &si.fields[i])
-		checkConstraintTags(&si.fields[i], s.fields[i].shape)
+		f := &si.fields[i]
+		s.fields[i].shape = c.withRules(c.shapeOf(f.typ(), f), f.typ(), f.rules.levels)
+		checkConstraintTags(f, s.fields[i].shape)
+		if d := si.defaults[i]; d != nil {
+			s.fields[i].def = jsonString(f.name) + ":" + d.literal
+			s.defaults = append(s.defaults, i)
+		}
 	}
+	c.structs = append(c.structs, t)
 	return s
 }

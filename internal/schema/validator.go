@@ -25,9 +25,10 @@ type Validator struct {
 
 	// Guarded by buildMu. messages is frozen once used is set, at the first
 	// CodecFor, so a call reads it without locking.
-	used     bool
-	messages map[string]string // RegisterRule's texts, by rule name ("" for none)
-	infos    map[reflect.Type]*structInfo
+	used        bool
+	messages    map[string]string      // RegisterRule's texts, by rule name ("" for none)
+	ruleSchemas map[string]*ruleSchema // what RegisterRule's options add to the schema, by rule name
+	infos       map[reflect.Type]*structInfo
 
 	codecs sync.Map // reflect.Type -> *Codec
 }
@@ -67,10 +68,11 @@ func NewValidator(v *validator.Validate) *Validator {
 			"schema reads its rules from them")
 	}
 	return &Validator{
-		validate: v,
-		foreign:  foreign,
-		messages: map[string]string{},
-		infos:    map[reflect.Type]*structInfo{},
+		validate:    v,
+		foreign:     foreign,
+		messages:    map[string]string{},
+		ruleSchemas: map[string]*ruleSchema{},
+		infos:       map[reflect.Type]*structInfo{},
 	}
 }
 
@@ -103,6 +105,12 @@ const restrictedRuleChars = ".[],|=+()`~!@#$%^&*\\\"/?<>{}"
 // An application's Messages.Rules entry for tag, when it has one, wins over
 // message, so the texts of custom rules can be reworded like any other.
 //
+// opts say what the rule adds to the schema of a field it constrains
+// (RulePattern, RuleFormat, RuleEnum, RuleKeywords) and what its
+// description says (RuleNote). A rule with no keywords is still stated: its
+// note, or else its message, is appended to the field's description, so no
+// rule is enforced without the model being told.
+//
 // It returns an error, and changes nothing, when tag is empty or holds a
 // character validator refuses in a name, when tag is a rule validator
 // already has (min, email, required, iscolor...: the fast path and the
@@ -112,7 +120,7 @@ const restrictedRuleChars = ".[],|=+()`~!@#$%^&*\\\"/?<>{}"
 // was registered on v before, and once v has built its first Codec:
 // validator caches the rules it parses, so rules must all be registered
 // first.
-func (v *Validator) RegisterRule(tag string, fn validator.Func, message string) error {
+func (v *Validator) RegisterRule(tag string, fn validator.Func, message string, opts ...RuleOption) error {
 	switch {
 	case tag == "" || strings.ContainsAny(tag, restrictedRuleChars):
 		return fmt.Errorf("schema: RegisterRule(%q): a rule name must be non-empty and hold none of %s", tag, restrictedRuleChars)
@@ -123,6 +131,15 @@ func (v *Validator) RegisterRule(tag string, fn validator.Func, message string) 
 			"\"field\", are read as conditional rules; choose another name", tag)
 	case builtinRule(tag):
 		return fmt.Errorf("schema: RegisterRule(%q): %q is a built-in validator rule and cannot be redefined; choose another name", tag, tag)
+	}
+	rs := &ruleSchema{}
+	for _, o := range opts {
+		if o.apply == nil {
+			continue
+		}
+		if err := o.apply(rs); err != nil {
+			return fmt.Errorf("schema: RegisterRule(%q): %w", tag, err)
+		}
 	}
 	buildMu.Lock()
 	defer buildMu.Unlock()
@@ -136,6 +153,9 @@ func (v *Validator) RegisterRule(tag string, fn validator.Func, message string) 
 		return fmt.Errorf("schema: RegisterRule(%q): %w", tag, err)
 	}
 	v.messages[tag] = message
+	if !rs.empty() {
+		v.ruleSchemas[tag] = rs
+	}
 	return nil
 }
 
