@@ -56,7 +56,7 @@ func (a *App) httpServing(opts ...ServeOption) *httpServing {
 			return sdk
 		}
 	}
-	h := generations(server, ho, fast)
+	h := generations(server, ho, fast, a.taskFront(&cfg, &ho))
 	hs := &httpServing{server: server}
 	counted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost { // a POST carries calls; a GET is a standing stream
@@ -76,14 +76,18 @@ func (a *App) httpServing(opts ...ServeOption) *httpServing {
 // stateful one, which the go-sdk refuses to let answer the new revision.
 // Both serve the same server, with the same tools, filters and hardening.
 // With Stateless() set, every request is stateless. fast, when not nil,
-// puts the fast lane (see lane) in front of the stateless handler.
-func generations(server *mcp.Server, ho mcp.StreamableHTTPOptions, fast func(http.Handler) http.Handler) http.Handler {
+// puts the fast lane (see lane) in front of the stateless handler; tasks,
+// when not nil, puts the tasks extension (see taskFront) in front of both.
+func generations(server *mcp.Server, ho mcp.StreamableHTTPOptions, fast, tasks func(http.Handler) http.Handler) http.Handler {
 	getServer := func(*http.Request) *mcp.Server { return server }
 	sessionless := ho
 	sessionless.Stateless = true
 	var stateless http.Handler = mcp.NewStreamableHTTPHandler(getServer, &sessionless)
 	if fast != nil {
 		stateless = fast(stateless)
+	}
+	if tasks != nil {
+		stateless = tasks(stateless)
 	}
 	if ho.Stateless {
 		return stateless

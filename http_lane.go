@@ -269,6 +269,11 @@ func (l *lane) parseMeta(raw []byte, req *laneRequest) bool {
 func (l *lane) call(w http.ResponseWriter, r *http.Request, req laneRequest) {
 	o := engine.Origin{Version: req.version, Capabilities: req.caps}
 	res, err := l.routes[req.name].Call(r.Context(), req.args, o)
+	l.respond(w, r, req, res, err)
+}
+
+// respond writes what a tools/call returned as the go-sdk would.
+func (l *lane) respond(w http.ResponseWriter, r *http.Request, req laneRequest, res *mcp.CallToolResult, err error) {
 	if err != nil {
 		var rpcErr *jsonrpc.Error
 		if !errors.As(err, &rpcErr) {

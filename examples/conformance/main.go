@@ -64,6 +64,7 @@ func NewApp() *vurb.App {
 	)
 	declareTools(app)
 	declareInputTools(app)
+	declareTaskTools(app)
 	declarePrompts(app)
 	declareInputPrompt(app)
 	declareResources(app)

@@ -1,0 +1,191 @@
+package vurb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TasksExtension is the identifier of the MCP tasks extension.
+const TasksExtension = "io.modelcontextprotocol/tasks"
+
+// Defaults of the tasks an app serves.
+const (
+	DefaultTaskTTL          = time.Hour
+	DefaultTaskPollInterval = time.Second
+)
+
+// TaskOption refines how an action runs as a task (see ActionDef.Task).
+type TaskOption func(*taskSpec)
+
+// taskSpec is what an action's Task declared.
+type taskSpec struct {
+	required bool
+	deferred bool
+	ttl      time.Duration // 0: the app's
+	poll     time.Duration // 0: the app's
+}
+
+// TaskRequired makes the action task-only: a 2026-07-28 client that did
+// not declare the tasks extension is refused with -32021 rather than
+// served synchronously. Handshake-era clients, which cannot declare it,
+// are still served synchronously.
+func TaskRequired() TaskOption { return func(s *taskSpec) { s.required = true } }
+
+// TaskDeferred lets the handler decide when the call becomes a task: it
+// runs as an ordinary call (input requests are the request's own rounds, as
+// in Ask) until it calls StartTask, and the client gets the task then. A
+// handler that returns without calling it answers the call directly.
+func TaskDeferred() TaskOption { return func(s *taskSpec) { s.deferred = true } }
+
+// TaskTTL keeps the action's tasks for d from their creation (the ttlMs
+// clients read) instead of the app's TTL.
+func TaskTTL(d time.Duration) TaskOption { return func(s *taskSpec) { s.ttl = d } }
+
+// TaskPollInterval suggests how often clients poll the action's tasks
+// (pollIntervalMs) instead of the app's interval.
+func TaskPollInterval(d time.Duration) TaskOption { return func(s *taskSpec) { s.poll = d } }
+
+// Task declares the action long-running, served as a task of the MCP tasks
+// extension (io.modelcontextprotocol/tasks, SEP-2663), and declares the
+// extension in the server's capabilities. The handler does not change:
+//
+//	vurb.Action(app, "reports.build", buildReport).Task().Timeout(10 * time.Minute)
+//
+// A client that declares the extension in a request's capabilities gets,
+// instead of the result, a task (resultType "task", a taskId), and polls
+// tasks/get until the task is completed (the result inlined, isError
+// included), failed (with the protocol error the handler returned, a
+// *jsonrpc.Error) or cancelled (tasks/cancel cancels the handler's context).
+//
+// Input requests compose: a handler that asks with Ask while it runs as a
+// task puts the task in input_required, the requests in tasks/get; the
+// client answers with tasks/update, all at once or one at a time, and once
+// nothing is outstanding the handler runs again with every answer, as a
+// retried request does (see Ask; Carry works alike). With TaskDeferred, the
+// handler gathers input through the request's own rounds first and turns
+// the call into a task with StartTask. Progress notifications do not reach
+// a task's client (the extension has none): report progress with
+// SetTaskStatus, which clients read as the task's statusMessage.
+//
+// Tasks are served to 2026-07-28 requests over HTTP (HTTPHandler,
+// ListenAndServe), with or without the fast lane. Handshake-era clients and
+// stdio run the action as an ordinary call, and so does a 2026-07-28 client
+// that did not declare the extension, unless the action is TaskRequired:
+// that client gets the spec's -32021 error naming the extension. In grouped
+// exposition a tool runs as a task when all its actions declare Task with
+// the same options.
+//
+// A task runs under its action's deadline (Timeout; 30 s by default) and
+// within its TTL (TaskTTL, else the app's: one hour by default), after
+// which it is discarded. Tasks live in the app's TaskStore (see
+// ConfigureTasks), which bounds them; cancelling a task whose call runs on
+// another replica marks it cancelled at once, and that replica drops the
+// call's result when it returns.
+func (a *ActionDef) Task(opts ...TaskOption) *ActionDef {
+	a.mustBeMutable()
+	var spec taskSpec
+	for _, opt := range opts {
+		opt(&spec)
+	}
+	if spec.ttl < 0 || spec.poll < 0 {
+		panic(fmt.Sprintf("vurb: action %q: a task's TTL and poll interval cannot be negative", a.canonicalKey()))
+	}
+	app := a.tool.app
+	t := app.tasks(true)
+	t.mu.Lock()
+	t.actions[a.canonicalKey()] = spec
+	t.mu.Unlock()
+	app.advertiseTasks()
+	return a
+}
+
+// TaskConfig is how an app serves its tasks. Zero fields keep the defaults.
+type TaskConfig struct {
+	// Store keeps the tasks; NewMemoryTaskStore(DefaultMaxTasks) by
+	// default. Give replicas one store they share.
+	Store TaskStore
+	// TTL is how long a task is kept from its creation (DefaultTaskTTL).
+	TTL time.Duration
+	// PollInterval is the polling interval suggested to clients
+	// (DefaultTaskPollInterval).
+	PollInterval time.Duration
+}
+
+// ConfigureTasks sets how the app serves its tasks. Like every definition,
+// it must come before the app is built.
+func (a *App) ConfigureTasks(c TaskConfig) *App {
+	a.mustBeMutable()
+	t := a.tasks(true)
+	t.mu.Lock()
+	t.config = c
+	t.mu.Unlock()
+	return a
+}
+
+// advertiseTasks declares the extension in the capabilities of every
+// server the app makes, on a copy of the ServerOptions the app was given.
+func (a *App) advertiseTasks() {
+	var so mcp.ServerOptions
+	if a.cfg.serverOpts != nil {
+		so = *a.cfg.serverOpts
+	}
+	caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}} // the go-sdk's default
+	if so.Capabilities != nil {
+		if _, done := so.Capabilities.Extensions[TasksExtension]; done {
+			return
+		}
+		c := *so.Capabilities
+		c.Extensions = maps.Clone(c.Extensions)
+		caps = &c
+	}
+	caps.AddExtension(TasksExtension, nil)
+	so.Capabilities = caps
+	a.cfg.serverOpts = &so
+}
+
+// ErrNoTask is returned by StartTask, SetTaskStatus and TaskID outside a
+// call that is or can become a task: in-process, over stdio, on a
+// handshake-era session, or from a client that did not declare the tasks
+// extension. A handler that gets it carries on as an ordinary call.
+var ErrNoTask = errors.New("vurb: this call is not a task and cannot become one")
+
+// StartTask turns the call ctx belongs to into a task, for an action
+// declared with TaskDeferred: the client gets the task now, and the handler
+// goes on, its result becoming the task's. Everything asked with Ask before
+// (the request's own rounds) is answered by then. It returns nil in a call
+// that already is a task, and an error wrapping ErrNoTask (or the store's
+// refusal) when the call cannot become one; the handler then goes on as an
+// ordinary call.
+func StartTask(ctx context.Context) error {
+	e := executionFrom(ctx)
+	if e == nil {
+		return ErrNoTask
+	}
+	return e.start()
+}
+
+// SetTaskStatus sets the statusMessage of the task ctx runs in: progress a
+// client reads with tasks/get ("3 of 10 files"). It returns an error
+// wrapping ErrNoTask outside a task.
+func SetTaskStatus(ctx context.Context, message string) error {
+	e := executionFrom(ctx)
+	if e == nil {
+		return ErrNoTask
+	}
+	return e.setStatus(message)
+}
+
+// TaskID returns the id of the task ctx runs in, and false outside a task.
+func TaskID(ctx context.Context) (string, bool) {
+	e := executionFrom(ctx)
+	if e == nil {
+		return "", false
+	}
+	id := e.taskID()
+	return id, id != ""
+}

@@ -1,0 +1,336 @@
+package vurb
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// taskFront serves the tasks extension for sessionless (2026-07-28) HTTP
+// requests, in front of the handler that serves everything else (the fast
+// lane, the go-sdk). The go-sdk knows nothing of the extension: it refuses
+// tasks/get as an unknown method and cannot answer a tools/call with a
+// task. The front picks its requests by their routing headers alone
+// (Mcp-Method tasks/get, tasks/update or tasks/cancel; tools/call with an
+// Mcp-Name that runs as a task), so every other request passes untouched
+// and unread; one it picks but finds unusual (headers that disagree with
+// the body, a missing _meta) it hands over as it came, for the go-sdk to
+// judge.
+type taskFront struct {
+	next     http.Handler
+	s        *taskServer
+	enc      *lane // writes answers as the lane and the go-sdk do
+	maxBody  int64
+	headered map[string]bool // x-mcp-header tools: the go-sdk checks their headers
+	// The go-sdk's own request checks the front must not bypass.
+	localhostProtection bool
+	crossOrigin         *http.CrossOriginProtection
+}
+
+// taskFront returns what puts the app's tasks in front of a sessionless
+// handler, or nil when no action cfg exposes runs as a task.
+func (a *App) taskFront(cfg *serveConfig, ho *mcp.StreamableHTTPOptions) func(http.Handler) http.Handler {
+	s := newTaskServer(a.tasks(false), a.view(cfg), a.cfg.logger)
+	if s == nil {
+		return nil
+	}
+	impl := &mcp.Implementation{Name: a.cfg.name, Version: a.cfg.version}
+	return func(next http.Handler) http.Handler { return newTaskFront(next, s, impl, ho) }
+}
+
+// newTaskFront returns the front of next.
+func newTaskFront(next http.Handler, s *taskServer, impl *mcp.Implementation, ho *mcp.StreamableHTTPOptions) http.Handler {
+	meta, _ := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl}) // strings only: it cannot fail
+	f := &taskFront{next: next, s: s, enc: &lane{impl: impl, json: ho.JSONResponse, serverMeta: meta},
+		maxBody: ho.MaxRequestBodyBytes, headered: map[string]bool{},
+		localhostProtection: !ho.DisableLocalhostProtection, crossOrigin: ho.CrossOriginProtection}
+	if f.maxBody <= 0 {
+		f.maxBody = 10 << 20
+	}
+	for name, tr := range s.routes {
+		if schema, ok := tr.route.Wire().InputSchema.(json.RawMessage); ok && bytes.Contains(schema, []byte(`"x-mcp-header"`)) {
+			f.headered[name] = true
+		}
+	}
+	return f
+}
+
+// taskRequest is what the front read of a request.
+type taskRequest struct {
+	lr      laneRequest // id and revision, for writing the answer
+	method  string
+	caps    json.RawMessage
+	name    string          // tools/call
+	args    json.RawMessage // tools/call
+	answers json.RawMessage // tools/call and tasks/update: inputResponses
+	state   string          // tools/call: requestState
+	taskID  json.RawMessage // tasks/*
+}
+
+// ServeHTTP answers r when it is the front's, and hands it over otherwise.
+func (f *taskFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !f.picks(r) {
+		f.next.ServeHTTP(w, r)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, f.maxBody+1))
+	r.Body.Close()
+	var req taskRequest
+	if err != nil || int64(len(body)) > f.maxBody || !f.parse(r, body, &req) {
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		f.next.ServeHTTP(w, r)
+		return
+	}
+	if req.method == "tools/call" {
+		if !f.call(w, r, &req) {
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			f.next.ServeHTTP(w, r)
+		}
+		return
+	}
+	f.task(w, r, &req)
+}
+
+// picks reports, from the headers, whether r is a request the front may
+// answer.
+func (f *taskFront) picks(r *http.Request) bool {
+	h := r.Header
+	if r.Method != http.MethodPost || h.Get(sessionIDHeader) != "" || !sessionlessRevision(h.Get(protocolVersionHeader)) {
+		return false
+	}
+	switch method := h.Get("Mcp-Method"); method {
+	case "tasks/get", "tasks/update", "tasks/cancel":
+	case "tools/call":
+		name := h.Get("Mcp-Name")
+		if _, ok := f.s.routes[name]; !ok || f.headered[name] {
+			return false
+		}
+	default:
+		return false
+	}
+	if mt, _, err := mime.ParseMediaType(h.Get("Content-Type")); err != nil || mt != "application/json" {
+		return false
+	}
+	if !acceptsBoth(h.Values("Accept")) || !f.hostAllowed(r) {
+		return false
+	}
+	return f.crossOrigin == nil || f.crossOrigin.Check(r) == nil
+}
+
+// hostAllowed is the go-sdk's DNS-rebinding check: on a loopback listener,
+// the Host must be loopback too.
+func (f *taskFront) hostAllowed(r *http.Request) bool {
+	if !f.localhostProtection {
+		return true
+	}
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	return !ok || local == nil || !loopback(local.String()) || loopback(r.Host)
+}
+
+func loopback(hostport string) bool {
+	host := hostOnly(hostport)
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// parse reads the envelope, its params and their _meta, and checks that
+// they agree with the headers.
+func (f *taskFront) parse(r *http.Request, body []byte, req *taskRequest) bool {
+	if !json.Valid(body) {
+		return false
+	}
+	var version, id, method, params []byte
+	if !members(body, func(key string, value []byte) bool {
+		switch key {
+		case "jsonrpc":
+			version = value
+		case "id":
+			id = value
+		case "method":
+			method = value
+		case "params":
+			params = value
+		default:
+			return false
+		}
+		return true
+	}) || string(version) != `"2.0"` || params == nil {
+		return false
+	}
+	var ok bool
+	if req.method, ok = plainString(method); !ok || req.method != r.Header.Get("Mcp-Method") {
+		return false
+	}
+	if req.lr.id, ok = requestID(id); !ok {
+		return false
+	}
+	req.lr.newRev = true
+	var meta, name []byte
+	if !members(params, func(key string, value []byte) bool {
+		switch key {
+		case "_meta":
+			meta = value
+		case "name":
+			name = value
+		case "arguments":
+			req.args = value
+		case "inputResponses":
+			req.answers = value
+		case "requestState":
+			req.state, ok = plainString(value)
+			return ok
+		case "taskId":
+			req.taskID = value
+		}
+		return true // others (a legacy task hint) are ignored, as the extension asks
+	}) {
+		return false
+	}
+	if req.method == "tools/call" {
+		if req.name, ok = plainString(name); !ok || req.name != r.Header.Get("Mcp-Name") {
+			return false
+		}
+	}
+	return f.parseMeta(r, meta, req)
+}
+
+// parseMeta reads the revision and the client's capabilities.
+func (f *taskFront) parseMeta(r *http.Request, meta []byte, req *taskRequest) bool {
+	if meta == nil {
+		return false
+	}
+	var version []byte
+	if !members(meta, func(key string, value []byte) bool {
+		switch key {
+		case mcp.MetaKeyProtocolVersion:
+			version = value
+		case mcp.MetaKeyClientCapabilities:
+			req.caps = value
+		}
+		return true
+	}) {
+		return false
+	}
+	v, ok := plainString(version)
+	if !ok || v != r.Header.Get(protocolVersionHeader) || len(req.caps) == 0 || req.caps[0] != '{' {
+		return false
+	}
+	req.lr.version = v
+	_, ok = f.s.caps.get(req.caps)
+	return ok
+}
+
+// requestID reads a JSON-RPC id as the lane does: a plain string or an
+// integer.
+func requestID(raw []byte) (jsonrpc.ID, bool) {
+	var v any
+	if s, ok := plainString(raw); ok {
+		v = s
+	} else if integer(raw) {
+		var n float64
+		if json.Unmarshal(raw, &n) != nil {
+			return jsonrpc.ID{}, false
+		}
+		v = n
+	} else {
+		return jsonrpc.ID{}, false
+	}
+	id, err := jsonrpc.MakeID(v)
+	return id, err == nil
+}
+
+// declaresTasks reports whether the request's client declared the tasks
+// extension.
+func (f *taskFront) declaresTasks(req *taskRequest) bool {
+	caps, ok := f.s.caps.get(req.caps)
+	if !ok {
+		return false
+	}
+	_, declared := caps.Extensions[TasksExtension]
+	return declared
+}
+
+// missingTasksCapability is the -32021 error of a request that needs the
+// extension.
+func missingTasksCapability(what string) *jsonrpc.Error {
+	data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{
+		"extensions": map[string]any{TasksExtension: struct{}{}}}})
+	return &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Data: data,
+		Message: fmt.Sprintf("%s needs the %s extension; declare it in _meta \"%s\".extensions",
+			what, TasksExtension, mcp.MetaKeyClientCapabilities)}
+}
+
+// call answers a tools/call of a task route, or reports false to hand it
+// over (a client that did not declare the extension, for an action that
+// may run synchronously).
+func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskRequest) bool {
+	tr := f.s.routes[req.name]
+	if !f.declaresTasks(req) {
+		if !tr.spec.required {
+			return false
+		}
+		f.enc.writeError(w, req.lr, missingTasksCapability(fmt.Sprintf("tool %q runs only as a task: it", req.name)))
+		return true
+	}
+	call := &taskCall{tool: req.name, args: req.args, version: req.lr.version, caps: req.caps,
+		state: req.state, owner: owner(r)}
+	o := engine.Origin{Version: req.lr.version, RequestState: req.state}
+	o.Capabilities, _ = f.s.caps.get(req.caps)
+	if len(req.answers) > 0 && !bytes.Equal(req.answers, []byte("null")) {
+		if json.Unmarshal(req.answers, &call.answers) != nil || json.Unmarshal(req.answers, &o.Answers) != nil {
+			return false // the go-sdk says what is wrong with them
+		}
+	}
+	e := f.s.newExecution(r.Context(), tr, call, f.s.now().Add(positive(tr.spec.ttl, f.s.ttl)))
+	if !tr.spec.deferred {
+		if err := e.start(); err != nil {
+			e.cancel()
+			if errors.Is(err, ErrTaskStoreFull) && !tr.spec.required {
+				return false // served synchronously instead
+			}
+			f.enc.writeError(w, req.lr, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot create the task: " + err.Error()})
+			return true
+		}
+	}
+	done := e.launch(req.args, o)
+	select {
+	case <-e.started:
+	case out := <-done: // returned before it became a task: an ordinary answer
+		e.cancel()
+		f.enc.respond(w, r, req.lr, out.res, out.err)
+		return true
+	case <-r.Context().Done():
+		if !e.finish() {
+			e.cancel() // the client left before there was a task
+			return true
+		}
+	}
+	data, err := createTaskResult(e.record(), f.enc.serverMeta)
+	if err != nil {
+		f.enc.writeError(w, req.lr, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
+		return true
+	}
+	f.enc.write(w, req.lr, data)
+	return true
+}
+
+// owner is the authenticated user of r, or "".
+func owner(r *http.Request) string {
+	if info := auth.TokenInfoFromContext(r.Context()); info != nil {
+		return info.UserID
+	}
+	return ""
+}
