@@ -13,9 +13,18 @@ import (
 // HTTP transport; mount it at /mcp. With Stateless() every request is
 // self-contained, so replicas need no session affinity.
 //
-// Behind your own http.Server, set its timeouts: ReadHeaderTimeout at
-// least (ListenAndServe sets it to 10 s), since the handler cannot bound
-// what happens before it is called.
+// Sessions close after SessionIdleTimeout without a request, and past
+// MaxSessions a request that would open one gets 503.
+//
+// Behind your own http.Server, bound what the handler cannot: set
+// ReadHeaderTimeout (10 s in ListenAndServe) and IdleTimeout (2 min), and
+// cap the connections (a net.Listener that bounds them). Leave ReadTimeout
+// and WriteTimeout unset: net/http applies them to the whole request, so
+// they would cancel or cut the event streams that outlive them. Bound the
+// body read and each write per request instead, with an
+// http.ResponseController, as ListenAndServe does (see BodyReadTimeout and
+// WriteTimeout); without that, a client that trickles its body or stops
+// reading holds its connection for good.
 func (a *App) HTTPHandler(opts ...ServeOption) http.Handler {
 	return a.httpServing(opts...).handler
 }
@@ -40,6 +49,7 @@ func (a *App) httpServing(opts ...ServeOption) *httpServing {
 	if ho.Logger == nil {
 		ho.Logger = sdkLogger(a.cfg.logger)
 	}
+	ho.SessionTimeout = cfg.sessionTimeout(ho.SessionTimeout)
 	ho.MaxRequestBodyBytes = cfg.maxBodyBytes
 	if ho.MaxRequestBodyBytes == 0 {
 		ho.MaxRequestBodyBytes = int64(a.cfg.limits.MaxBytes) + 64<<10 // the arguments plus the JSON-RPC envelope
@@ -56,7 +66,7 @@ func (a *App) httpServing(opts ...ServeOption) *httpServing {
 			return sdk
 		}
 	}
-	h := generations(server, ho, fast, a.taskFront(&cfg, &ho))
+	h := capSessions(generations(server, ho, fast, a.taskFront(&cfg, &ho)), server, cfg.sessionCap(), ho.Stateless)
 	hs := &httpServing{server: server}
 	counted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost { // a POST carries calls; a GET is a standing stream

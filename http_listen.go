@@ -29,9 +29,13 @@ func (a *App) serveListener(ctx context.Context, ln net.Listener, opts ...ServeO
 		grace = DefaultShutdownGrace
 	}
 	hs := a.httpServing(opts...)
+	t := cfg.timeouts.resolved()
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", hs.handler)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	mux.Handle("/mcp", withDeadlines(hs.handler, t))
+	// No ReadTimeout or WriteTimeout: withDeadlines sets them per request,
+	// so that event streams outlive them (see http_deadline.go).
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: t.header, IdleTimeout: t.idle}
+	ln = limitListen(ln, cfg.connCap())
 	stopped := make(chan error, 1)
 	go func() {
 		<-ctx.Done()
@@ -48,7 +52,7 @@ func (a *App) serveListener(ctx context.Context, ln net.Listener, opts ...ServeO
 		}()
 		err := srv.Shutdown(shutdown)
 		if errors.Is(err, context.DeadlineExceeded) {
-			err = srv.Close() // the grace period is over: what remains is cut
+			err = a.cut(srv, hs) // the grace period is over: what remains is cut
 		}
 		stopped <- err
 	}()
@@ -56,6 +60,26 @@ func (a *App) serveListener(ctx context.Context, ln net.Listener, opts ...ServeO
 		return err
 	}
 	return <-stopped
+}
+
+// cut ends what the grace period left running: it closes the sessions and
+// the connections, and logs each request cut. A tool call cut is logged
+// by the engine with its request id (the one its events and its logger
+// carry); the requests of other kinds are counted here.
+func (a *App) cut(srv *http.Server, hs *httpServing) error {
+	done := a.built().Runtime().CutCalls()
+	defer func() {
+		// The calls cut end on their own goroutines once their context is
+		// cancelled; they are logged as cut until then.
+		time.AfterFunc(time.Second, done)
+	}()
+	if n := hs.inFlight.count(); n > 0 {
+		a.cfg.logger.Warn("vurb: the shutdown grace period is over; cutting the requests still in flight", "requests", n)
+	}
+	for ss := range hs.server.Sessions() {
+		ss.Close()
+	}
+	return srv.Close()
 }
 
 // inFlight counts the requests being answered, and lets a shutdown wait
@@ -74,6 +98,13 @@ func (f *inFlight) add(delta int) {
 		close(f.idle)
 		f.idle = nil
 	}
+}
+
+// count is the number of requests in flight.
+func (f *inFlight) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.n
 }
 
 // wait returns when no request is in flight, or when ctx is done.

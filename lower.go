@@ -1,7 +1,6 @@
 package vurb
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -43,8 +42,9 @@ func (a *App) runtime() *engine.Runtime {
 	rt.Decode = a.decodeOptions()
 	rt.Sealer = engine.NewSealer(a.cfg.stateKeys, a.cfg.stateMaxAge, 0)
 	if obs := a.cfg.observer; obs != nil {
-		rt.Observer = func(ctx context.Context, e engine.Event) { obs(ctx, eventOf(e)) }
+		rt.Observer = containObserver(obs, a.cfg.logger)
 	}
+	a.cfg.limitRuntime(rt)
 	return rt
 }
 

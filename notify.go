@@ -54,9 +54,15 @@ func (s *serverSet) live() []*mcp.Server {
 
 // NotifyResourceUpdated tells every client subscribed to uri that it
 // changed (notifications/resources/updated), on every server the app made.
+// It waits on no subscriber: each has a queue of its own (see
+// WithNotifyBuffer), and one that does not read misses what does not fit.
+// It stops early, with ctx's error, when ctx is done.
 func (a *App) NotifyResourceUpdated(ctx context.Context, uri string) error {
 	var errs []error
 	for _, s := range a.servers.live() {
+		if err := ctx.Err(); err != nil {
+			return errors.Join(append(errs, err)...)
+		}
 		errs = append(errs, s.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri}))
 	}
 	return errors.Join(errs...)

@@ -22,6 +22,13 @@ const (
 	// CacheInvalidated: a successful call made earlier results stale;
 	// Patterns lists which, Key is the cause.
 	CacheInvalidated = EventKind(engine.CacheInvalidated)
+	// HandlerOverdue: a call answered (timed out, or its caller went
+	// away) while its handler, which ignores its context, runs on. The
+	// handler still counts in HandlerStats.Running and now in Overdue.
+	HandlerOverdue = EventKind(engine.HandlerOverdue)
+	// HandlerReturned: an overdue handler returned at last; Duration is
+	// how long after its deadline.
+	HandlerReturned = EventKind(engine.HandlerReturned)
 )
 
 // String names the kind for logs.
@@ -35,6 +42,10 @@ func (k EventKind) String() string {
 		return "call_finished"
 	case CacheInvalidated:
 		return "cache_invalidated"
+	case HandlerOverdue:
+		return "handler_overdue"
+	case HandlerReturned:
+		return "handler_returned"
 	}
 	return "unknown"
 }
@@ -53,6 +64,9 @@ const (
 	// OutcomeInputRequired: the round ended asking the client for input
 	// (see Ask); the client sends the request again with the answers.
 	OutcomeInputRequired = Outcome(engine.OutcomeInputRequired)
+	// OutcomeBusy: the call was refused before its handler ran, since
+	// WithMaxRunning (or WithMaxRunningPerAction) handlers were running.
+	OutcomeBusy = Outcome(engine.OutcomeBusy)
 )
 
 // Event is one observation. Fields that do not apply to its Kind are zero.
@@ -64,7 +78,7 @@ type Event struct {
 	Key       string // canonical dotted key
 	Name      string // wire name
 	RequestID string
-	Duration  time.Duration // CallFinished
+	Duration  time.Duration // CallFinished; HandlerReturned: past the deadline
 	Outcome   Outcome       // CallFinished
 	Patterns  []string      // CacheInvalidated
 }
@@ -103,6 +117,11 @@ func SlogObserver(logger *slog.Logger) Observer {
 			attrs = append(attrs, slog.Any("patterns", e.Patterns))
 		case ToolRegistered:
 			attrs = append(attrs, slog.String("name", e.Name))
+		case HandlerOverdue:
+			level = slog.LevelWarn
+		case HandlerReturned:
+			level = slog.LevelInfo
+			attrs = append(attrs, slog.Duration("late_by", e.Duration))
 		}
 		logger.LogAttrs(ctx, level, "vurb "+e.Kind.String(), attrs...)
 	}

@@ -46,6 +46,11 @@ type config struct {
 	listTTL      time.Duration
 	listTTLSet   bool
 
+	// bounds (handlers_limit.go, notify_queue.go)
+	maxRunning          int
+	maxRunningPerAction int
+	notifyBuffer        int
+
 	// The validator the app's codecs run: made by finish, with the rules
 	// WithRule registered.
 	rules     []rule
@@ -70,6 +75,7 @@ func defaultConfig() config {
 		limits:     schema.Limits{MaxBytes: schema.DefaultMaxBytes, MaxDepth: schema.DefaultMaxDepth},
 		logger:     slog.Default(),
 		messages:   DefaultMessages(),
+		maxRunning: DefaultMaxRunning,
 	}
 }
 

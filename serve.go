@@ -10,10 +10,6 @@ import (
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
-// Stdio returns the standard input/output transport that desktop clients
-// (Claude Desktop, IDEs) use to run a server as a child process.
-func Stdio() mcp.Transport { return &mcp.StdioTransport{} }
-
 // NewServer returns a go-sdk server with everything the app declares: its
 // tools (through opts' tag filters), prompts, resources, completions and
 // resource subscriptions. Use it to run the server on a transport of your
@@ -42,8 +38,12 @@ func (a *App) newServer(cfg *serveConfig) *mcp.Server {
 	so.HasPrompts = len(a.prompts) > 0
 	so.HasResources = len(a.resources) > 0
 	so.SetCacheable = a.setCacheable(so.SetCacheable)
+	if cfg.keepAlive != 0 {
+		so.KeepAlive = max(cfg.keepAlive, 0)
+	}
 	server := mcp.NewServer(&mcp.Implementation{Name: a.cfg.name, Version: a.cfg.version}, &so)
 	server.AddReceivingMiddleware(shortUnknownTool(p.Runtime()))
+	server.AddSendingMiddleware(newNotifier(a.cfg.notifyBuffer, a.cfg.logger).middleware)
 	a.attach(server, cfg)
 	for _, pr := range a.prompts {
 		pr.register(server, p.Runtime())
@@ -51,6 +51,8 @@ func (a *App) newServer(cfg *serveConfig) *mcp.Server {
 	for _, r := range a.resources {
 		r.register(server, p.Runtime())
 	}
+	// Last, so outermost: no handler's panic gets past it.
+	server.AddReceivingMiddleware(containPanics(p.Runtime(), a.cfg.logger))
 	a.servers.add(server)
 	return server
 }

@@ -21,6 +21,9 @@ type serveConfig struct {
 	// access control
 	include, exclude map[string]bool
 
+	// every transport
+	keepAlive time.Duration
+
 	// HTTP settings
 	httpOnly       []string // the names of the HTTP settings given, for errors
 	stateless      bool
@@ -31,6 +34,10 @@ type serveConfig struct {
 	shutdownGrace  time.Duration
 	sdkHTTP        *mcp.StreamableHTTPOptions
 	noLane         bool
+	sessionIdle    time.Duration
+	maxSessions    int
+	timeouts       httpTimeouts
+	maxConns       int
 }
 
 func newServeConfig(opts []ServeOption) serveConfig {
@@ -91,3 +98,14 @@ func (c *serveConfig) allows(tags []string) bool {
 }
 
 func (c *serveConfig) filters() bool { return len(c.include) > 0 || len(c.exclude) > 0 }
+
+// KeepAlive makes the server ping each client every d and close the
+// session after a ping goes unanswered (the go-sdk's
+// ServerOptions.KeepAlive; off by default). It applies to every
+// transport. Over streamable HTTP a ping travels on the session's
+// standing event stream: a client that holds none cannot answer it, and
+// its session would be closed at the first ping, so turn it on only for
+// clients that listen.
+func KeepAlive(d time.Duration) ServeOption {
+	return func(c *serveConfig) { c.keepAlive = d }
+}

@@ -21,6 +21,7 @@ type callContext struct {
 	call     Call
 	logger   atomic.Pointer[slog.Logger] // the call's, see Call.Logger
 	round    Round                       // the call's, see RoundFrom
+	fate     atomic.Uint32               // the handler's, see limit.go
 
 	state  atomic.Uint32 // lazy, ended or live
 	mu     sync.Mutex    // serialises materialize

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/vurb-go/vurb/internal/schema"
@@ -22,6 +23,7 @@ type Endpoint struct {
 	handler Handler
 	timeout time.Duration
 	notice  string
+	running *atomic.Int64 // handlers running, when MaxRunningPerAction bounds them; shared by routed copies
 }
 
 func newEndpoint(rt *Runtime, tool string, a *ActionSpec) *Endpoint {
@@ -37,6 +39,7 @@ func newEndpoint(rt *Runtime, tool string, a *ActionSpec) *Endpoint {
 		handler: a.Handler,
 		timeout: a.Timeout,
 		notice:  a.Sync.Notice,
+		running: new(atomic.Int64),
 	}
 }
 

@@ -38,6 +38,8 @@ func (ep *Endpoint) call(ctx context.Context, args json.RawMessage, o Origin) (*
 		res, outcome, err := ep.exec(ctx, args, o, id)
 		if outcome == OutcomeOK && ep.notice != "" {
 			res = withNotice(res, ep.notice)
+		} else if outcome == OutcomeCancelled && ep.rt.cutting.Load() != 0 {
+			ep.cut(FormatID(id))
 		}
 		return res, err
 	}
@@ -50,6 +52,8 @@ func (ep *Endpoint) call(ctx context.Context, args json.RawMessage, o Origin) (*
 		e := ep.event(CacheInvalidated, rid, time.Now())
 		e.Patterns = ep.spec.Sync.Invalidates
 		obs(ctx, e)
+	} else if outcome == OutcomeCancelled && ep.rt.cutting.Load() != 0 {
+		ep.cut(rid)
 	}
 	e := ep.event(CallFinished, rid, time.Now())
 	e.Duration, e.Outcome = e.Time.Sub(start), outcome
@@ -75,17 +79,23 @@ func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id
 	if err != nil {
 		return ErrorResult(ep.prefix + fmt.Sprintf(ep.rt.Messages.InvalidArguments, err)), OutcomeValidation, nil
 	}
+	if ok, bound := ep.admit(); !ok {
+		return ep.busy(bound), OutcomeBusy, nil
+	}
 	cc := newCallContext(ctx, time.Now().Add(ep.timeout))
 	cc.call.Tool, cc.call.Action, cc.call.Key, cc.call.Name = ep.tool, ep.action, ep.key, ep.name
 	cc.call.Input, cc.call.Arguments = in, args
 	cc.call.id, cc.call.origin, cc.call.ep = id, o, ep
 	defer cc.end()
 	if err := OpenRound(ep.rt, &cc.round, ep.key, &o); err != nil {
+		ep.release(cc)
 		return nil, OutcomeValidation, err
 	}
 
 	if ep.rt.Inline {
-		return ep.finish(ctx, cc, ep.run(cc))
+		out := ep.run(cc)
+		ep.release(cc)
+		return ep.finish(ctx, cc, out)
 	}
 	// The chain runs on a worker goroutine so that a handler which ignores
 	// its context cannot hold the call past its deadline. Such a handler
@@ -110,6 +120,7 @@ func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id
 		}
 		return ep.finish(ctx, cc, out)
 	}
+	ep.abandon(ctx, cc)
 	if ctx.Err() != nil {
 		return nil, OutcomeCancelled, ctx.Err()
 	}

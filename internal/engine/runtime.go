@@ -23,8 +23,17 @@ type Runtime struct {
 	Sealer *Sealer
 	// Clock reads the time for request state; nil means time.Now.
 	Clock func() time.Time
+	// MaxRunning bounds the handlers running at once across the plan,
+	// counting those that outlived their deadline; past it a call is
+	// answered Messages.Busy (0: no bound). MaxRunningPerAction bounds
+	// them per action (0: no bound). See limit.go.
+	MaxRunning          int64
+	MaxRunningPerAction int64
 
-	ids atomic.Uint64 // request ids, one sequence per plan
+	ids     atomic.Uint64 // request ids, one sequence per plan
+	running atomic.Int64  // handlers running, late ones included
+	overdue atomic.Int64  // handlers running past their call's end
+	cutting atomic.Int32  // servers whose shutdown grace is over (see CutCalls)
 }
 
 // Messages are the texts a model reads when a call fails in the engine.
@@ -38,6 +47,7 @@ type Messages struct {
 	InvalidArguments       string // the problems
 	Timeout                string // the deadline
 	Internal               string // the reference
+	Busy                   string // the bound reached
 }
 
 // EventKind says what an Event reports.
@@ -49,6 +59,8 @@ const (
 	CallStarted
 	CallFinished
 	CacheInvalidated
+	HandlerOverdue
+	HandlerReturned
 )
 
 // Outcome classifies how a call ended.
@@ -64,6 +76,8 @@ const (
 	OutcomeCancelled  Outcome = "cancelled"
 	// OutcomeInputRequired: the round ended asking the client for input.
 	OutcomeInputRequired Outcome = "input_required"
+	// OutcomeBusy: the call was refused, too many handlers were running.
+	OutcomeBusy Outcome = "busy"
 )
 
 // Event is one observation; fields that do not apply to its Kind are zero.

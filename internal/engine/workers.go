@@ -58,6 +58,7 @@ func work(tasks <-chan task) {
 	answered := true
 	defer func() {
 		if !answered { // runtime.Goexit is unwinding this goroutine
+			t.ep.release(t.cc)
 			t.done <- t.ep.exited(t.cc)
 		}
 	}()
@@ -65,6 +66,7 @@ func work(tasks <-chan task) {
 		answered = false
 		out := t.ep.run(t.cc)
 		answered = true
+		t.ep.release(t.cc) // before the answer: a call that reads it finds its handler returned
 		t.done <- out
 		t = task{}
 	}

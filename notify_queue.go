@@ -1,0 +1,136 @@
+package vurb
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The go-sdk sends a broadcast notification (a resource updated, a list
+// changed) to its subscribers one after the other, each write waiting on
+// the subscriber: one client that stopped reading its event stream held
+// a NotifyResourceUpdated for 29.6 s, and every other subscriber with it.
+// vurb queues each subscriber's broadcasts instead, up to a bound, and a
+// goroutine of its own, alive only while the queue holds something,
+// delivers them in order. A subscriber whose queue is full misses the
+// notifications that do not fit, and the log says so; nobody waits on it.
+
+// DefaultNotifyBuffer is how many broadcast notifications wait for one
+// subscriber before the next ones are dropped.
+const DefaultNotifyBuffer = 64
+
+// notifyTimeout bounds the delivery of one queued notification.
+const notifyTimeout = 10 * time.Second
+
+// WithNotifyBuffer sets how many broadcast notifications
+// (notifications/resources/updated, notifications/*/list_changed) may wait
+// for one slow subscriber (default DefaultNotifyBuffer); past it that
+// subscriber misses them, with a warning in the log, and the others are
+// not delayed.
+func WithNotifyBuffer(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.notifyBuffer = n
+		}
+	}
+}
+
+// queuedMethods are the broadcasts that are queued rather than sent on
+// the notifier's goroutine. Notifications sent during a request
+// (progress, log messages) stay in line with its response.
+var queuedMethods = map[string]bool{
+	"notifications/resources/updated":      true,
+	"notifications/resources/list_changed": true,
+	"notifications/tools/list_changed":     true,
+	"notifications/prompts/list_changed":   true,
+}
+
+// notifier holds the queues of the subscribers that have notifications
+// pending; a subscriber with none has no queue and no goroutine.
+type notifier struct {
+	size   int
+	logger *slog.Logger
+
+	mu     sync.Mutex
+	queues map[mcp.Session]*notifyQueue
+}
+
+type notifyQueue struct {
+	pending []note
+	dropped int
+}
+
+// note is one notification waiting for its subscriber.
+type note struct {
+	next   mcp.MethodHandler
+	ctx    context.Context
+	method string
+	req    mcp.Request
+}
+
+func newNotifier(size int, logger *slog.Logger) *notifier {
+	if size <= 0 {
+		size = DefaultNotifyBuffer
+	}
+	return &notifier{size: size, logger: logger, queues: map[mcp.Session]*notifyQueue{}}
+}
+
+// middleware is the sending middleware that queues broadcasts.
+func (n *notifier) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if !queuedMethods[method] || req.GetSession() == nil {
+			return next(ctx, method, req)
+		}
+		n.enqueue(note{next: next, ctx: context.WithoutCancel(ctx), method: method, req: req})
+		return nil, nil
+	}
+}
+
+func (n *notifier) enqueue(nt note) {
+	s := nt.req.GetSession()
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	q := n.queues[s]
+	if q == nil {
+		q = &notifyQueue{}
+		n.queues[s] = q
+		go n.deliver(s, q)
+	}
+	if len(q.pending) >= n.size {
+		if q.dropped == 0 {
+			n.logger.Warn("vurb: a subscriber is not reading its notifications; dropping those that do not fit its buffer",
+				"session", s.ID(), "method", nt.method, "buffer", n.size)
+		}
+		q.dropped++
+		return
+	}
+	q.pending = append(q.pending, nt)
+}
+
+// deliver sends q's notifications in order, and ends with the queue.
+func (n *notifier) deliver(s mcp.Session, q *notifyQueue) {
+	for {
+		n.mu.Lock()
+		if len(q.pending) == 0 {
+			delete(n.queues, s)
+			dropped := q.dropped
+			n.mu.Unlock()
+			if dropped > 0 {
+				n.logger.Warn("vurb: a slow subscriber missed notifications", "session", s.ID(), "dropped", dropped)
+			}
+			return
+		}
+		nt := q.pending[0]
+		q.pending[0] = note{}
+		q.pending = q.pending[1:]
+		n.mu.Unlock()
+		ctx, cancel := context.WithTimeout(nt.ctx, notifyTimeout)
+		if _, err := nt.next(ctx, nt.method, nt.req); err != nil {
+			n.logger.Debug("vurb: notification not delivered", "session", s.ID(), "method", nt.method, "err", err)
+		}
+		cancel()
+	}
+}
