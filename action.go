@@ -210,4 +210,9 @@ func (a *ActionDef) mustBeMutable() {
 
 // canonicalKey is the dotted key policies and logs use: tool.action or
 // tool.group.action.
-func (a *ActionDef) canonicalKey() string { return a.tool.name + "." + a.key }
+func (a *ActionDef) canonicalKey() string {
+	if a.key == "" { // a tool that is one action
+		return a.tool.name
+	}
+	return a.tool.name + "." + a.key
+}

@@ -138,8 +138,37 @@ func (t *Tool) groupOrNew(name string) *Group {
 	return t.Group(name, "")
 }
 
+// soloScope is a tool that is one action, declared with a one-word name
+// given to the app ("greet"): its action has the empty key, and in either
+// exposition its wire name is the tool's.
+type soloScope struct{ t *Tool }
+
+func (s soloScope) owner() *App { return s.t.app }
+
+func (s soloScope) add(a *ActionDef) {
+	t := s.t
+	t.mustBeMutable()
+	if len(t.actions) > 0 || len(t.groups) > 0 {
+		panic(fmt.Sprintf("vurb: tool %q already has actions; a one-word name declares a tool that is a single action: "+
+			"name the action (\"%s.action\") or use another tool name", t.name, t.name))
+	}
+	if t.keys == nil {
+		t.keys = map[string]bool{}
+	}
+	t.keys[""] = true
+	a.tool, a.key = t, ""
+	t.actions = append(t.actions, a)
+}
+
+// solo reports whether the tool is a single action with the empty key.
+func (t *Tool) solo() bool { return len(t.actions) == 1 && t.actions[0].key == "" }
+
 // add registers a direct action (scope implementation).
 func (t *Tool) add(a *ActionDef) {
+	if t.solo() {
+		panic(fmt.Sprintf("vurb: tool %q was declared as a single action (a one-word name); it cannot also hold action %q",
+			t.name, a.name))
+	}
 	if len(t.groups) > 0 {
 		panic(fmt.Sprintf("vurb: tool %q already holds groups (%s); it cannot also hold action %q directly: "+
 			"add it to a group, or to another tool", t.name, t.groups[0].name, a.name))

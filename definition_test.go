@@ -41,9 +41,9 @@ func TestDefinitionRules(t *testing.T) {
 		{"bad tool name", func() {
 			vurb.New().Tool("my tool")
 		}, `vurb: invalid tool name "my tool": it contains ' '`},
-		{"app name without dot", func() {
-			vurb.Query(vurb.New(), "list", ok[noInput]("x"))
-		}, `vurb: action name "list" given to the app must be "tool.action" or "tool.group.action"`},
+		{"app name of four segments", func() {
+			vurb.Query(vurb.New(), "a.b.c.d", ok[noInput]("x"))
+		}, `vurb: action name "a.b.c.d" given to the app must be "tool", "tool.action" or "tool.group.action"`},
 		{"group after actions", func() {
 			tool := vurb.New().Tool("platform")
 			vurb.Query(tool, "status", ok[noInput]("x"))

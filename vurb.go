@@ -122,12 +122,15 @@ func (a *App) Tools() []*mcp.Tool {
 func (a *App) scopeFor(name string) (scope, string) {
 	parts := strings.Split(name, ".")
 	switch len(parts) {
+	case 1:
+		// A tool that is one action: its wire name is the tool's.
+		return soloScope{a.Tool(parts[0])}, ""
 	case 2:
 		return a.Tool(parts[0]), parts[1]
 	case 3:
 		return a.Tool(parts[0]).groupOrNew(parts[1]), parts[2]
 	default:
-		panic(fmt.Sprintf("vurb: action name %q given to the app must be \"tool.action\" or \"tool.group.action\"; "+
+		panic(fmt.Sprintf("vurb: action name %q given to the app must be \"tool\", \"tool.action\" or \"tool.group.action\"; "+
 			"or add the action to a tool: vurb.Query(app.Tool(\"name\"), \"action\", handler)", name))
 	}
 }

@@ -100,6 +100,9 @@ func Flat(tool string, a Action) string {
 		b.WriteString("[DESTRUCTIVE] ")
 	}
 	path := tool + " → " + strings.ReplaceAll(a.Key, ".", " → ")
+	if a.Key == "" { // a tool that is one action: its name is the whole path
+		path = tool
+	}
 	if a.Description == "" {
 		b.WriteString(path)
 		return b.String()

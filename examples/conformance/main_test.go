@@ -68,11 +68,11 @@ func TestToolsList(t *testing.T) {
 		"test_multiple_content_types", "test_tool_with_logging", "test_tool_with_progress",
 		"test_error_handling", "test_sampling", "test_elicitation",
 		"test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums", "json_schema_2020_12_tool",
-		"slow_compute", "failing_job", "protocol_error_job", "confirm_delete", "multi_input", "test_tool_with_task",
+		"slow_compute", "failing_job", "protocol_error_job", "confirm_delete", "multi_input", "test_tool_with_task", "greet",
 	} {
 		is.True(got[name] != nil) // every tool the suite calls is listed
 	}
-	is.Equal(len(res.Tools), 31)
+	is.Equal(len(res.Tools), 32)
 	is.Equal(got["test_simple_text"].Description, "[READ-ONLY] Returns a simple text response (test → simple_text)")
 }
 

@@ -27,7 +27,17 @@ type DeleteFile struct {
 	Filename string `json:"filename" validate:"required" description:"The file to delete"`
 }
 
+// Greeting is greet's input.
+type Greeting struct {
+	Name string `json:"name" validate:"required" description:"Who to greet"`
+}
+
 func declareTaskTools(app *vurb.App) {
+	// A tool that is one action, with a one-word name: never a task.
+	vurb.Query(app, "greet", func(_ context.Context, in Greeting) (string, error) {
+		return "Hello, " + in.Name + "!", nil
+	}).Describe("Greets by name, synchronously")
+
 	vurb.Query(app, "slow.compute", func(ctx context.Context, in SlowCompute) (string, error) {
 		if err := vurb.SetTaskStatus(ctx, fmt.Sprintf("computing for %gs", in.Seconds)); err != nil && !errors.Is(err, vurb.ErrNoTask) {
 			return "", err

@@ -32,8 +32,8 @@ func newEndpoint(rt *Runtime, tool string, a *ActionSpec) *Endpoint {
 		spec:    a,
 		tool:    tool,
 		action:  a.Key,
-		key:     tool + "." + a.Key,
-		prefix:  "[" + tool + "/" + a.Key + "] ",
+		key:     canonicalKey(tool, a.Key),
+		prefix:  errorPrefix(tool, a.Key),
 		decode:  a.Decode,
 		opts:    rt.Decode,
 		handler: a.Handler,
@@ -57,3 +57,21 @@ func (ep *Endpoint) Key() string { return ep.key }
 // Tags are the action's tags, its group's and its tool's. Shared: do not
 // modify.
 func (ep *Endpoint) Tags() []string { return ep.spec.Tags }
+
+// canonicalKey is tool.action, or the tool's name for a tool that is one
+// action (the empty key).
+func canonicalKey(tool, action string) string {
+	if action == "" {
+		return tool
+	}
+	return tool + "." + action
+}
+
+// errorPrefix opens every error text of an action: "[tool/action] ", or
+// "[tool] " for a tool that is one action.
+func errorPrefix(tool, action string) string {
+	if action == "" {
+		return "[" + tool + "] "
+	}
+	return "[" + tool + "/" + action + "] "
+}

@@ -20,6 +20,11 @@ func (Grouped) String() string { return "grouped" }
 
 // Expose makes one route of all the endpoints.
 func (Grouped) Expose(t *ToolSpec, eps []*Endpoint, env Env) []Route {
+	if len(eps) == 1 && eps[0].action == "" {
+		// A tool that is one action has no action to choose: it is listed
+		// as in flat exposition, under the tool's name.
+		return Flat{}.Expose(t, eps, env)
+	}
 	mustWireName(t.Name, t.Name)
 	disc := t.Discriminator
 	infos := make([]describe.Action, len(eps))

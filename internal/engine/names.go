@@ -11,6 +11,9 @@ const MaxToolNameLen = 128
 // FlatName is the wire name of one action in flat exposition: the tool name
 // and the action key joined by sep, with the group dot replaced by sep too.
 func FlatName(tool, actionKey, sep string) string {
+	if actionKey == "" { // a tool that is one action
+		return tool
+	}
 	return tool + sep + strings.ReplaceAll(actionKey, ".", sep)
 }
 
