@@ -20,7 +20,7 @@ func decoderFor[In any](app *App, action string) (*schema.Codec, engine.Decoder)
 	t := reflect.TypeFor[In]()
 	if rawInput(t) {
 		codec := schema.Pending(t, fmt.Sprintf("vurb: action %q takes %s, which has no schema of its own: "+
-			"declare it with .InputSchema(doc)", action, t))
+			"declare it with .InputSchema(doc)", action, rawInputName(t)))
 		return codec, rawDecoder(codec, t)
 	}
 	if t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct {

@@ -22,6 +22,15 @@ var (
 // schema.
 func rawInput(t reflect.Type) bool { return t == typeRawMessage || t == typeMapAny }
 
+// rawInputName names a raw input type as its user wrote it: from Go 1.27
+// json.RawMessage is an alias whose reflected name is jsontext.Value.
+func rawInputName(t reflect.Type) string {
+	if t == typeRawMessage {
+		return "json.RawMessage"
+	}
+	return t.String()
+}
+
 // rawDecoder decodes a call's arguments with codec into a new value of t,
 // json.RawMessage or map[string]any, as the adapted handler expects it.
 func rawDecoder(codec *schema.Codec, t reflect.Type) engine.Decoder {
