@@ -111,3 +111,25 @@ func TestRunningHandlersPerAction(t *testing.T) {
 	close(release)
 	wg.Wait()
 }
+
+// The busy answer is one of the app's texts, reworded with WithMessages.
+func TestBusyMessageIsTheApps(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	release := make(chan struct{})
+	started := make(chan struct{})
+	app := vurb.New(vurb.WithMaxRunning(1), vurb.WithMessages(vurb.Messages{Busy: "busy (%d running): come back later"}))
+	vurb.Query(app.Tool("t"), "slow", func(context.Context, struct{}) (string, error) {
+		close(started)
+		<-release
+		return "slow", nil
+	})
+	done := make(chan struct{})
+	go func() { _, _ = app.Call(context.Background(), "t_slow", nil); close(done) }()
+	<-started
+	res, err := app.Call(context.Background(), "t_slow", nil)
+	is.NoErr(err)
+	is.Equal(res.Content[0].(*mcp.TextContent).Text, "[t/slow] busy (1 running): come back later")
+	close(release)
+	<-done
+}

@@ -37,6 +37,7 @@ func (a *App) runtime() *engine.Runtime {
 			InvalidArguments:       m.InvalidArguments,
 			Timeout:                m.Timeout,
 			Internal:               m.Internal,
+			Busy:                   m.Busy,
 		},
 	}
 	rt.Decode = a.decodeOptions()

@@ -1,6 +1,9 @@
 package vurb
 
-import "github.com/vurb-go/vurb/schema"
+import (
+	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/schema"
+)
 
 // Texts a model reads when a call fails. Each says what went wrong and what
 // the model can do about it; format verbs are documented per message.
@@ -69,6 +72,9 @@ type Messages struct {
 	InvalidArguments       string
 	Timeout                string
 	Internal               string
+	// Busy follows the call's prefix when too many handlers are running
+	// (see WithMaxRunning): %d, the bound reached.
+	Busy string
 	// Schema words the problems found in a call's arguments.
 	Schema *schema.Messages
 }
@@ -85,6 +91,7 @@ func DefaultMessages() Messages {
 		InvalidArguments:       MsgInvalidArguments,
 		Timeout:                MsgTimeout,
 		Internal:               MsgInternal,
+		Busy:                   engine.DefaultBusy,
 		Schema:                 schema.DefaultMessages(),
 	}
 }
@@ -108,6 +115,7 @@ func WithMessages(m Messages) Option {
 			{&d.InvalidArguments, m.InvalidArguments},
 			{&d.Timeout, m.Timeout},
 			{&d.Internal, m.Internal},
+			{&d.Busy, m.Busy},
 		} {
 			if f.v != "" {
 				*f.dst = f.v
