@@ -9,7 +9,6 @@ import (
 	"mime"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -156,44 +155,11 @@ func (l *lane) understand(r *http.Request) (req laneRequest, body []byte, ok boo
 // parse reads the JSON-RPC envelope: one request, with exactly the members
 // the lane knows (anything else is the go-sdk's to judge).
 func (l *lane) parse(body []byte, req *laneRequest) bool {
-	if !json.Valid(body) {
+	id, method, params, ok := envelope(body)
+	if !ok {
 		return false
 	}
-	var version, id, method, params []byte
-	ok := members(body, func(key string, value []byte) bool {
-		switch key {
-		case "jsonrpc":
-			version = value
-		case "id":
-			id = value
-		case "method":
-			method = value
-		case "params":
-			params = value
-		default:
-			return false
-		}
-		return true
-	})
-	if !ok || string(version) != `"2.0"` || len(id) == 0 {
-		return false
-	}
-	// The go-sdk reads a numeric id as a float64 and truncates it; the lane
-	// takes integers only, read the same way, so big ones round alike.
-	var rawID any
-	if s, isString := plainString(id); isString {
-		rawID = s
-	} else if integer(id) {
-		f, err := strconv.ParseFloat(string(id), 64)
-		if err != nil {
-			return false
-		}
-		rawID = f
-	} else {
-		return false // null, a fraction, an escaped string: the go-sdk's
-	}
-	var err error
-	if req.id, err = jsonrpc.MakeID(rawID); err != nil {
+	if req.id, ok = requestID(id); !ok {
 		return false
 	}
 	if req.method, ok = plainString(method); !ok {

@@ -149,28 +149,10 @@ func loopback(hostport string) bool {
 // parse reads the envelope, its params and their _meta, and checks that
 // they agree with the headers.
 func (f *taskFront) parse(r *http.Request, body []byte, req *taskRequest) bool {
-	if !json.Valid(body) {
+	id, method, params, ok := envelope(body)
+	if !ok || params == nil {
 		return false
 	}
-	var version, id, method, params []byte
-	if !members(body, func(key string, value []byte) bool {
-		switch key {
-		case "jsonrpc":
-			version = value
-		case "id":
-			id = value
-		case "method":
-			method = value
-		case "params":
-			params = value
-		default:
-			return false
-		}
-		return true
-	}) || string(version) != `"2.0"` || params == nil {
-		return false
-	}
-	var ok bool
 	if req.method, ok = plainString(method); !ok || req.method != r.Header.Get("Mcp-Method") {
 		return false
 	}
@@ -231,25 +213,6 @@ func (f *taskFront) parseMeta(r *http.Request, meta []byte, req *taskRequest) bo
 	req.lr.version = v
 	_, ok = f.s.caps.get(req.caps)
 	return ok
-}
-
-// requestID reads a JSON-RPC id as the lane does: a plain string or an
-// integer.
-func requestID(raw []byte) (jsonrpc.ID, bool) {
-	var v any
-	if s, ok := plainString(raw); ok {
-		v = s
-	} else if integer(raw) {
-		var n float64
-		if json.Unmarshal(raw, &n) != nil {
-			return jsonrpc.ID{}, false
-		}
-		v = n
-	} else {
-		return jsonrpc.ID{}, false
-	}
-	id, err := jsonrpc.MakeID(v)
-	return id, err == nil
 }
 
 // declaresTasks reports whether the request's client declared the tasks
