@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/oidc"
@@ -32,7 +33,11 @@ func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // from npm, see startOpenIDProvider), and drives it with the go-sdk's
 // client over HTTP, on both protocol generations: the 2025-11-25 session
 // goes through the go-sdk's handler, the 2026-07-28 requests through the
-// fast lane.
+// fast lane. Refused: no token, a token for another audience, a forged
+// one, an expired one, another subject's on a session. Accepted: tokens
+// signed before and after a key rotation. A scoped action is offered to,
+// and runs for, only the tokens granting its scope, and its handler sees
+// the subject and scopes of each request's own token.
 func TestOpenIDProvider(t *testing.T) {
 	if testing.Short() {
 		t.Skip("installs and runs an OpenID Connect provider")
@@ -43,6 +48,14 @@ func TestOpenIDProvider(t *testing.T) {
 
 	app := vurb.New()
 	vurb.Query(app, "projects.list", func(context.Context, noInput) (string, error) { return "p1 p2", nil })
+	vurb.Mutation(app, "projects.delete", func(ctx context.Context, _ noInput) (string, error) {
+		c := vurb.CallerFrom(ctx)
+		return "deleted by " + c.Subject() + " holding " + strings.Join(c.Scopes(), " "), nil
+	}).RequireScopes("projects:write")
+	vurb.Query(app, "account.who", func(ctx context.Context, _ noInput) (string, error) {
+		c := vurb.CallerFrom(ctx)
+		return c.Subject() + " holding " + strings.Join(c.Scopes(), " "), nil
+	})
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	must(t, err)
@@ -157,6 +170,76 @@ func TestOpenIDProvider(t *testing.T) {
 		is.Equal(keys.keyFetches.Load(), fetches+1) // it fetched the keys again, once,
 		calls(t, before)                            // and the old key, still published, still verifies
 		is.Equal(keys.keyFetches.Load(), fetches+1)
+	})
+
+	// tools lists the tools session cs sees.
+	tools := func(t *testing.T, cs *mcp.ClientSession) []string {
+		t.Helper()
+		res, err := cs.ListTools(ctx, nil)
+		must(t, err)
+		var names []string
+		for _, tool := range res.Tools {
+			names = append(names, tool.Name)
+		}
+		return names
+	}
+
+	t.Run("scopes per action: without the scope, no action", func(t *testing.T) {
+		for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
+			t.Run(protocol, func(t *testing.T) {
+				is := is.New(t)
+				cs, _, err := bearerClient(ctx, resource, protocol, provider.token("alice", resource, "projects:read"))
+				is.NoErr(err)
+				defer cs.Close()
+				is.Equal(tools(t, cs), []string{"account_who", "projects_list"}) // projects_delete is not offered
+				res, err := callRaw(t, cs, "projects_delete", "{}")
+				is.NoErr(err)
+				is.True(res.IsError)
+				is.Equal(text(res), "[projects/delete] refused: this action needs the OAuth scope(s) projects:write, "+
+					"which the caller's token does not grant; ask the user to sign in again granting them, or use another action")
+			})
+		}
+	})
+
+	t.Run("scopes per action: with the scope, the handler sees who calls", func(t *testing.T) {
+		for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
+			t.Run(protocol, func(t *testing.T) {
+				is := is.New(t)
+				cs, _, err := bearerClient(ctx, resource, protocol, provider.token("bob", resource, "projects:read projects:write"))
+				is.NoErr(err)
+				defer cs.Close()
+				is.Equal(tools(t, cs), []string{"account_who", "projects_delete", "projects_list"})
+				res, err := callRaw(t, cs, "projects_delete", "{}")
+				is.NoErr(err)
+				is.Equal(text(res), "deleted by bob holding projects:read projects:write")
+			})
+		}
+	})
+
+	t.Run("one session, the token changes between calls", func(t *testing.T) {
+		is := is.New(t)
+		cs, bt, err := bearerClient(ctx, resource, "2025-11-25", provider.token("alice", resource, "projects:read"))
+		is.NoErr(err)
+		defer cs.Close()
+		res, err := callRaw(t, cs, "account_who", "{}")
+		is.NoErr(err)
+		is.Equal(text(res), "alice holding projects:read")
+		is.Equal(tools(t, cs), []string{"account_who", "projects_list"})
+
+		bt.set(provider.token("alice", resource, "projects:read projects:write")) // granted more
+		res, err = callRaw(t, cs, "account_who", "{}")
+		is.NoErr(err)
+		is.Equal(text(res), "alice holding projects:read projects:write")
+		is.Equal(tools(t, cs), []string{"account_who", "projects_delete", "projects_list"})
+		res, err = callRaw(t, cs, "projects_delete", "{}")
+		is.NoErr(err)
+		is.Equal(text(res), "deleted by alice holding projects:read projects:write")
+
+		bt.set(provider.token("alice", resource, "projects:read")) // and withdrawn
+		res, err = callRaw(t, cs, "projects_delete", "{}")
+		is.NoErr(err)
+		is.True(res.IsError)
+		is.True(strings.Contains(text(res), "needs the OAuth scope(s) projects:write"))
 	})
 
 	t.Run("a session is bound to its subject", func(t *testing.T) {
