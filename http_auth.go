@@ -147,7 +147,10 @@ func audiences(claim any) (aud []string, ok bool) {
 // ResponseWriter it came with, so streams flush as they would unprotected.
 func (rs *resourceServer) protect(next http.Handler) http.Handler {
 	checked := rs.require(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		next.ServeHTTP(w.(*challengeWriter).ResponseWriter, r)
+		if cw, ok := w.(*challengeWriter); ok {
+			w = cw.ResponseWriter
+		}
+		next.ServeHTTP(w, r)
 	}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		checked.ServeHTTP(&challengeWriter{ResponseWriter: w, bearer: presentsBearer(r)}, r)
