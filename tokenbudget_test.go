@@ -1,0 +1,364 @@
+package vurb_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tiktoken-go/tokenizer/codec"
+	"github.com/vurb-go/vurb"
+)
+
+// The token budget: what a model reads of tools/list (each tool's name,
+// description and input schema, counted with o200k_base, the encoding of
+// GPT-4o and later) in both expositions of the SaaS fixture. Every token of
+// tools/list sits in the model's context on every turn, so a change that
+// adds some shows up here, in review.
+//
+//	go test -run TestTokenBudget -v .
+
+var o200k = sync.OnceValue(codec.NewO200kBase)
+
+func tokens(t testing.TB, s string) int {
+	t.Helper()
+	n, err := o200k().Count(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// modelView is the number of tokens a model reads of tools: name,
+// description and input schema (compact JSON, as on the wire) of each.
+func modelView(t testing.TB, tools []*mcp.Tool) int {
+	t.Helper()
+	n := 0
+	for _, tool := range tools {
+		schema, err := json.Marshal(tool.InputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += tokens(t, tool.Name) + tokens(t, tool.Description) + tokens(t, string(schema))
+	}
+	return n
+}
+
+func TestTokenBudget(t *testing.T) {
+	flat := newSaaS().Tools()
+	grouped := newSaaS(vurb.WithExposition(vurb.Grouped)).Tools()
+	f, g := modelView(t, flat), modelView(t, grouped)
+	t.Logf("SaaS fixture, model view (name + description + input schema, o200k_base): flat %d tokens (%d tools), grouped %d tokens (%d tools), grouped/flat %.2f",
+		f, len(flat), g, len(grouped), float64(g)/float64(f))
+}
+
+// groupedClaim is what a grouped tool says about one field for one action.
+type groupedClaim struct {
+	used     bool
+	required bool
+	desc     string
+	keywords map[string]string // keyword → canonical JSON, description aside
+}
+
+// actionFacts is what an action's own (flat) schema says about a field.
+type actionFacts struct {
+	required bool
+	desc     string
+	keywords map[string]string
+}
+
+func canonical(v any) string {
+	data, _ := json.Marshal(v)
+	return string(data)
+}
+
+func keywordsOf(prop map[string]any) (string, map[string]string) {
+	kw := map[string]string{}
+	desc, _ := prop["description"].(string)
+	for k, v := range prop {
+		if k != "description" {
+			kw[k] = canonical(v)
+		}
+	}
+	return desc, kw
+}
+
+func schemaOf(t testing.TB, tool *mcp.Tool) (props map[string]map[string]any, required map[string]bool) {
+	t.Helper()
+	data, err := json.Marshal(tool.InputSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Properties map[string]map[string]any `json:"properties"`
+		Required   []string                  `json:"required"`
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	required = map[string]bool{}
+	for _, r := range s.Required {
+		required[r] = true
+	}
+	return s.Properties, required
+}
+
+// tierNote splits a merged field description into its own text and the
+// note saying which actions use and require the field ("(always
+// required)", "Required for: a, b. For: c", "For: a").
+func tierNote(desc string) (text string, all, allRequired bool, requiredFor, usedFor []string) {
+	split := func(list string) []string { return strings.Split(strings.TrimSuffix(list, "."), ", ") }
+	switch {
+	case strings.HasSuffix(desc, "(always required)"):
+		return strings.TrimSpace(strings.TrimSuffix(desc, "(always required)")), true, true, nil, nil
+	case strings.Contains(desc, "Required for: "):
+		i := strings.LastIndex(desc, "Required for: ")
+		text, note := desc[:i], desc[i+len("Required for: "):]
+		req, opt, _ := strings.Cut(note, ". For: ")
+		requiredFor = split(req)
+		usedFor = append(usedFor, requiredFor...)
+		if opt != "" {
+			usedFor = append(usedFor, split(opt)...)
+		}
+		return strings.TrimSpace(text), false, false, requiredFor, usedFor
+	case strings.Contains(desc, "For: "):
+		i := strings.LastIndex(desc, "For: ")
+		return strings.TrimSpace(desc[:i]), false, false, nil, split(desc[i+len("For: "):])
+	}
+	return desc, true, false, nil, nil
+}
+
+// claimsOf reads what a grouped tool says of each (action, field).
+func claimsOf(t testing.TB, tool *mcp.Tool, actions []string) map[string]map[string]groupedClaim {
+	props, required := schemaOf(t, tool)
+	out := map[string]map[string]groupedClaim{}
+	for _, a := range actions {
+		out[a] = map[string]groupedClaim{}
+	}
+	for name, prop := range props {
+		if name == "action" {
+			continue
+		}
+		desc, base := keywordsOf(prop)
+		text, all, allRequired, requiredFor, usedFor := tierNote(desc)
+		for _, a := range actions {
+			c := groupedClaim{used: all || contains(usedFor, a), desc: text, keywords: base}
+			c.required = allRequired || required[name] || contains(requiredFor, a)
+			out[a][name] = c
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func norm(desc string) string { return strings.TrimSuffix(strings.TrimSpace(desc), ".") }
+
+// keywordKind names the kind of fact a keyword carries, for the report.
+func keywordKind(k string) string {
+	switch k {
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems":
+		return "bounds"
+	case "enum", "default", "format", "pattern", "type":
+		return k
+	}
+	return "other"
+}
+
+// groupedMisstatements compares, field by field, each action's own schema
+// (its flat tool) with what the grouped tool says about it, and returns
+// the (action, field) pairs it misstates with what is wrong, and the
+// number of pairs compared.
+func groupedMisstatements(t testing.TB, flat, grouped []*mcp.Tool) (wrong map[string][]string, pairs int) {
+	t.Helper()
+	byName := map[string]*mcp.Tool{}
+	for _, tool := range flat {
+		byName[tool.Name] = tool
+	}
+	wrong = map[string][]string{}
+	for _, g := range grouped {
+		props, _ := schemaOf(t, g)
+		var actions []string
+		for _, k := range props["action"]["enum"].([]any) {
+			actions = append(actions, k.(string))
+		}
+		claims := claimsOf(t, g, actions)
+		for _, a := range actions {
+			own := byName[g.Name+"_"+a]
+			if own == nil {
+				t.Fatalf("no flat tool for %s.%s", g.Name, a)
+			}
+			ownProps, ownRequired := schemaOf(t, own)
+			fields := map[string]bool{}
+			for f := range ownProps {
+				fields[f] = true
+			}
+			for f, c := range claims[a] {
+				if c.used {
+					fields[f] = true
+				}
+			}
+			for f := range fields {
+				pairs++
+				key := g.Name + "." + a + " " + f
+				c, prop := claims[a][f], ownProps[f]
+				switch {
+				case prop == nil:
+					wrong[key] = append(wrong[key], "phantom field")
+					continue
+				case !c.used:
+					wrong[key] = append(wrong[key], "missing field")
+					continue
+				}
+				desc, kw := keywordsOf(prop)
+				if norm(desc) != norm(c.desc) {
+					wrong[key] = append(wrong[key], fmt.Sprintf("description %q, says %q", desc, c.desc))
+				}
+				if ownRequired[f] != c.required {
+					wrong[key] = append(wrong[key], fmt.Sprintf("required %v, says %v", ownRequired[f], c.required))
+				}
+				for k := range union(kw, c.keywords) {
+					if kw[k] != c.keywords[k] {
+						wrong[key] = append(wrong[key], fmt.Sprintf("%s: %s %s, says %s", keywordKind(k), k, orNone(kw[k]), orNone(c.keywords[k])))
+					}
+				}
+			}
+		}
+	}
+	return wrong, pairs
+}
+
+func union(a, b map[string]string) map[string]bool {
+	out := map[string]bool{}
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func TestGroupedTellsEachActionsTruth(t *testing.T) {
+	flat := newSaaS().Tools()
+	grouped := newSaaS(vurb.WithExposition(vurb.Grouped)).Tools()
+	wrong, pairs := groupedMisstatements(t, flat, grouped)
+	var keys []string
+	kinds := map[string]int{}
+	for k, what := range wrong {
+		keys = append(keys, k)
+		for _, w := range what {
+			kind, _, _ := strings.Cut(w, " ")
+			kinds[strings.TrimSuffix(kind, ":")]++
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Logf("%s: %s", k, strings.Join(wrong[k], "; "))
+	}
+	t.Logf("grouped exposition misstates %d of %d (action, field) pairs; facts by kind: %v", len(wrong), pairs, kinds)
+}
+
+// hintMarks are the texts a grouped description marks an action with, per
+// annotation hint.
+var hintMarks = map[string][]string{
+	"readOnly":    {"[READ-ONLY]"},
+	"idempotent":  {"[IDEMPOTENT]"},
+	"destructive": {"[DESTRUCTIVE]", "⚠️ DESTRUCTIVE"},
+}
+
+func hints(a *mcp.ToolAnnotations) map[string]bool {
+	return map[string]bool{"readOnly": a.ReadOnlyHint, "idempotent": a.IdempotentHint,
+		"destructive": a.DestructiveHint == nil || *a.DestructiveHint}
+}
+
+// marked reports whether the description line of action key carries one of
+// marks: a line "- key: ..." of the grouped description.
+func marked(desc, key string, marks []string) bool {
+	for _, line := range strings.Split(desc, "\n") {
+		if !strings.HasPrefix(line, "- "+key+":") {
+			continue
+		}
+		for _, m := range marks {
+			if strings.Contains(line, m) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// groupedHintMisstatements counts the (action, hint) pairs a grouped tool
+// misstates: a hint the tool's annotations give that the action's own do
+// not, when no action of the tool is marked with that hint in the
+// description, or a mark that disagrees with the action's own hint.
+func groupedHintMisstatements(t testing.TB, flat, grouped []*mcp.Tool) (wrong []string, pairs int) {
+	byName := map[string]*mcp.Tool{}
+	for _, tool := range flat {
+		byName[tool.Name] = tool
+	}
+	for _, g := range grouped {
+		props, _ := schemaOf(t, g)
+		var actions []string
+		for _, k := range props["action"]["enum"].([]any) {
+			actions = append(actions, k.(string))
+		}
+		toolHints := hints(g.Annotations)
+		for hint, marks := range hintMarks {
+			anyMarked := false
+			for _, a := range actions {
+				anyMarked = anyMarked || marked(g.Description, a, marks)
+			}
+			for _, a := range actions {
+				pairs++
+				own := hints(byName[g.Name+"_"+a].Annotations)[hint]
+				says := toolHints[hint]
+				if anyMarked {
+					says = marked(g.Description, a, marks)
+				}
+				if own != says {
+					wrong = append(wrong, fmt.Sprintf("%s.%s %s: %v, says %v", g.Name, a, hint, own, says))
+				}
+			}
+		}
+	}
+	sort.Strings(wrong)
+	return wrong, pairs
+}
+
+func TestGroupedTellsEachActionsHints(t *testing.T) {
+	flat := newSaaS().Tools()
+	grouped := newSaaS(vurb.WithExposition(vurb.Grouped)).Tools()
+	wrong, pairs := groupedHintMisstatements(t, flat, grouped)
+	for _, w := range wrong {
+		t.Log(w)
+	}
+	lost := 0
+	for _, g := range grouped {
+		if g.OutputSchema == nil {
+			for _, f := range flat {
+				if strings.HasPrefix(f.Name, g.Name+"_") && f.OutputSchema != nil {
+					lost++
+				}
+			}
+		}
+	}
+	t.Logf("grouped exposition misstates %d of %d (action, hint) pairs; %d actions' output schemas are not listed", len(wrong), pairs, lost)
+}
