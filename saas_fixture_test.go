@@ -11,7 +11,8 @@ import (
 // field names but not their facts: "status" filters in one action and is
 // the required new state in another, "role" offers "owner" to a filter but
 // not to an invitation, "limit" has different bounds and defaults, "reason"
-// is an enum in a refund and free text in a cancellation. It is the app the
+// is an enum in a refund and free text in a cancellation. Every call is
+// scoped to a workspace, as in most multi-tenant APIs. It is the app the
 // token budget and the grouped-truth tests measure.
 
 type SaaSWorkspace struct {
@@ -71,10 +72,12 @@ type SaaSProject struct {
 }
 
 type SaaSTaskRef struct {
+	SaaSWorkspace
 	TaskID string `json:"task_id" validate:"required" description:"Task ID"`
 }
 
 type SaaSTaskList struct {
+	SaaSWorkspace
 	ProjectID  string `json:"project_id" validate:"required" description:"Project ID"`
 	Status     string `json:"status,omitempty" default:"all" validate:"omitempty,oneof=open in_progress done all" description:"Filter by status"`
 	AssigneeID string `json:"assignee_id,omitempty" description:"Only tasks assigned to this user"`
@@ -83,6 +86,7 @@ type SaaSTaskList struct {
 }
 
 type SaaSTaskCreate struct {
+	SaaSWorkspace
 	ProjectID  string `json:"project_id" validate:"required" description:"Project ID"`
 	Title      string `json:"title" validate:"required,min=1,max=200" description:"Task title"`
 	Priority   string `json:"priority,omitempty" default:"medium" validate:"omitempty,oneof=low medium high urgent" description:"Task priority"`
@@ -91,6 +95,7 @@ type SaaSTaskCreate struct {
 }
 
 type SaaSTaskUpdate struct {
+	SaaSWorkspace
 	TaskID   string `json:"task_id" validate:"required" description:"Task ID"`
 	Title    string `json:"title,omitempty" validate:"omitempty,min=1,max=200" description:"New title"`
 	Priority string `json:"priority,omitempty" validate:"omitempty,oneof=low medium high urgent" description:"New priority"`
@@ -98,17 +103,20 @@ type SaaSTaskUpdate struct {
 }
 
 type SaaSTaskAssign struct {
+	SaaSWorkspace
 	TaskID     string `json:"task_id" validate:"required" description:"Task ID"`
 	AssigneeID string `json:"assignee_id" validate:"required" description:"User to assign"`
 }
 
 type SaaSTaskTransition struct {
+	SaaSWorkspace
 	TaskID  string `json:"task_id" validate:"required" description:"Task ID"`
 	Status  string `json:"status" validate:"required,oneof=open in_progress done" description:"New status"`
 	Comment string `json:"comment,omitempty" validate:"omitempty,max=1000" description:"Why the status changes"`
 }
 
 type SaaSTaskComment struct {
+	SaaSWorkspace
 	TaskID string `json:"task_id" validate:"required" description:"Task ID"`
 	Body   string `json:"body" validate:"required,min=1,max=5000" description:"Comment text"`
 }
@@ -121,32 +129,38 @@ type SaaSTask struct {
 }
 
 type SaaSUserRef struct {
+	SaaSWorkspace
 	UserID string `json:"user_id" validate:"required" description:"User ID"`
 }
 
 type SaaSUserList struct {
+	SaaSWorkspace
 	Role   string `json:"role,omitempty" validate:"omitempty,oneof=owner admin member guest" description:"Filter by role"`
 	Limit  *int   `json:"limit,omitempty" default:"25" validate:"omitempty,min=1,max=100" description:"Page size"`
 	Cursor string `json:"cursor,omitempty" description:"Cursor from the previous page"`
 }
 
 type SaaSUserInvite struct {
+	SaaSWorkspace
 	Email   string `json:"email" validate:"required,email" description:"Email address"`
 	Role    string `json:"role,omitempty" default:"member" validate:"omitempty,oneof=admin member guest" description:"Role to grant"`
 	Message string `json:"message,omitempty" validate:"omitempty,max=500" description:"Note in the invitation"`
 }
 
 type SaaSUserRole struct {
+	SaaSWorkspace
 	UserID string `json:"user_id" validate:"required" description:"User ID"`
 	Role   string `json:"role" validate:"required,oneof=admin member guest" description:"New role"`
 }
 
 type SaaSUserDeactivate struct {
+	SaaSWorkspace
 	UserID string `json:"user_id" validate:"required" description:"User ID"`
 	Reason string `json:"reason,omitempty" validate:"omitempty,max=500" description:"Why the user is deactivated"`
 }
 
 type SaaSUserSearch struct {
+	SaaSWorkspace
 	Query string `json:"query" validate:"required,min=2,max=100" description:"Name or email fragment"`
 	Limit *int   `json:"limit,omitempty" default:"10" validate:"omitempty,min=1,max=20" description:"Page size"`
 }
@@ -158,32 +172,38 @@ type SaaSUser struct {
 }
 
 type SaaSPlanChange struct {
+	SaaSWorkspace
 	Plan  string `json:"plan" validate:"required,oneof=free team business enterprise" description:"Plan to switch to"`
 	Seats *int   `json:"seats,omitempty" validate:"omitempty,min=1,max=10000" description:"Number of seats"`
 }
 
 type SaaSInvoiceList struct {
+	SaaSWorkspace
 	Status string `json:"status,omitempty" default:"all" validate:"omitempty,oneof=paid open void all" description:"Filter by invoice status"`
 	Since  string `json:"since,omitempty" validate:"omitempty,datetime=2006-01-02" description:"First day"`
 	Limit  *int   `json:"limit,omitempty" default:"20" validate:"omitempty,min=1,max=100" description:"Page size"`
 }
 
 type SaaSInvoiceRef struct {
+	SaaSWorkspace
 	InvoiceID string `json:"invoice_id" validate:"required" description:"Invoice ID"`
 }
 
 type SaaSRefund struct {
+	SaaSWorkspace
 	InvoiceID string `json:"invoice_id" validate:"required" description:"Invoice to refund"`
 	Amount    *int   `json:"amount,omitempty" validate:"omitempty,min=1" description:"Amount in cents; the whole invoice when absent"`
 	Reason    string `json:"reason,omitempty" validate:"omitempty,oneof=duplicate fraudulent requested_by_customer" description:"Refund reason"`
 }
 
 type SaaSCancel struct {
+	SaaSWorkspace
 	Reason      string `json:"reason,omitempty" validate:"omitempty,max=500" description:"Why the customer cancels"`
 	AtPeriodEnd *bool  `json:"at_period_end,omitempty" default:"true" description:"Cancel when the paid period ends"`
 }
 
 type SaaSPaymentMethod struct {
+	SaaSWorkspace
 	Token string `json:"token" validate:"required" description:"Payment token from the checkout form"`
 }
 
@@ -193,6 +213,7 @@ type SaaSPlan struct {
 }
 
 type SaaSEventList struct {
+	SaaSWorkspace
 	Since   string `json:"since,omitempty" validate:"omitempty,datetime=2006-01-02" description:"First day"`
 	Until   string `json:"until,omitempty" validate:"omitempty,datetime=2006-01-02" description:"Last day"`
 	ActorID string `json:"actor_id,omitempty" description:"Only events by this user"`
@@ -200,34 +221,41 @@ type SaaSEventList struct {
 }
 
 type SaaSEventRef struct {
+	SaaSWorkspace
 	EventID string `json:"event_id" validate:"required" description:"Event ID"`
 }
 
 type SaaSExport struct {
+	SaaSWorkspace
 	Since  string `json:"since" validate:"required,datetime=2006-01-02" description:"First day"`
 	Until  string `json:"until,omitempty" validate:"omitempty,datetime=2006-01-02" description:"Last day"`
 	Format string `json:"format,omitempty" default:"csv" validate:"omitempty,oneof=csv jsonl" description:"Export file format"`
 }
 
 type SaaSEventSearch struct {
+	SaaSWorkspace
 	Query string `json:"query" validate:"required,min=2" description:"Text to search in events"`
 	Since string `json:"since,omitempty" validate:"omitempty,datetime=2006-01-02" description:"First day"`
 	Limit *int   `json:"limit,omitempty" default:"20" validate:"omitempty,min=1,max=100" description:"Page size"`
 }
 
 type SaaSRetention struct {
+	SaaSWorkspace
 	Days *int `json:"days" validate:"required,min=30,max=3650" description:"Days to keep events"`
 }
 
 type SaaSWebhookList struct {
+	SaaSWorkspace
 	Limit *int `json:"limit,omitempty" default:"20" validate:"omitempty,min=1,max=100" description:"Page size"`
 }
 
 type SaaSWebhookRef struct {
+	SaaSWorkspace
 	WebhookID string `json:"webhook_id" validate:"required" description:"Webhook ID"`
 }
 
 type SaaSWebhookCreate struct {
+	SaaSWorkspace
 	URL         string `json:"url" validate:"required,url" description:"Endpoint URL, https only"`
 	Events      string `json:"events" validate:"required,max=500" description:"Comma-separated event types"`
 	Description string `json:"description,omitempty" validate:"omitempty,max=200" description:"What the webhook is for"`
@@ -235,6 +263,7 @@ type SaaSWebhookCreate struct {
 }
 
 type SaaSWebhookUpdate struct {
+	SaaSWorkspace
 	WebhookID string `json:"webhook_id" validate:"required" description:"Webhook ID"`
 	URL       string `json:"url,omitempty" validate:"omitempty,url" description:"New endpoint URL"`
 	Events    string `json:"events,omitempty" validate:"omitempty,max=500" description:"Comma-separated event types"`
@@ -242,17 +271,20 @@ type SaaSWebhookUpdate struct {
 }
 
 type SaaSWebhookTest struct {
+	SaaSWorkspace
 	WebhookID string `json:"webhook_id" validate:"required" description:"Webhook ID"`
 	EventType string `json:"event_type" validate:"required,oneof=task.created task.updated project.archived" description:"Event to send a sample of"`
 }
 
 type SaaSDeliveryList struct {
+	SaaSWorkspace
 	WebhookID string `json:"webhook_id" validate:"required" description:"Webhook ID"`
 	Status    string `json:"status,omitempty" default:"all" validate:"omitempty,oneof=succeeded failed all" description:"Filter by delivery status"`
 	Limit     *int   `json:"limit,omitempty" default:"20" validate:"omitempty,min=1,max=100" description:"Page size"`
 }
 
 type SaaSRedeliver struct {
+	SaaSWorkspace
 	WebhookID  string `json:"webhook_id" validate:"required" description:"Webhook ID"`
 	DeliveryID string `json:"delivery_id" validate:"required" description:"Delivery to send again"`
 }
@@ -264,26 +296,31 @@ type SaaSWebhook struct {
 }
 
 type SaaSKeyList struct {
+	SaaSWorkspace
 	IncludeRevoked *bool `json:"include_revoked,omitempty" default:"false" description:"List revoked keys too"`
 	Limit          *int  `json:"limit,omitempty" default:"20" validate:"omitempty,min=1,max=100" description:"Page size"`
 }
 
 type SaaSKeyRef struct {
+	SaaSWorkspace
 	KeyID string `json:"key_id" validate:"required" description:"API key ID"`
 }
 
 type SaaSKeyCreate struct {
+	SaaSWorkspace
 	Name    string `json:"name" validate:"required,min=1,max=60" description:"Key name"`
 	Access  string `json:"access,omitempty" default:"read" validate:"omitempty,oneof=read write admin" description:"Access level"`
 	Expires *int   `json:"expires_in_days,omitempty" default:"90" validate:"omitempty,min=1,max=365" description:"Days until the key expires"`
 }
 
 type SaaSKeyRevoke struct {
+	SaaSWorkspace
 	KeyID  string `json:"key_id" validate:"required" description:"API key ID"`
 	Reason string `json:"reason,omitempty" validate:"omitempty,max=200" description:"Why the key is revoked"`
 }
 
 type SaaSKeyRotate struct {
+	SaaSWorkspace
 	KeyID   string `json:"key_id" validate:"required" description:"API key ID"`
 	Expires *int   `json:"expires_in_days,omitempty" validate:"omitempty,min=1,max=365" description:"Lifetime of the new key in days"`
 }
@@ -315,7 +352,7 @@ func newSaaS(opts ...vurb.Option) *vurb.App {
 	vurb.Mutation(p, "delete", saasText[SaaSProjectDelete]("deleted")).Describe("Delete a project and its tasks")
 	vurb.Mutation(p, "transfer", saasText[SaaSProjectTransfer]("moved")).Describe("Move a project to another workspace")
 
-	t := f.Tool("tasks").Describe("Tasks inside projects.")
+	t := f.Tool("tasks").Describe("Tasks inside projects.").Common(SaaSWorkspace{})
 	vurb.Query(t, "list", saasOK[SaaSTaskList]([]SaaSTask{})).Describe("List tasks of a project")
 	vurb.Query(t, "get", saasOK[SaaSTaskRef](SaaSTask{})).Describe("Get a task")
 	vurb.Action(t, "create", saasOK[SaaSTaskCreate](SaaSTask{})).Describe("Create a task")
@@ -325,7 +362,7 @@ func newSaaS(opts ...vurb.Option) *vurb.App {
 	vurb.Action(t, "comment", saasText[SaaSTaskComment]("commented")).Describe("Comment on a task")
 	vurb.Mutation(t, "delete", saasText[SaaSTaskRef]("deleted")).Describe("Delete a task")
 
-	u := f.Tool("users").Describe("Members of the organisation.")
+	u := f.Tool("users").Describe("Members of the organisation.").Common(SaaSWorkspace{})
 	vurb.Query(u, "list", saasOK[SaaSUserList]([]SaaSUser{})).Describe("List users")
 	vurb.Query(u, "get", saasOK[SaaSUserRef](SaaSUser{})).Describe("Get a user")
 	vurb.Action(u, "invite", saasOK[SaaSUserInvite](SaaSUser{})).Describe("Invite a user by email")
@@ -334,8 +371,8 @@ func newSaaS(opts ...vurb.Option) *vurb.App {
 	vurb.Action(u, "reactivate", saasText[SaaSUserRef]("reactivated")).Describe("Reactivate a user").Idempotent()
 	vurb.Query(u, "search", saasOK[SaaSUserSearch]([]SaaSUser{})).Describe("Find users by name or email")
 
-	b := f.Tool("billing").Describe("Plan, invoices and payments.")
-	vurb.Query(b, "get_plan", saasOK[struct{}](SaaSPlan{})).Describe("Current plan and seats")
+	b := f.Tool("billing").Describe("Plan, invoices and payments.").Common(SaaSWorkspace{})
+	vurb.Query(b, "get_plan", saasOK[SaaSWorkspace](SaaSPlan{})).Describe("Current plan and seats")
 	vurb.Action(b, "change_plan", saasOK[SaaSPlanChange](SaaSPlan{})).Describe("Switch plan or seat count").Idempotent()
 	vurb.Query(b, "list_invoices", saasText[SaaSInvoiceList]("[]")).Describe("List invoices")
 	vurb.Query(b, "get_invoice", saasText[SaaSInvoiceRef]("{}")).Describe("Get an invoice")
@@ -343,15 +380,15 @@ func newSaaS(opts ...vurb.Option) *vurb.App {
 	vurb.Mutation(b, "cancel_subscription", saasText[SaaSCancel]("cancelled")).Describe("Cancel the subscription")
 	vurb.Action(b, "update_payment_method", saasText[SaaSPaymentMethod]("updated")).Describe("Replace the payment method").Idempotent()
 
-	a := f.Tool("audit").Describe("The audit trail.")
+	a := f.Tool("audit").Describe("The audit trail.").Common(SaaSWorkspace{})
 	vurb.Query(a, "list_events", saasText[SaaSEventList]("[]")).Describe("List audit events, newest first")
 	vurb.Query(a, "get_event", saasText[SaaSEventRef]("{}")).Describe("Get an audit event")
 	vurb.Query(a, "export", saasText[SaaSExport]("https://files.example.com/export.csv")).Describe("Export events to a file").OpenWorld(true)
 	vurb.Query(a, "search", saasText[SaaSEventSearch]("[]")).Describe("Search events by text")
-	vurb.Query(a, "get_retention", saasText[struct{}]("365")).Describe("How long events are kept")
+	vurb.Query(a, "get_retention", saasText[SaaSWorkspace]("365")).Describe("How long events are kept")
 	vurb.Mutation(a, "set_retention", saasText[SaaSRetention]("ok")).Describe("Change how long events are kept; older events are deleted")
 
-	w := f.Tool("webhooks").Describe("Outgoing webhooks.")
+	w := f.Tool("webhooks").Describe("Outgoing webhooks.").Common(SaaSWorkspace{})
 	vurb.Query(w, "list", saasOK[SaaSWebhookList]([]SaaSWebhook{})).Describe("List webhooks")
 	vurb.Query(w, "get", saasOK[SaaSWebhookRef](SaaSWebhook{})).Describe("Get a webhook")
 	vurb.Action(w, "create", saasOK[SaaSWebhookCreate](SaaSWebhook{})).Describe("Create a webhook")
@@ -362,7 +399,7 @@ func newSaaS(opts ...vurb.Option) *vurb.App {
 	vurb.Query(w, "list_deliveries", saasText[SaaSDeliveryList]("[]")).Describe("List recent deliveries")
 	vurb.Action(w, "redeliver", saasText[SaaSRedeliver]("sent")).Describe("Send a delivery again").OpenWorld(true)
 
-	k := f.Tool("api_keys").Describe("API keys for programs.")
+	k := f.Tool("api_keys").Describe("API keys for programs.").Common(SaaSWorkspace{})
 	vurb.Query(k, "list", saasOK[SaaSKeyList]([]SaaSKey{})).Describe("List API keys")
 	vurb.Query(k, "get", saasOK[SaaSKeyRef](SaaSKey{})).Describe("Get an API key")
 	vurb.Action(k, "create", saasOK[SaaSKeyCreate](SaaSKey{})).Describe("Create an API key; its secret is shown once")

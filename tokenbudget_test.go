@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tiktoken-go/tokenizer/codec"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/describe"
 )
 
 // The token budget: what a model reads of tools/list (each tool's name,
@@ -131,7 +132,9 @@ func tierNote(desc string) (text string, all, allRequired bool, requiredFor, use
 	return desc, true, false, nil, nil
 }
 
-// claimsOf reads what a grouped tool says of each (action, field).
+// claimsOf reads what a grouped tool says of each (action, field): the
+// property's keywords, its description with the tier note, or its
+// per-action lines ("a, b (required): text; one of x, y; default x").
 func claimsOf(t testing.TB, tool *mcp.Tool, actions []string) map[string]map[string]groupedClaim {
 	props, required := schemaOf(t, tool)
 	out := map[string]map[string]groupedClaim{}
@@ -143,14 +146,104 @@ func claimsOf(t testing.TB, tool *mcp.Tool, actions []string) map[string]map[str
 			continue
 		}
 		desc, base := keywordsOf(prop)
-		text, all, allRequired, requiredFor, usedFor := tierNote(desc)
+		var shared []string
+		perAction := map[string]groupedClaim{}
+		for _, line := range strings.Split(desc, "\n") {
+			heads, facts, ok := clauseOf(line, actions)
+			if !ok {
+				shared = append(shared, line)
+				continue
+			}
+			for _, h := range heads {
+				c := groupedClaim{used: true, required: h.required, keywords: map[string]string{}}
+				for k, v := range base {
+					c.keywords[k] = v
+				}
+				for i, f := range facts {
+					k, v := parseFact(t, f, i == 0)
+					if k == "description" {
+						c.desc = v.(string)
+						continue
+					}
+					c.keywords[k] = canonical(v)
+				}
+				perAction[h.action] = c
+			}
+		}
+		text, all, allRequired, requiredFor, usedFor := tierNote(strings.Join(shared, "\n"))
 		for _, a := range actions {
+			if len(perAction) > 0 {
+				c, ok := perAction[a]
+				if ok && c.desc == "" {
+					c.desc = text
+				}
+				c.required = c.required || required[name]
+				out[a][name] = c
+				continue
+			}
 			c := groupedClaim{used: all || contains(usedFor, a), desc: text, keywords: base}
 			c.required = allRequired || required[name] || contains(requiredFor, a)
 			out[a][name] = c
 		}
 	}
 	return out
+}
+
+type clauseHead struct {
+	action   string
+	required bool
+}
+
+// clauseOf parses a per-action line: its heads, each an action of the tool
+// maybe marked "(required)", and its facts.
+func clauseOf(line string, actions []string) ([]clauseHead, []string, bool) {
+	head, rest, _ := strings.Cut(line, ": ")
+	required := strings.HasSuffix(head, " (required)")
+	head = strings.TrimSuffix(head, " (required)")
+	var heads []clauseHead
+	for _, a := range strings.Split(head, ", ") {
+		if !contains(actions, a) {
+			return nil, nil, false
+		}
+		heads = append(heads, clauseHead{a, required})
+	}
+	var facts []string
+	if rest != "" {
+		facts = strings.Split(rest, "; ")
+	}
+	return heads, facts, true
+}
+
+// parseFact reads one fact of a per-action line back into its keyword and
+// value; a first fact that is none of the known forms is the description.
+func parseFact(t testing.TB, f string, first bool) (string, any) {
+	value := func(s string) any {
+		var v any
+		if json.Unmarshal([]byte(s), &v) == nil {
+			return v
+		}
+		return s
+	}
+	for _, w := range []struct{ prefix, keyword string }{
+		{"one of ", "enum"}, {"default ", "default"}, {"format ", "format"}, {"pattern ", "pattern"},
+		{"min length ", "minLength"}, {"max length ", "maxLength"}, {"min items ", "minItems"}, {"max items ", "maxItems"},
+		{"min ", "minimum"}, {"max ", "maximum"}, {"above ", "exclusiveMinimum"}, {"below ", "exclusiveMaximum"},
+	} {
+		if rest, ok := strings.CutPrefix(f, w.prefix); ok {
+			if w.keyword == "enum" {
+				var list []any
+				for _, e := range strings.Split(rest, ", ") {
+					list = append(list, value(e))
+				}
+				return "enum", list
+			}
+			return w.keyword, value(rest)
+		}
+	}
+	if !first {
+		t.Fatalf("unknown fact %q", f)
+	}
+	return "description", f
 }
 
 func contains(list []string, s string) bool {
@@ -279,9 +372,9 @@ func TestGroupedTellsEachActionsTruth(t *testing.T) {
 // hintMarks are the texts a grouped description marks an action with, per
 // annotation hint.
 var hintMarks = map[string][]string{
-	"readOnly":    {"[READ-ONLY]"},
-	"idempotent":  {"[IDEMPOTENT]"},
-	"destructive": {"[DESTRUCTIVE]", "⚠️ DESTRUCTIVE"},
+	"readOnly":    {describe.ReadOnlyMark},
+	"idempotent":  {describe.IdempotentMark},
+	"destructive": {describe.DestructiveMark},
 }
 
 func hints(a *mcp.ToolAnnotations) map[string]bool {
@@ -290,14 +383,16 @@ func hints(a *mcp.ToolAnnotations) map[string]bool {
 }
 
 // marked reports whether the description line of action key carries one of
-// marks: a line "- key: ..." of the grouped description.
+// marks: a line "key: text (mark, mark)" of the grouped description.
 func marked(desc, key string, marks []string) bool {
 	for _, line := range strings.Split(desc, "\n") {
-		if !strings.HasPrefix(line, "- "+key+":") {
+		rest, ok := strings.CutPrefix(line, key+":")
+		if !ok || !strings.HasSuffix(rest, ")") {
 			continue
 		}
-		for _, m := range marks {
-			if strings.Contains(line, m) {
+		i := strings.LastIndex(rest, "(")
+		for _, m := range strings.Split(rest[i+1:len(rest)-1], ", ") {
+			if contains(marks, m) {
 				return true
 			}
 		}

@@ -255,7 +255,9 @@ var DiscriminatorActions = builtin.DiscriminatorActions
 
 // Tier notes appended to a property's description in a grouped tool's
 // schema, saying which actions need it. The verbs receive comma-separated
-// action keys.
+// action keys. NoteAlwaysRequired is empty: a required field of the common
+// struct is listed in the schema's own "required", which says it for every
+// action; set a text to repeat it in the field's description.
 var (
 	NoteAlwaysRequired = builtin.NoteAlwaysRequired
 	NoteRequiredFor    = builtin.NoteRequiredFor

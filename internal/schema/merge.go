@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -28,6 +27,9 @@ type mergedField struct {
 	commonReq  bool
 	usedIn     []string
 	requiredIn []string
+	// decls are the actions' own schemas of the property, in action order
+	// (none for a field of common, which every action shares).
+	decls []decl
 }
 
 // Merge builds the single input schema of a grouped tool: one object whose
@@ -35,13 +37,16 @@ type mergedField struct {
 // order, its description Messages.DiscriminatorDescription followed by the
 // members' descriptions, when they have one) selects the action, and whose
 // other properties are the union of the actions' properties, each defined
-// once (the first declaration wins, common struct first) with differing
-// enums merged into their union (or dropped when one action leaves the value
-// free).
+// once. A property every action declares alike is written as they declare
+// it; one they declare differently (another description, enum, default,
+// bound or format) keeps only what they agree on and says, per action, what
+// each declares (see perAction): a grouped tool never tells one action what
+// another's declaration says.
 //
 // Only the discriminator and the required fields of common are required,
 // since no other property is needed by every action; instead each
-// description says who needs the property, in four tiers:
+// description says who needs the property: a property declared differently
+// names its actions in its per-action lines, the others in four tiers:
 //
 //   - Messages.NoteAlwaysRequired: a required field of common;
 //   - Messages.NoteRequiredFor: required by every action that has it;
@@ -103,18 +108,16 @@ func MergeWith(discriminator string, common *Codec, members []Member, msgs *Mess
 				e = &mergedField{name: f.Name, schema: props.obj(f.Name).clone(), typ: f.Type, first: action}
 				byName[f.Name] = e
 				order = append(order, e)
-			} else {
-				if e.typ != f.Type {
-					panic(fmt.Sprintf("schema: Merge: field %q is %s in action %q but %s in action %q; "+
-						"give both the same type or use different names",
-						f.Name, typeWord(e.typ), e.first, typeWord(f.Type), action))
-				}
-				unionEnum(e.schema, props.obj(f.Name))
+			} else if e.typ != f.Type {
+				panic(fmt.Sprintf("schema: Merge: field %q is %s in action %q but %s in action %q; "+
+					"give both the same type or use different names",
+					f.Name, typeWord(e.typ), e.first, typeWord(f.Type), action))
 			}
 			if action == commonAction {
 				e.common, e.commonReq = true, f.Required
 				continue
 			}
+			e.decls = append(e.decls, decl{action: action, schema: props.obj(f.Name), required: f.Required})
 			e.usedIn = append(e.usedIn, action)
 			if f.Required {
 				e.requiredIn = append(e.requiredIn, action)
@@ -159,6 +162,12 @@ func MergeWith(discriminator string, common *Codec, members []Member, msgs *Mess
 	props.set(discriminator, disc)
 	required := []any{discriminator}
 	for _, e := range order {
+		if !e.common && !agreed(e.decls) {
+			// The actions disagree about the field: each says its own.
+			e.schema = perAction(e.decls)
+			props.set(e.name, e.schema)
+			continue
+		}
 		if note := tierNote(e, len(members), msgs); note != "" {
 			e.schema = refWrapped(e.schema)
 			e.schema.set("description", joinNote(e.schema.str("description"), note))
@@ -242,26 +251,6 @@ func joinNote(desc, note string) string {
 		return desc + " " + note
 	}
 	return desc + ". " + note
-}
-
-// unionEnum widens dst's enum by src's. A side without an enum accepts any
-// value of the type, so the union has no enum either.
-func unionEnum(dst, src *node) {
-	de, dok := dst.vals0("enum").([]any)
-	se, sok := src.vals0("enum").([]any)
-	switch {
-	case !dok:
-		return
-	case !sok:
-		dst.del("enum")
-		return
-	}
-	for _, v := range se {
-		if !slices.Contains(de, v) {
-			de = append(de, v)
-		}
-	}
-	dst.set("enum", de)
 }
 
 // structuralKeywords are the keywords of an object schema that Merge

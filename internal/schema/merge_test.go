@@ -59,12 +59,13 @@ func TestMergeTiers(t *testing.T) {
 	got := Merge("action", For[projCommon](), projMembers())
 	is.Equal(string(got), `{"type":"object","properties":{`+
 		`"action":{"type":"string","description":"The operation to perform","enum":["create","update","delete","list","search"]},`+
-		`"workspace_id":{"type":"string","description":"Workspace ID (always required)","minLength":1},`+
+		`"workspace_id":{"type":"string","description":"Workspace ID","minLength":1},`+
 		`"verbose":{"type":"boolean","description":"Explain the result."},`+
-		`"name":{"type":"string","description":"Project name. Required for: create. For: update","minLength":1},`+
-		`"color":{"type":"string","description":"For: create, update","enum":["red","green","blue"]},`+
-		`"id":{"type":"string","description":"Project ID. Required for: update, delete","minLength":1},`+
-		`"limit":{"type":"integer","description":"Page size. For: list, search","minimum":1,"maximum":100},`+
+		// Declared differently: each action says its own.
+		`"name":{"type":"string","description":"create (required): Project name\nupdate: New name","minLength":1},`+
+		`"color":{"type":"string","description":"create: one of red, green\nupdate: one of green, blue"},`+
+		`"id":{"type":"string","description":"update (required): Project ID\ndelete (required)","minLength":1},`+
+		`"limit":{"type":"integer","description":"list: Page size; max 100\nsearch: max 50","minimum":1},`+
 		`"query":{"type":"string","description":"Full-text query. Required for: search","minLength":1}},`+
 		`"required":["action","workspace_id"],"additionalProperties":false}`)
 }
@@ -81,24 +82,25 @@ func TestMergeWithoutCommon(t *testing.T) {
 		`"op":{"type":"string","description":"The operation to perform","enum":["users.list","users.find"]},`+
 		`"workspace_id":{"type":"string","description":"Workspace ID. Required for: users.list, users.find","minLength":1},`+
 		`"verbose":{"type":"boolean","description":"Explain the result."},`+
-		`"limit":{"type":"integer","description":"Page size","minimum":1,"maximum":100},`+
+		`"limit":{"type":"integer","description":"users.list: Page size; max 100\nusers.find: max 50","minimum":1},`+
 		`"query":{"type":"string","description":"Full-text query. Required for: users.find","minLength":1}},`+
 		`"required":["op"],"additionalProperties":false}`)
 }
 
-func TestMergeEnumUnionWithFreeValue(t *testing.T) {
+func TestMergeEnumOfOneActionOnly(t *testing.T) {
 	is := is.New(t)
 	got := Merge("action", nil, []Member{
 		{Key: "create", Codec: For[projCreate]()},
 		{Key: "paint", Codec: For[projFree]()},
 	})
-	// paint accepts any color, so the union has no enum.
+	// paint accepts any color: the schema has no enum, and the enum is
+	// create's alone.
 	is.Equal(string(got), `{"type":"object","properties":{`+
 		`"action":{"type":"string","description":"The operation to perform","enum":["create","paint"]},`+
 		`"workspace_id":{"type":"string","description":"Workspace ID. Required for: create, paint","minLength":1},`+
 		`"verbose":{"type":"boolean","description":"Explain the result."},`+
 		`"name":{"type":"string","description":"Project name. Required for: create","minLength":1},`+
-		`"color":{"type":"string"}},`+
+		`"color":{"type":"string","description":"create: one of red, green\npaint"}},`+
 		`"required":["action"],"additionalProperties":false}`)
 }
 

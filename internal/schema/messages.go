@@ -106,7 +106,7 @@ type Messages struct {
 	// have descriptions: the "key: description" items joined with "; ".
 	DiscriminatorActions string
 	// Tier notes appended to a property's description. The verbs receive
-	// comma-separated action keys.
+	// comma-separated action keys. An empty note is not written.
 	NoteAlwaysRequired, NoteRequiredFor, NoteRequiredAndFor, NoteFor string
 }
 
@@ -259,8 +259,10 @@ var defaults = Messages{
 
 	DiscriminatorDescription: "The operation to perform",
 	DiscriminatorActions:     ". %s",
-	NoteAlwaysRequired:       "(always required)",
-	NoteRequiredFor:          "Required for: %s",
-	NoteRequiredAndFor:       "Required for: %s. For: %s",
-	NoteFor:                  "For: %s",
+	// A required field of common is in the root's "required": a note would
+	// say it twice.
+	NoteAlwaysRequired: "",
+	NoteRequiredFor:    "Required for: %s",
+	NoteRequiredAndFor: "Required for: %s. For: %s",
+	NoteFor:            "For: %s",
 }
