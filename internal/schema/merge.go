@@ -45,19 +45,18 @@ type mergedField struct {
 //
 // Only the discriminator and the required fields of common are required,
 // since no other property is needed by every action; instead each
-// description says who needs the property: a property declared differently
-// names its actions in its per-action lines, the others in four tiers:
+// description says who takes the property and who requires it, in lines
+// of the form "actions: what they say of it" (see perAction):
 //
-//   - Messages.NoteAlwaysRequired: a required field of common;
-//   - Messages.NoteRequiredFor: required by every action that has it;
-//   - Messages.NoteRequiredAndFor: required by some, optional in the others;
-//   - Messages.NoteFor: optional wherever it appears.
+//	list, search: Page size
+//	get, update (required): Project ID
 //
 // An optional property that every action accepts (such as an optional field
-// of common) gets no note: it applies everywhere. A note is appended to the
-// property's own description as a sentence of its own: after a space when
-// the note is parenthesised or the description ends a sentence, after ". "
-// otherwise. Merge writes the built-in texts; MergeWith those of a Messages.
+// of common) gets no line: it applies everywhere. When a Messages sets the
+// tier notes (NoteRequiredFor, NoteRequiredAndFor, NoteFor), a property
+// every action declares alike gets them instead, appended to its
+// description; NoteAlwaysRequired is appended to a required field of common
+// when set. Merge writes the built-in texts; MergeWith those of a Messages.
 //
 // Merge panics, naming the property, both actions and both types, when two
 // actions give one property different JSON types; and on an empty
@@ -157,14 +156,20 @@ func MergeWith(discriminator string, common *Codec, members []Member, msgs *Mess
 	props := &node{}
 	disc := &node{}
 	disc.set("type", "string")
-	disc.set("description", discriminatorDescription(members, msgs))
+	if d := discriminatorDescription(members, msgs); d != "" {
+		disc.set("description", d)
+	}
 	disc.set("enum", keys)
 	props.set(discriminator, disc)
 	required := []any{discriminator}
+	tiers := msgs.NoteRequiredFor != "" || msgs.NoteRequiredAndFor != "" || msgs.NoteFor != ""
 	for _, e := range order {
-		if !e.common && !agreed(e.decls) {
-			// The actions disagree about the field: each says its own.
-			e.schema = perAction(e.decls)
+		switch {
+		case e.common:
+		case !agreed(e.decls) || !tiers && (len(e.usedIn) < len(members) || len(e.requiredIn) > 0):
+			// Per-action lines: who takes the field, who requires it, and
+			// what each says of it when they disagree.
+			e.schema = perAction(e.decls, msgs)
 			props.set(e.name, e.schema)
 			continue
 		}
@@ -202,8 +207,11 @@ func discriminatorDescription(members []Member, msgs *Messages) string {
 			items = append(items, m.Key+": "+d)
 		}
 	}
-	if len(items) == 0 {
+	switch {
+	case len(items) == 0:
 		return msgs.DiscriminatorDescription
+	case msgs.DiscriminatorDescription == "":
+		return strings.Join(items, "; ")
 	}
 	return msgs.DiscriminatorDescription + fmt.Sprintf(msgs.DiscriminatorActions, strings.Join(items, "; "))
 }

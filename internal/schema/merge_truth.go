@@ -14,7 +14,7 @@ type decl struct {
 }
 
 // agreed reports whether every action declares the property alike (its
-// required flag aside, which the tier notes carry).
+// required flag aside, which the notes carry).
 func agreed(decls []decl) bool {
 	for _, d := range decls[1:] {
 		if !bytes.Equal(decls[0].schema.marshal(), d.schema.marshal()) {
@@ -24,7 +24,8 @@ func agreed(decls []decl) bool {
 	return true
 }
 
-// perAction is the merged schema of a property the actions declare
+// perAction is the merged schema of a property that not every action
+// takes alike: some do not take it, some require it, or they declare it
 // differently (another description, enum, default, bound or format). It
 // must not tell one action what another's declaration says, so:
 //
@@ -32,12 +33,17 @@ func agreed(decls []decl) bool {
 //     it never rejects a value one of the actions accepts: what is narrower
 //     for one action is checked by that action's own validator, since a
 //     grouped call is decoded by the action it names;
+//
 //   - its description is the shared text, if any, then one line per set of
-//     actions that declare the property alike, naming them, marking them
-//     "(required)" when they require it, and saying what differs:
+//     actions that declare the property alike, naming them, marking those
+//     that require it with Messages.NoteRequired, and saying what differs:
 //
 //     tasks.list: Filter by status; one of open, done, all; default all
 //     tasks.transition (required): New status; one of open, done
+//
+//     The mark follows the list of actions it applies to. When all declare
+//     it alike and all or none require it, that is one line: "get, update
+//     (required): Project ID".
 //
 // Facts are written as a model reads them and as a program can parse
 // them back (see factText), separated by "; ". This note costs about half
@@ -45,7 +51,7 @@ func agreed(decls []decl) bool {
 // and is accepted by every client, where a top-level allOf is refused by
 // some (the Anthropic API rejects allOf, anyOf and oneOf at the root of a
 // tool's input schema).
-func perAction(decls []decl) *node {
+func perAction(decls []decl, msgs *Messages) *node {
 	// The keywords the actions give alike, in the first declaration's order.
 	base := &node{}
 	var differ []string
@@ -92,18 +98,24 @@ func perAction(decls []decl) *node {
 	}
 	lines := make([]string, 0, len(clauses)+1)
 	if shared := base.str("description"); shared != "" {
-		lines = append(lines, shared)
+		if len(clauses) == 1 {
+			// One line says it all: "list, search: Page size".
+			clauses[0].facts = append([]string{factText("description", shared)}, clauses[0].facts...)
+		} else {
+			lines = append(lines, shared)
+		}
 	}
 	for _, c := range clauses {
 		line := strings.Join(c.actions, ", ")
-		if c.required {
-			line += " (required)"
+		if c.required && msgs.NoteRequired != "" {
+			line += " " + msgs.NoteRequired
 		}
 		if len(c.facts) > 0 {
 			line += ": " + strings.Join(c.facts, "; ")
 		}
 		lines = append(lines, line)
 	}
+	base = refWrapped(base)
 	base.set("description", strings.Join(lines, "\n"))
 	base.sortKeywords()
 	return base
