@@ -499,8 +499,8 @@ func TestGroupedValidatesPerAction(t *testing.T) {
 		{"users", `{"action":"invite","workspace_id":"w","email":"a@b.co","role":"guest"}`, true},
 		{"tasks", `{"action":"list","workspace_id":"w","project_id":"p","status":"all"}`, true},
 		{"tasks", `{"action":"transition","workspace_id":"w","task_id":"t","status":"all"}`, false},
-		{"tasks", `{"action":"transition","workspace_id":"w","task_id":"t"}`, false}, // status is required there
-		{"users", `{"action":"search","workspace_id":"w","query":"ada","limit":50}`, false},   // search pages by 20 at most
+		{"tasks", `{"action":"transition","workspace_id":"w","task_id":"t"}`, false},        // status is required there
+		{"users", `{"action":"search","workspace_id":"w","query":"ada","limit":50}`, false}, // search pages by 20 at most
 		{"users", `{"action":"list","workspace_id":"w","limit":50}`, true},
 	} {
 		res := call(t, app, tc.tool, tc.args)
