@@ -77,13 +77,6 @@ type groupedClaim struct {
 	keywords map[string]string // keyword → canonical JSON, description aside
 }
 
-// actionFacts is what an action's own (flat) schema says about a field.
-type actionFacts struct {
-	required bool
-	desc     string
-	keywords map[string]string
-}
-
 func canonical(v any) string {
 	data, _ := json.Marshal(v)
 	return string(data)
