@@ -27,8 +27,9 @@ func (a *App) lower() engine.Spec {
 func (a *App) runtime() *engine.Runtime {
 	m := a.cfg.messages
 	rt := &engine.Runtime{
-		Logger: a.cfg.logger,
-		Inline: a.cfg.inline,
+		Logger:    a.cfg.logger,
+		Inline:    a.cfg.inline,
+		Describer: a.cfg.describer,
 		Messages: engine.Messages{
 			UnknownTool:            m.UnknownTool,
 			DiscriminatorMissing:   m.DiscriminatorMissing,

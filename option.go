@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-playground/validator/v10"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/describe"
 	"github.com/vurb-go/vurb/internal/schema"
 )
 
@@ -39,6 +40,7 @@ type config struct {
 	defaultCache CacheControl
 	observer     Observer
 	resultFormat ResultFormat
+	describer    describe.Describer // describe_option.go
 	inline       bool
 	messages     Messages
 	serverOpts   *mcp.ServerOptions

@@ -65,11 +65,11 @@ func (ep *Endpoint) event(kind EventKind, id string, at time.Time) Event {
 	return Event{Kind: kind, Time: at, Tool: ep.tool, Action: ep.action, Key: ep.key, Name: ep.name, RequestID: id}
 }
 
-// withNotice returns res with the invalidation notice as its first block,
-// without touching the handler's own value.
+// withNotice returns res with the invalidation notice as its last block,
+// after the result a client displays, without touching the handler's own value.
 func withNotice(res *mcp.CallToolResult, notice string) *mcp.CallToolResult {
 	out := *res
-	out.Content = append([]mcp.Content{&mcp.TextContent{Text: notice}}, res.Content...)
+	out.Content = append(append(make([]mcp.Content, 0, len(res.Content)+1), res.Content...), &mcp.TextContent{Text: notice})
 	return &out
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/vurb-go/vurb/describe"
 	"github.com/vurb-go/vurb/internal/schema"
 )
 
@@ -19,6 +20,9 @@ type Runtime struct {
 	Messages Messages
 	// Inline runs handlers on the caller's goroutine (see Endpoint.exec).
 	Inline bool
+	// Describer writes the tools' descriptions at build time; its nil
+	// functions are describe.Default's.
+	Describer describe.Describer
 	// Sealer protects the state of multi-round-trip requests.
 	Sealer *Sealer
 	// Clock reads the time for request state; nil means time.Now.
