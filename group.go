@@ -11,6 +11,7 @@ type Group struct {
 	description string
 	tags        []string
 	middleware  []Middleware
+	limits      limitSet // limits.go
 	actions     []*ActionDef
 }
 

@@ -38,6 +38,9 @@ func (a *App) runtime() *engine.Runtime {
 			Timeout:                m.Timeout,
 			Internal:               m.Internal,
 			Busy:                   m.Busy,
+			RateLimited:            m.RateLimited,
+			AtCapacity:             m.AtCapacity,
+			Truncated:              m.Truncated,
 		},
 	}
 	rt.Decode = a.decodeOptions()
@@ -107,6 +110,7 @@ func (d *ActionDef) lower(rt *engine.Runtime, policies []compiledPolicy) *engine
 		Handler:      lowerHandler(chain(d.endpoint, lo.Flatten(layers))),
 		Timeout:      timeout,
 		Sync:         resolveSync(key, d.cache, d.invalidates, policies, app.cfg.defaultCache),
+		Limits:       d.lowerLimits(),
 	}
 	return spec
 }

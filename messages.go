@@ -75,6 +75,18 @@ type Messages struct {
 	// Busy follows the call's prefix when too many handlers are running
 	// (see WithMaxRunning): %d, the bound reached.
 	Busy string
+	// RateLimited follows the call's prefix when a rate limit refuses the
+	// call (see RateLimit): %s, the rate; %s, how long to wait before a
+	// retry can succeed.
+	RateLimited string
+	// AtCapacity follows the call's prefix when the action's concurrency
+	// cap refuses the call (see ActionDef.MaxConcurrent): %d, the cap; %s,
+	// how long the call waited for a slot.
+	AtCapacity string
+	// Truncated follows the call's prefix in the text block that ends a
+	// result cut to its cap (see ActionDef.MaxOutput): %d, the bytes of
+	// text kept; %d, the bytes the result had.
+	Truncated string
 	// Schema words the problems found in a call's arguments.
 	Schema *schema.Messages
 }
@@ -92,6 +104,9 @@ func DefaultMessages() Messages {
 		Timeout:                MsgTimeout,
 		Internal:               MsgInternal,
 		Busy:                   engine.DefaultBusy,
+		RateLimited:            engine.DefaultRateLimited,
+		AtCapacity:             engine.DefaultAtCapacity,
+		Truncated:              engine.DefaultTruncated,
 		Schema:                 schema.DefaultMessages(),
 	}
 }
@@ -116,6 +131,9 @@ func WithMessages(m Messages) Option {
 			{&d.Timeout, m.Timeout},
 			{&d.Internal, m.Internal},
 			{&d.Busy, m.Busy},
+			{&d.RateLimited, m.RateLimited},
+			{&d.AtCapacity, m.AtCapacity},
+			{&d.Truncated, m.Truncated},
 		} {
 			if f.v != "" {
 				*f.dst = f.v

@@ -67,6 +67,9 @@ const (
 	// OutcomeBusy: the call was refused before its handler ran, since
 	// WithMaxRunning (or WithMaxRunningPerAction) handlers were running.
 	OutcomeBusy = Outcome(engine.OutcomeBusy)
+	// OutcomeLimited: the call was refused before its handler ran by one
+	// of its action's limits: a rate limit or the concurrency cap.
+	OutcomeLimited = Outcome(engine.OutcomeLimited)
 )
 
 // Event is one observation. Fields that do not apply to its Kind are zero.

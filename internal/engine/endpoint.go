@@ -24,10 +24,11 @@ type Endpoint struct {
 	timeout time.Duration
 	notice  string
 	running *atomic.Int64 // handlers running, when MaxRunningPerAction bounds them; shared by routed copies
+	limits  *limiter      // rate limits and slots (limits.go), or nil; shared by routed copies
 }
 
 func newEndpoint(rt *Runtime, tool string, a *ActionSpec) *Endpoint {
-	return &Endpoint{
+	ep := &Endpoint{
 		rt:      rt,
 		spec:    a,
 		tool:    tool,
@@ -41,6 +42,8 @@ func newEndpoint(rt *Runtime, tool string, a *ActionSpec) *Endpoint {
 		notice:  a.Sync.Notice,
 		running: new(atomic.Int64),
 	}
+	ep.setLimits(a.Limits)
+	return ep
 }
 
 // routed returns a copy of ep for the wire tool name, reading skip as the

@@ -29,6 +29,9 @@ type Runtime struct {
 	// them per action (0: no bound). See limit.go.
 	MaxRunning          int64
 	MaxRunningPerAction int64
+	// RateStore keeps the buckets of the actions' rate limits (see
+	// limit_rate.go); it must be set when an action has one.
+	RateStore RateStore
 
 	ids     atomic.Uint64 // request ids, one sequence per plan
 	running atomic.Int64  // handlers running, late ones included
@@ -48,6 +51,9 @@ type Messages struct {
 	Timeout                string // the deadline
 	Internal               string // the reference
 	Busy                   string // the bound reached
+	RateLimited            string // the rate, when to retry (see limit_rate.go)
+	AtCapacity             string // the cap, the wait (see limit_concurrency.go)
+	Truncated              string // the bytes kept, the bytes in all (see limit_output.go)
 }
 
 // EventKind says what an Event reports.
@@ -78,6 +84,9 @@ const (
 	OutcomeInputRequired Outcome = "input_required"
 	// OutcomeBusy: the call was refused, too many handlers were running.
 	OutcomeBusy Outcome = "busy"
+	// OutcomeLimited: the call was refused by one of its action's limits,
+	// a rate limit or its concurrency cap (see limits.go).
+	OutcomeLimited Outcome = "limited"
 )
 
 // Event is one observation; fields that do not apply to its Kind are zero.

@@ -62,6 +62,9 @@ type ActionSpec struct {
 	Handler Handler
 	Timeout time.Duration
 	Sync    SyncRule
+	// Limits are its rate limits, concurrency cap and output cap (see
+	// limits.go).
+	Limits Limits
 }
 
 // SyncRule is the state-sync behaviour resolved for one action.
