@@ -31,6 +31,7 @@ type MemoryRateStore struct {
 	seed     maphash.Seed
 	perShard int
 	shards   [rateShards]rateShard
+	clock    func() time.Time // nil: time.Now; read under the shard's lock
 }
 
 type rateShard struct {
@@ -60,10 +61,13 @@ func NewMemoryRateStore(maxKeys int) *MemoryRateStore {
 
 // Take spends a token of the bucket named key (RateStore). It never fails.
 func (s *MemoryRateStore) Take(_ context.Context, key string, r Rate) (bool, time.Duration, error) {
-	now := time.Now()
 	sh := &s.shards[maphash.String(s.seed, key)%rateShards]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
+	// Read under the lock, so that a bucket sees its calls' times in
+	// order: a time read before waiting for the lock would be older than
+	// the bucket's last, and x/time/rate would count the gap twice.
+	now := s.now()
 	b := sh.buckets[key]
 	switch {
 	case b == nil:
@@ -87,6 +91,13 @@ func (s *MemoryRateStore) Take(_ context.Context, key string, r Rate) (bool, tim
 		return false, d, nil
 	}
 	return true, 0, nil
+}
+
+func (s *MemoryRateStore) now() time.Time {
+	if s.clock != nil {
+		return s.clock()
+	}
+	return time.Now()
 }
 
 // Len returns the number of buckets the store holds.
