@@ -46,9 +46,11 @@ type RateLimit struct {
 }
 
 // PerCaller allows each caller calls per per, with bursts of as many (see
-// RateLimit.Burst). Callers are told apart by callerKey.
+// RateLimit.Burst). Callers are told apart by their token's subject, else
+// by their session; callers with neither (sessionless and anonymous) share
+// one bucket. KeyedBy tells them apart otherwise (by tenant, say).
 func PerCaller(calls int, per time.Duration) RateLimit {
-	return RateLimit{rate: newRate("PerCaller", calls, per), key: callerKey}
+	return RateLimit{rate: newRate("PerCaller", calls, per), key: callerBucket}
 }
 
 // AllCallers allows calls per per, all callers together, with bursts of as
@@ -73,6 +75,22 @@ func (r RateLimit) Burst(n int) RateLimit {
 		panic(fmt.Sprintf("vurb: RateLimit.Burst(%d): a burst is 1 call or more", n))
 	}
 	r.rate.Burst = n
+	return r
+}
+
+// KeyedBy returns the limit with a bucket per value of key: calls for
+// which key returns the same string share a bucket. key runs once per
+// call, before the handler, and must be fast; keep the strings short and
+// few (a tenant id, a user id), as the store keeps a bucket for each.
+//
+//	byTenant := vurb.PerCaller(100, time.Minute).KeyedBy(func(_ context.Context, c *vurb.Caller) string {
+//		return c.Header.Get("X-Tenant")
+//	})
+func (r RateLimit) KeyedBy(key func(ctx context.Context, c *Caller) string) RateLimit {
+	if key == nil {
+		panic("vurb: RateLimit.KeyedBy(nil): give a function that names the caller's bucket")
+	}
+	r.key = func(ctx context.Context, o *engine.Origin) string { return key(ctx, callerOf(o)) }
 	return r
 }
 
@@ -127,16 +145,16 @@ func (s rateStore) Take(ctx context.Context, key string, r engine.Rate) (bool, t
 	return s.s.Take(ctx, key, Rate(r))
 }
 
-// anonymous is the caller key of a call that carries no identity.
-const anonymous = "anonymous"
-
-// callerKey tells callers apart: by their session, else they are all one
-// anonymous caller.
-func callerKey(_ context.Context, o *engine.Origin) string {
+// callerBucket names a PerCaller bucket: the token's subject, else the
+// session, else the one bucket of anonymous callers.
+func callerBucket(_ context.Context, o *engine.Origin) string {
+	if o.Token != nil && o.Token.UserID != "" {
+		return "user:" + o.Token.UserID
+	}
 	if o.Session != nil {
 		if id := o.Session.ID(); id != "" {
 			return "session:" + id
 		}
 	}
-	return anonymous
+	return "anonymous"
 }

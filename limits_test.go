@@ -2,12 +2,14 @@ package vurb_test
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/matryer/is"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/vurbtest"
@@ -72,18 +74,42 @@ func TestRateLimitCountsTheScopeThatDeclaresIt(t *testing.T) {
 		"[other/ping] rate limit reached (5 calls per hour); retry in 12m0s, not sooner")
 }
 
-// Each caller has a bucket of its own under a PerCaller limit: one
-// session spending its budget does not hold back another.
+// Each caller has a bucket of its own under a PerCaller limit, named by
+// the token's subject (whatever the session), else by the session.
 func TestRateLimitPerCaller(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	app := vurb.New()
 	vurb.Query(app, "notes.search", echo).RateLimit(vurb.PerCaller(1, time.Minute))
-	alice := vurbtest.New(t, app, vurbtest.OverHTTP())
-	bob := vurbtest.New(t, app, vurbtest.OverHTTP())
+	as := func(user string) vurbtest.Option { return vurbtest.Identity{Token: &auth.TokenInfo{UserID: user}} }
+	alice, aliceAgain, bob := vurbtest.New(t, app, as("alice")), vurbtest.New(t, app, as("alice")), vurbtest.New(t, app, as("bob"))
 	is.Equal(alice.CallText("notes_search", echoIn{"a"}), "a")
-	is.True(strings.Contains(alice.CallError("notes_search", echoIn{"a"}), "rate limit reached (1 call per minute)"))
+	is.Equal(aliceAgain.CallError("notes_search", echoIn{"a"}), // another session, the same user
+		"[notes/search] rate limit reached (1 call per minute); retry in 1m0s, not sooner")
 	is.Equal(bob.CallText("notes_search", echoIn{"b"}), "b")
+
+	// Anonymous callers are told apart by their session.
+	one, other := vurbtest.New(t, app, vurbtest.OverHTTP()), vurbtest.New(t, app, vurbtest.OverHTTP())
+	is.Equal(one.CallText("notes_search", echoIn{"1"}), "1")
+	is.True(strings.Contains(one.CallError("notes_search", echoIn{"1"}), "rate limit reached"))
+	is.Equal(other.CallText("notes_search", echoIn{"2"}), "2")
+}
+
+// KeyedBy names buckets otherwise: here one per tenant, whoever calls.
+func TestRateLimitKeyedBy(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	app := vurb.New()
+	perTenant := vurb.PerCaller(1, time.Minute).KeyedBy(func(_ context.Context, c *vurb.Caller) string {
+		return c.Header.Get("X-Tenant")
+	})
+	vurb.Query(app, "notes.search", echo).RateLimit(perTenant)
+	in := func(tenant, user string) vurbtest.Option {
+		return vurbtest.Identity{Token: &auth.TokenInfo{UserID: user}, Header: http.Header{"X-Tenant": {tenant}}}
+	}
+	is.Equal(vurbtest.New(t, app, in("acme", "alice")).CallText("notes_search", echoIn{"a"}), "a")
+	is.True(strings.Contains(vurbtest.New(t, app, in("acme", "bob")).CallError("notes_search", echoIn{"b"}), "rate limit reached"))
+	is.Equal(vurbtest.New(t, app, in("globex", "carol")).CallText("notes_search", echoIn{"c"}), "c")
 }
 
 // A call that finds the action's handlers all running waits for a slot,

@@ -75,6 +75,10 @@ type Messages struct {
 	// Busy follows the call's prefix when too many handlers are running
 	// (see WithMaxRunning): %d, the bound reached.
 	Busy string
+	// MissingScopes follows the call's prefix when the caller's token
+	// lacks scopes the action requires (see RequireScopes): %s, the
+	// scopes missing, space-separated.
+	MissingScopes string
 	// RateLimited follows the call's prefix when a rate limit refuses the
 	// call (see RateLimit): %s, the rate; %s, how long to wait before a
 	// retry can succeed.
@@ -104,6 +108,7 @@ func DefaultMessages() Messages {
 		Timeout:                MsgTimeout,
 		Internal:               MsgInternal,
 		Busy:                   engine.DefaultBusy,
+		MissingScopes:          engine.DefaultMissingScopes,
 		RateLimited:            engine.DefaultRateLimited,
 		AtCapacity:             engine.DefaultAtCapacity,
 		Truncated:              engine.DefaultTruncated,
@@ -131,6 +136,7 @@ func WithMessages(m Messages) Option {
 			{&d.Timeout, m.Timeout},
 			{&d.Internal, m.Internal},
 			{&d.Busy, m.Busy},
+			{&d.MissingScopes, m.MissingScopes},
 			{&d.RateLimited, m.RateLimited},
 			{&d.AtCapacity, m.AtCapacity},
 			{&d.Truncated, m.Truncated},

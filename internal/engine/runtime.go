@@ -29,6 +29,12 @@ type Runtime struct {
 	// them per action (0: no bound). See limit.go.
 	MaxRunning          int64
 	MaxRunningPerAction int64
+	// LogAttrs, when set, adds attributes read from the context a call
+	// arrived with to the call's logger (a trace id, a span id).
+	LogAttrs func(context.Context) []slog.Attr
+	// Scopes are the app's own required scopes: every prompt and resource
+	// needs them too (actions carry theirs in ActionSpec.Scopes).
+	Scopes []string
 	// RateStore keeps the buckets of the actions' rate limits (see
 	// limit_rate.go); it must be set when an action has one.
 	RateStore RateStore
@@ -51,6 +57,7 @@ type Messages struct {
 	Timeout                string // the deadline
 	Internal               string // the reference
 	Busy                   string // the bound reached
+	MissingScopes          string // the scopes missing, space-separated
 	RateLimited            string // the rate, when to retry (see limit_rate.go)
 	AtCapacity             string // the cap, the wait (see limit_concurrency.go)
 	Truncated              string // the bytes kept, the bytes in all (see limit_output.go)
@@ -84,6 +91,8 @@ const (
 	OutcomeInputRequired Outcome = "input_required"
 	// OutcomeBusy: the call was refused, too many handlers were running.
 	OutcomeBusy Outcome = "busy"
+	// OutcomeDenied: the caller's token lacks a scope the action requires.
+	OutcomeDenied Outcome = "denied"
 	// OutcomeLimited: the call was refused by one of its action's limits,
 	// a rate limit or its concurrency cap (see limits.go).
 	OutcomeLimited Outcome = "limited"
