@@ -42,7 +42,7 @@ func WithRateStore(s RateStore) Option { return func(c *config) { c.rateStore = 
 type RateLimit struct {
 	rate Rate
 	// key names the caller's bucket; nil: one bucket for all callers.
-	key func(ctx context.Context, o *engine.Origin) string
+	key func(ctx context.Context, o engine.Origin) string
 }
 
 // PerCaller allows each caller calls per per, with bursts of as many (see
@@ -90,7 +90,7 @@ func (r RateLimit) KeyedBy(key func(ctx context.Context, c *Caller) string) Rate
 	if key == nil {
 		panic("vurb: RateLimit.KeyedBy(nil): give a function that names the caller's bucket")
 	}
-	r.key = func(ctx context.Context, o *engine.Origin) string { return key(ctx, callerOf(o)) }
+	r.key = func(ctx context.Context, o engine.Origin) string { return key(ctx, callerOf(&o)) }
 	return r
 }
 
@@ -147,7 +147,7 @@ func (s rateStore) Take(ctx context.Context, key string, r engine.Rate) (bool, t
 
 // callerBucket names a PerCaller bucket: the token's subject, else the
 // session, else the one bucket of anonymous callers.
-func callerBucket(_ context.Context, o *engine.Origin) string {
+func callerBucket(_ context.Context, o engine.Origin) string {
 	if o.Token != nil && o.Token.UserID != "" {
 		return "user:" + o.Token.UserID
 	}

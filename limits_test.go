@@ -74,6 +74,25 @@ func TestRateLimitCountsTheScopeThatDeclaresIt(t *testing.T) {
 		"[other/ping] rate limit reached (5 calls per hour); retry in 12m0s, not sooner")
 }
 
+// A group's limits cover its actions, and no other group's.
+func TestLimitsOfAGroup(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	app := vurb.New()
+	admin := app.Tool("admin")
+	users := admin.Group("users", "User accounts").RateLimit(vurb.AllCallers(1, time.Hour)).MaxOutput(3).MaxConcurrent(1, 0)
+	vurb.Query(users, "list", echo)
+	vurb.Query(users, "show", echo)
+	vurb.Query(admin.Group("teams", "Teams"), "list", echo)
+	c := vurbtest.New(t, app)
+	res, err := c.CallResult("admin_users_list", echoIn{"abcd"})
+	is.NoErr(err)
+	is.Equal(texts(res)[0], "abc")
+	is.Equal(c.CallError("admin_users_show", echoIn{"x"}),
+		"[admin/users.show] rate limit reached (1 call per hour); retry in 1h0m0s, not sooner")
+	is.Equal(c.CallText("admin_teams_list", echoIn{"abcd"}), "abcd")
+}
+
 // Each caller has a bucket of its own under a PerCaller limit, named by
 // the token's subject (whatever the session), else by the session.
 func TestRateLimitPerCaller(t *testing.T) {
@@ -118,29 +137,33 @@ func TestMaxConcurrentWaitsThenRefuses(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	release := make(chan struct{})
-	started := make(chan struct{}, 1)
-	app := vurb.New()
-	vurb.Query(app, "reports.build", func(_ context.Context, in echoIn) (string, error) {
+	started := make(chan struct{}, 2)
+	hold := func(_ context.Context, in echoIn) (string, error) {
 		if in.Text == "hold" {
 			started <- struct{}{}
 			<-release
 		}
 		return in.Text, nil
-	}).MaxConcurrent(1, 50*time.Millisecond)
+	}
+	app := vurb.New()
+	vurb.Query(app, "reports.build", hold).MaxConcurrent(1, 50*time.Millisecond)
+	vurb.Query(app, "reports.queue", hold).MaxConcurrent(1, time.Minute)
 	c := vurbtest.New(t, app)
 
-	done := make(chan string)
+	done := make(chan string, 2)
 	go func() { done <- c.CallText("reports_build", echoIn{"hold"}) }()
+	go func() { done <- c.CallText("reports_queue", echoIn{"hold"}) }()
+	<-started
 	<-started
 	is.Equal(c.CallError("reports_build", echoIn{"next"}),
 		"[reports/build] 1 calls of this action are already running and none ended within 50ms; retry in a few seconds")
 
-	// A call that waits while the slot is given back runs.
+	// A call waiting when the slot is given back runs.
 	waited := make(chan string)
-	go func() { waited <- c.CallText("reports_build", echoIn{"after"}) }()
-	time.Sleep(10 * time.Millisecond) // usually inside the wait; either way the call must succeed
+	go func() { waited <- c.CallText("reports_queue", echoIn{"after"}) }()
+	time.Sleep(10 * time.Millisecond) // usually waiting by now; if not, it finds the slot free
 	close(release)
-	is.Equal(<-done, "hold")
+	is.Equal(<-done+<-done, "holdhold")
 	is.Equal(<-waited, "after")
 }
 

@@ -52,8 +52,9 @@ type RateRule struct {
 	Name string
 	Rate Rate
 	// Key names the caller's bucket; nil means one bucket for every
-	// caller.
-	Key func(ctx context.Context, o *Origin) string
+	// caller. It gets a copy of the call's origin, so that the origin of a
+	// call without such a limit stays on the stack.
+	Key func(ctx context.Context, o Origin) string
 }
 
 // checkRate spends a token of rule's bucket for the call, or returns the
@@ -62,10 +63,7 @@ type RateRule struct {
 func (ep *Endpoint) checkRate(ctx context.Context, rule *RateRule, o *Origin) *mcp.CallToolResult {
 	key := rule.Name
 	if rule.Key != nil {
-		// A copy: the key function may keep what it is given, and the
-		// call's own Origin must stay on the stack of calls without one.
-		origin := *o
-		key += "\x00" + rule.Key(ctx, &origin)
+		key += "\x00" + rule.Key(ctx, *o)
 	}
 	ok, after, err := ep.rt.RateStore.Take(ctx, key, rule.Rate)
 	if err != nil {
