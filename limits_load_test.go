@@ -227,7 +227,7 @@ func TestMaxConcurrentHoldsUnderLoad(t *testing.T) {
 						t.Error(err)
 					case !res.IsError:
 						ok.Add(1)
-					case strings.HasSuffix(texts(res)[0], fmt.Sprintf("%d calls of this action are already running and none ended within 0s; retry in a few seconds", capped)):
+					case strings.HasSuffix(texts(res)[0], fmt.Sprintf("this action's limit of concurrent calls (%d) is reached and none ended within 0s; retry in a few seconds", capped)):
 						refused.Add(1)
 					default:
 						t.Errorf("unexpected answer %q", texts(res)[0])

@@ -156,7 +156,7 @@ func TestMaxConcurrentWaitsThenRefuses(t *testing.T) {
 	<-started
 	<-started
 	is.Equal(c.CallError("reports_build", echoIn{"next"}),
-		"[reports/build] 1 calls of this action are already running and none ended within 50ms; retry in a few seconds")
+		"[reports/build] this action's limit of concurrent calls (1) is reached and none ended within 50ms; retry in a few seconds")
 
 	// A call waiting when the slot is given back runs.
 	waited := make(chan string)
@@ -193,7 +193,7 @@ func TestMaxConcurrentLevels(t *testing.T) {
 		<-started
 	}
 	is.Equal(c.CallError("jobs_capped", echoIn{"x"}),
-		"[jobs/capped] 2 calls of this action are already running and none ended within 0s; retry in a few seconds")
+		"[jobs/capped] this action's limit of concurrent calls (2) is reached and none ended within 0s; retry in a few seconds")
 	close(release)
 	wg.Wait()
 }

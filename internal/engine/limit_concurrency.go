@@ -10,7 +10,7 @@ import (
 
 // DefaultAtCapacity is the AtCapacity message of a runtime that sets none
 // (%d: the cap, %s: how long the call waited for a slot).
-const DefaultAtCapacity = "%d calls of this action are already running and none ended within %s; retry in a few seconds"
+const DefaultAtCapacity = "this action's limit of concurrent calls (%d) is reached and none ended within %s; retry in a few seconds"
 
 // slots cap an action's handlers running at once. A slot is taken before
 // the handler starts and given back when it returns, even after its call
