@@ -2,6 +2,8 @@ package vurb_test
 
 import (
 	"context"
+	"errors"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -313,4 +315,63 @@ func texts(res *mcp.CallToolResult) []string {
 		}
 	}
 	return out
+}
+
+// failingStore is a RateStore that is down.
+type failingStore struct{}
+
+func (failingStore) Take(context.Context, string, vurb.Rate) (bool, time.Duration, error) {
+	return false, 0, errors.New("connection refused")
+}
+
+// A store that fails lets calls through, and the app's log says so: a
+// limiter that is down must not take the server down with it.
+func TestRateStoreFailureLetsCallsThrough(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	var log syncBuffer
+	app := vurb.New(vurb.WithRateStore(failingStore{}), vurb.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
+	vurb.Query(app, "notes.search", echo).RateLimit(vurb.AllCallers(1, time.Hour))
+	c := vurbtest.New(t, app)
+	is.Equal(c.CallText("notes_search", echoIn{"a"}), "a")
+	is.Equal(c.CallText("notes_search", echoIn{"b"}), "b")
+	is.True(strings.Contains(log.String(), `msg="vurb: rate store failed; the call goes through unlimited" tool=notes action=search limit=notes.search#0 err="connection refused"`))
+}
+
+// A caller that gives up while its call waits for a slot is not kept
+// waiting: the call ends cancelled, and the slot's holder runs on.
+func TestMaxConcurrentWaitEndsWithTheCaller(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	release := make(chan struct{})
+	started := make(chan struct{})
+	var mu sync.Mutex
+	var outcomes []vurb.Outcome
+	app := vurb.New(vurb.WithObserver(func(_ context.Context, e vurb.Event) {
+		if e.Kind == vurb.CallFinished {
+			mu.Lock()
+			outcomes = append(outcomes, e.Outcome)
+			mu.Unlock()
+		}
+	}))
+	vurb.Query(app, "jobs.run", func(context.Context, struct{}) (string, error) {
+		close(started)
+		<-release
+		return "done", nil
+	}).MaxConcurrent(1, time.Hour)
+	done := make(chan string)
+	go func() {
+		res, _ := app.Call(context.Background(), "jobs_run", nil)
+		done <- texts(res)[0]
+	}()
+	<-started
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	_, err := app.Call(ctx, "jobs_run", nil)
+	is.True(errors.Is(err, context.DeadlineExceeded))
+	close(release)
+	is.Equal(<-done, "done")
+	mu.Lock()
+	defer mu.Unlock()
+	is.Equal(outcomes, []vurb.Outcome{vurb.OutcomeCancelled, vurb.OutcomeOK})
 }

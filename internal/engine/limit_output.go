@@ -81,6 +81,9 @@ func (ep *Endpoint) truncate(res *mcp.CallToolResult, max int) *mcp.CallToolResu
 
 // cutText is s cut to at most n bytes, at the start of a character.
 func cutText(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
