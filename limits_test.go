@@ -116,6 +116,24 @@ func TestRateLimitPerCaller(t *testing.T) {
 	is.Equal(other.CallText("notes_search", echoIn{"2"}), "2")
 }
 
+// Over HTTP without sessions (revision 2026-07-28, vurb's fast lane), the
+// token's subject still names the bucket.
+func TestRateLimitPerCallerSessionless(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	app := vurb.New()
+	vurb.Query(app, "notes.search", echo).RateLimit(vurb.PerCaller(1, time.Minute))
+	as := func(user string) *vurbtest.Client {
+		return vurbtest.New(t, app, vurbtest.OverHTTP(), vurbtest.Protocol(vurbtest.Sessionless),
+			vurbtest.Identity{Token: &auth.TokenInfo{UserID: user, Expiration: time.Now().Add(time.Hour)}})
+	}
+	alice, bob := as("alice"), as("bob")
+	is.Equal(alice.CallText("notes_search", echoIn{"a"}), "a")
+	is.Equal(alice.CallError("notes_search", echoIn{"a"}),
+		"[notes/search] rate limit reached (1 call per minute); retry in 1m0s, not sooner")
+	is.Equal(bob.CallText("notes_search", echoIn{"b"}), "b")
+}
+
 // KeyedBy names buckets otherwise: here one per tenant, whoever calls.
 func TestRateLimitKeyedBy(t *testing.T) {
 	t.Parallel()
