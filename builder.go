@@ -30,6 +30,7 @@ type Tool struct {
 	// toonDescription writes the grouped description in TOON.
 	toonDescription bool
 	categories      []*Category // the categories it or its actions joined (category.go)
+	limits          limitSet    // limits.go
 
 	actions []*ActionDef // direct actions, in declaration order
 	groups  []*Group

@@ -40,6 +40,9 @@ func (a *App) runtime() *engine.Runtime {
 			Internal:               m.Internal,
 			Busy:                   m.Busy,
 			MissingScopes:          m.MissingScopes,
+			RateLimited:            m.RateLimited,
+			AtCapacity:             m.AtCapacity,
+			Truncated:              m.Truncated,
 		},
 	}
 	rt.Decode = a.decodeOptions()
@@ -112,6 +115,7 @@ func (d *ActionDef) lower(rt *engine.Runtime, policies []compiledPolicy) *engine
 		Timeout:      timeout,
 		Sync:         resolveSync(key, d.cache, d.invalidates, policies, app.cfg.defaultCache),
 		Scopes:       d.requiredScopes(),
+		Limits:       d.lowerLimits(),
 	}
 	return spec
 }

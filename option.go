@@ -58,6 +58,10 @@ type config struct {
 	maxRunningPerAction int
 	notifyBuffer        int
 
+	// limits of calls (limits.go)
+	callLimits limitSet
+	rateStore  RateStore
+
 	// The validator the app's codecs run: made by finish, with the rules
 	// WithRule registered.
 	rules     []rule
@@ -83,6 +87,7 @@ func defaultConfig() config {
 		logger:     slog.Default(),
 		messages:   DefaultMessages(),
 		maxRunning: DefaultMaxRunning,
+		callLimits: limitSet{maxOutput: DefaultMaxOutput},
 	}
 }
 

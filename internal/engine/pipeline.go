@@ -84,6 +84,9 @@ func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id
 	if err != nil {
 		return ErrorResult(ep.prefix + fmt.Sprintf(ep.rt.Messages.InvalidArguments, err)), OutcomeValidation, nil
 	}
+	if stop, res, outcome, err := ep.limit(ctx, &o); stop { // limits.go: rate limits, then a slot
+		return res, outcome, err
+	}
 	if ok, bound := ep.admit(); !ok {
 		return ep.busy(bound), OutcomeBusy, nil
 	}

@@ -39,6 +39,9 @@ type Runtime struct {
 	// Scopes are the app's own required scopes: every prompt and resource
 	// needs them too (actions carry theirs in ActionSpec.Scopes).
 	Scopes []string
+	// RateStore keeps the buckets of the actions' rate limits (see
+	// limit_rate.go); it must be set when an action has one.
+	RateStore RateStore
 
 	ids     atomic.Uint64 // request ids, one sequence per plan
 	running atomic.Int64  // handlers running, late ones included
@@ -59,6 +62,9 @@ type Messages struct {
 	Internal               string // the reference
 	Busy                   string // the bound reached
 	MissingScopes          string // the scopes missing, space-separated
+	RateLimited            string // the rate, when to retry (see limit_rate.go)
+	AtCapacity             string // the cap, the wait (see limit_concurrency.go)
+	Truncated              string // the bytes kept, the bytes in all (see limit_output.go)
 }
 
 // EventKind says what an Event reports.
@@ -91,6 +97,9 @@ const (
 	OutcomeBusy Outcome = "busy"
 	// OutcomeDenied: the caller's token lacks a scope the action requires.
 	OutcomeDenied Outcome = "denied"
+	// OutcomeLimited: the call was refused by one of its action's limits,
+	// a rate limit or its concurrency cap (see limits.go).
+	OutcomeLimited Outcome = "limited"
 )
 
 // Event is one observation; fields that do not apply to its Kind are zero.
