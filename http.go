@@ -77,6 +77,7 @@ func (a *App) httpServing(opts ...ServeOption) *httpServing {
 	})
 	var served http.Handler = counted
 	if cfg.bearer != nil {
+		cfg.bearer = cfg.bearer.forApp(a.requiredScopes())
 		served = cfg.bearer.protect(served) // every request, the fast lane's included
 	}
 	hs.handler = guard(served, &cfg)

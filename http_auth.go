@@ -69,6 +69,7 @@ const wellKnownResourceMetadata = "/.well-known/oauth-protected-resource"
 
 // resourceServer is what BearerAuth sets up, once.
 type resourceServer struct {
+	doc           oauthex.ProtectedResourceMetadata
 	resource      string
 	metadata      http.Handler // the go-sdk's RFC 9728 handler
 	metadataPaths []string     // where it is served: the resource's own, then the bare one
@@ -100,6 +101,7 @@ func newResourceServer(verifier auth.TokenVerifier, metadata *oauthex.ProtectedR
 		paths = []string{wellKnownResourceMetadata + suffix, wellKnownResourceMetadata}
 	}
 	return &resourceServer{
+		doc:           doc,
 		resource:      doc.Resource,
 		metadata:      auth.ProtectedResourceMetadataHandler(&doc),
 		metadataPaths: paths,
@@ -205,4 +207,17 @@ func (c *challengeWriter) WriteHeader(code int) {
 		}
 	}
 	c.ResponseWriter.WriteHeader(code)
+}
+
+// forApp is rs for an app whose actions require scopes: when the metadata
+// lists no scopes_supported, the document lists the app's, so a client
+// learns what it may ask the authorization server for.
+func (rs *resourceServer) forApp(scopes []string) *resourceServer {
+	if len(rs.doc.ScopesSupported) > 0 || len(scopes) == 0 {
+		return rs
+	}
+	c := *rs
+	c.doc.ScopesSupported = scopes
+	c.metadata = auth.ProtectedResourceMetadataHandler(&c.doc)
+	return &c
 }

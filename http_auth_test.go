@@ -126,6 +126,8 @@ func TestBearerAuthMetadata(t *testing.T) {
 	is := is.New(t)
 	app := vurb.New()
 	vurb.Query(app, "projects.list", func(context.Context, noInput) (string, error) { return "p1", nil })
+	vurb.Mutation(app, "projects.delete", func(context.Context, noInput) (string, error) { return "gone", nil }).
+		RequireScopes("projects:write")
 	srv, resource := protectedServer(t, app, func(string) auth.TokenVerifier { return opaqueTokens(nil) }, nil)
 	ctx := context.Background()
 
@@ -142,6 +144,7 @@ func TestBearerAuthMetadata(t *testing.T) {
 		doc, err := oauthex.GetProtectedResourceMetadata(ctx, u, resource, srv.Client())
 		is.NoErr(err) // it names this resource
 		is.Equal(doc.AuthorizationServers, []string{"https://issuer.example"})
+		is.Equal(doc.ScopesSupported, []string{"projects:write"}) // the app's, since the metadata listed none
 	}
 
 	// Public, and cross-origin: browsers' clients read it.

@@ -60,6 +60,23 @@ func addScopes(have []string, owner string, scopes []string) []string {
 	return have
 }
 
+// requiredScopes are the scopes some request of the built app needs,
+// sorted: the app's own and every action's.
+func (a *App) requiredScopes() []string {
+	all := slices.Clone(a.scopes)
+	for _, r := range a.built().Routes() {
+		for _, ep := range r.Endpoints() {
+			for _, s := range ep.Scopes() {
+				if !slices.Contains(all, s) {
+					all = append(all, s)
+				}
+			}
+		}
+	}
+	slices.Sort(all)
+	return all
+}
+
 // requiredScopes are the scopes of the action and of every level around
 // it, each once, outermost first.
 func (d *ActionDef) requiredScopes() []string {

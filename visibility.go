@@ -74,20 +74,10 @@ type view struct {
 // when every caller sees the same tools (no WithVisibility, no scopes).
 func (a *App) views(cfg *serveConfig) *views {
 	p := a.built()
-	var scoped []string
-	for _, r := range p.Routes() {
-		for _, ep := range r.Endpoints() {
-			for _, s := range ep.Scopes() {
-				if !slices.Contains(scoped, s) {
-					scoped = append(scoped, s)
-				}
-			}
-		}
-	}
+	scoped := a.requiredScopes()
 	if a.cfg.class == nil && len(scoped) == 0 {
 		return nil
 	}
-	slices.Sort(scoped)
 	vs := &views{plan: p, class: a.cfg.class, visible: a.cfg.visible, scoped: scoped, cache: map[string]*view{}}
 	if cfg.filters() {
 		vs.base = func(ep *engine.Endpoint) bool { return cfg.allows(ep.Tags()) }
