@@ -1,0 +1,156 @@
+package vurbotel
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// Options returns the vurb options that instrument an app: pass them to
+// vurb.New with the app's others.
+//
+//	app := vurb.New(append(vurbotel.Options(), vurb.WithName("projects"))...)
+//
+// They install a request middleware (a span and the metrics for every MCP
+// request any server of the app receives, over stdio, HTTP sessions and
+// sessionless HTTP alike), an observer (vurb's outcome of each tool call
+// on its span and metrics) and a log context (trace_id and span_id on
+// every vurb.Logger line). Options composes with the app's own observers
+// and middleware.
+//
+// An instrument the meter provider refuses is reported through
+// otel.Handle, as OpenTelemetry's own instrumentations do, and left out;
+// the rest works.
+func Options(opts ...Option) []vurb.Option {
+	in := newInstrumentation(newConfig(opts))
+	return []vurb.Option{
+		vurb.WithRequestMiddleware(in.middleware),
+		vurb.WithObserver(in.observe),
+		vurb.WithLogContext(logContext),
+	}
+}
+
+// instrumentation holds what the middleware and the observer share.
+type instrumentation struct {
+	cfg        config
+	tracer     trace.Tracer
+	propagator propagation.TextMapPropagator
+	metrics    *instruments
+	sessions   sessions
+}
+
+func newInstrumentation(cfg config) *instrumentation {
+	in := &instrumentation{
+		cfg:        cfg,
+		tracer:     cfg.tracerProvider.Tracer(instrumentationName, trace.WithInstrumentationVersion(version)),
+		propagator: cfg.propagator,
+	}
+	m, err := newInstruments(cfg.meterProvider.Meter(instrumentationName, metric.WithInstrumentationVersion(version)))
+	if err != nil {
+		otel.Handle(err)
+		m = noopInstruments()
+	}
+	in.metrics = m
+	in.sessions.metrics = m
+	return in
+}
+
+// requestState is what the observer learns of a tool call for the
+// middleware that started its span: vurb's outcome and the action's key.
+// The observer writes it on the call's goroutine before the call answers;
+// the middleware reads it once the call has answered.
+type requestState struct {
+	outcome   vurb.Outcome
+	key       string
+	requestID string
+}
+
+type requestStateKey struct{}
+
+// middleware is the request middleware: one SERVER span per MCP request,
+// its duration, and the in-flight count.
+func (in *instrumentation) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		start := time.Now()
+		info := describe(method, req)
+		ctx, links := parent(ctx, in.propagator, req)
+		ctx, span := in.tracer.Start(ctx, info.spanName(in.cfg.resourceURI),
+			trace.WithSpanKind(trace.SpanKindServer),
+			trace.WithTimestamp(start),
+			trace.WithAttributes(info.spanAttributes()...),
+			trace.WithLinks(links...))
+		state := &requestState{}
+		ctx = context.WithValue(ctx, requestStateKey{}, state)
+		active := metric.WithAttributeSet(info.activeAttributes())
+		in.metrics.activeRequests.Add(ctx, 1, active)
+
+		res, err := next(ctx, method, req)
+
+		in.metrics.activeRequests.Add(ctx, -1, active)
+		end := classify(state.outcome, res, err)
+		finishSpan(span, state, end)
+		in.metrics.duration.RecordSet(ctx, time.Since(start).Seconds(), info.metricAttributes(state.key, end.errorType))
+		if method == methodInitialize && err == nil {
+			in.sessions.opened(req.GetSession(), info.protocol)
+		}
+		return res, err
+	}
+}
+
+// finishSpan records how the request ended and ends the span.
+func finishSpan(span trace.Span, state *requestState, end ending) {
+	if span.IsRecording() {
+		attrs := make([]attribute.KeyValue, 0, 5)
+		if state.key != "" {
+			attrs = append(attrs, actionKey.String(state.key))
+		}
+		if state.requestID != "" {
+			attrs = append(attrs, requestIDKey.String(state.requestID))
+		}
+		if state.outcome != "" {
+			attrs = append(attrs, outcomeKey.String(string(state.outcome)))
+		}
+		if end.errorType != "" {
+			attrs = append(attrs, semconv.ErrorTypeKey.String(end.errorType))
+		}
+		if end.statusCode != "" {
+			attrs = append(attrs, semconv.RPCResponseStatusCodeKey.String(end.statusCode))
+		}
+		span.SetAttributes(attrs...)
+		if end.errorType != "" {
+			span.SetStatus(codes.Error, end.description)
+		}
+	}
+	span.End()
+}
+
+// observe is the observer: it hands a tool call's outcome to the request
+// that carries it.
+func (in *instrumentation) observe(ctx context.Context, e vurb.Event) {
+	if e.Kind != vurb.CallFinished {
+		return
+	}
+	if state, ok := ctx.Value(requestStateKey{}).(*requestState); ok {
+		state.outcome, state.key, state.requestID = e.Outcome, e.Key, e.RequestID
+	}
+}
+
+// logContext gives each call's logger the trace and span ids of its ctx,
+// so that log lines join their trace.
+func logContext(ctx context.Context) []slog.Attr {
+	sc := trace.SpanContextFromContext(ctx)
+	if !sc.IsValid() {
+		return nil
+	}
+	return []slog.Attr{slog.String("trace_id", sc.TraceID().String()), slog.String("span_id", sc.SpanID().String())}
+}
