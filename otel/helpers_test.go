@@ -170,4 +170,6 @@ func newApp(tel *telemetry, opts ...vurb.Option) *vurb.App {
 }
 
 // ids are a span context's ids as text.
-func ids(sc trace.SpanContext) [2]string { return [2]string{sc.TraceID().String(), sc.SpanID().String()} }
+func ids(sc trace.SpanContext) [2]string {
+	return [2]string{sc.TraceID().String(), sc.SpanID().String()}
+}

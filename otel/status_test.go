@@ -2,8 +2,8 @@ package vurbotel_test
 
 import (
 	"context"
-	"strings"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
