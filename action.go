@@ -64,6 +64,7 @@ type ActionDef struct {
 	description string
 	title       string
 	tags        []string
+	scopes      []string
 	idempotent  bool
 	openWorld   *bool
 	annotations *mcp.ToolAnnotations

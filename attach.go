@@ -29,14 +29,16 @@ type ToolServer interface {
 func (a *App) Attach(server ToolServer, opts ...ServeOption) (detach func()) {
 	cfg := newServeConfig(opts)
 	cfg.mustNotNeedHTTP("Attach")
-	return a.attach(server, &cfg)
+	return a.attach(server, &cfg, a.views(&cfg))
 }
 
-func (a *App) attach(server ToolServer, cfg *serveConfig) (detach func()) {
+// attach adds the routes cfg lets through; vs, when not nil, gives each
+// caller its own view of them.
+func (a *App) attach(server ToolServer, cfg *serveConfig, vs *views) (detach func()) {
 	routes := a.view(cfg)
 	names := make([]string, len(routes))
 	for i, r := range routes {
-		server.AddTool(r.Wire(), toolHandler(r))
+		server.AddTool(r.Wire(), toolHandler(r, vs))
 		names[i] = r.Wire().Name
 	}
 	return func() { server.RemoveTools(names...) }
@@ -51,16 +53,21 @@ func (a *App) view(cfg *serveConfig) []engine.Route {
 	return a.built().View(allow)
 }
 
-// toolHandler adapts a route to the SDK's ToolHandler.
-func toolHandler(r engine.Route) mcp.ToolHandler {
+// toolHandler adapts a route to the SDK's ToolHandler. With per-caller
+// views (vs), the route is the caller's view of it, and a tool the caller
+// does not see is unknown.
+func toolHandler(r engine.Route, vs *views) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var o engine.Origin
 		if req == nil {
-			return r.Call(ctx, nil, o)
+			return r.Call(ctx, nil, engine.Origin{})
 		}
-		o.Session = req.Session
-		o.Version = req.ProtocolVersion()
-		o.Capabilities = req.ClientCapabilities()
+		o := originOf(req)
+		if vs != nil && vs.class != nil {
+			name := r.Wire().Name
+			if r = vs.route(name, &o); r == nil {
+				return nil, engine.UnknownTool(vs.plan.Runtime(), name)
+			}
+		}
 		if req.Params == nil {
 			return r.Call(ctx, nil, o)
 		}

@@ -21,6 +21,7 @@ type Tool struct {
 	name          string
 	description   string
 	tags          []string
+	scopes        []string
 	middleware    []Middleware
 	common        reflect.Type
 	discriminator string

@@ -51,3 +51,18 @@ func Logger(ctx context.Context) *slog.Logger {
 	}
 	return slog.Default()
 }
+
+// Tags are the action's tags, with its group's and its tool's: what a
+// middleware decides on without switching over action keys. Shared: do not
+// modify.
+func (c *Call) Tags() []string { return (*engine.Call)(c).Tags() }
+
+// Annotations are the action's own annotations (read-only, destructive,
+// idempotent, open-world), whatever its exposition merges into the wire
+// tool's. Shared: do not modify.
+func (c *Call) Annotations() *mcp.ToolAnnotations { return (*engine.Call)(c).Annotations() }
+
+// Scopes are the OAuth scopes the action requires (see RequireScopes),
+// which the pipeline has checked before the middleware runs. Shared: do not
+// modify.
+func (c *Call) Scopes() []string { return (*engine.Call)(c).Scopes() }

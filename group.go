@@ -10,6 +10,7 @@ type Group struct {
 	name        string
 	description string
 	tags        []string
+	scopes      []string
 	middleware  []Middleware
 	actions     []*ActionDef
 }

@@ -60,7 +60,7 @@ func (a *App) httpServing(opts ...ServeOption) *httpServing {
 		routes := a.view(&cfg)
 		impl := &mcp.Implementation{Name: a.cfg.name, Version: a.cfg.version}
 		fast = func(sdk http.Handler) http.Handler {
-			if l := newLane(sdk, routes, impl, &ho, userCacheable); l != nil {
+			if l := newLane(sdk, a.built().Runtime(), routes, impl, &ho, userCacheable, a.cfg.requestMW, a.views(&cfg)); l != nil {
 				return l
 			}
 			return sdk

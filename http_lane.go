@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
@@ -34,6 +36,7 @@ import (
 // the lane encodes as the go-sdk does.
 type lane struct {
 	sdk      http.Handler // the go-sdk's stateless handler: everything else
+	rt       *engine.Runtime
 	routes   map[string]engine.Route
 	headered map[string]bool // tools with x-mcp-header bindings: the go-sdk checks them
 	impl     *mcp.Implementation
@@ -43,22 +46,33 @@ type lane struct {
 	caps     *capsCache
 	// serverMeta is the _meta of a 2026-07-28 result, encoded once.
 	serverMeta []byte
+	// wrapped runs a tools/call through the app's request middleware
+	// (WithRequestMiddleware), nil when it has none.
+	wrapped mcp.MethodHandler
+	// views are the app's per-caller tool lists, nil when it has none
+	// (see visibility.go); tools/list then goes to the go-sdk.
+	views *views
 }
 
 // newLane returns the lane over the routes a server exposes, or nil when an
 // option it cannot honour is set (an event store, a custom SetCacheable,
 // the SDK's own handler options it does not mirror).
-func newLane(sdk http.Handler, routes []engine.Route, impl *mcp.Implementation, ho *mcp.StreamableHTTPOptions, userCacheable bool) *lane {
+func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *mcp.Implementation, ho *mcp.StreamableHTTPOptions, userCacheable bool,
+	mw []mcp.Middleware, vs *views) *lane {
 	if ho.EventStore != nil || ho.CrossOriginProtection != nil || ho.DisableLocalhostProtection || userCacheable {
 		return nil
 	}
-	l := &lane{sdk: sdk, routes: make(map[string]engine.Route, len(routes)), headered: map[string]bool{},
+	l := &lane{sdk: sdk, rt: rt, routes: make(map[string]engine.Route, len(routes)), headered: map[string]bool{},
 		impl: impl, json: ho.JSONResponse, maxBody: ho.MaxRequestBodyBytes, lists: &listCache{sdk: sdk}, caps: &capsCache{}}
 	meta, err := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl})
 	if err != nil {
 		return nil
 	}
 	l.serverMeta = meta
+	l.views = vs
+	if len(mw) > 0 {
+		l.wrapped = wrapMethod(l.runCall, mw)
+	}
 	for _, r := range routes {
 		name := r.Wire().Name
 		l.routes[name] = r
@@ -76,6 +90,7 @@ type laneRequest struct {
 	version string // the revision, "" for a stateless handshake-era request
 	newRev  bool   // revision 2026-07-28 or later: per-request _meta
 	caps    *mcp.ClientCapabilities
+	meta    json.RawMessage // the request's _meta, decoded only when asked for
 	name    string          // tools/call
 	args    json.RawMessage // tools/call
 }
@@ -92,7 +107,7 @@ func (l *lane) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch req.method {
 	case "tools/list":
-		if !l.list(w, r, req, body) {
+		if l.views != nil || l.wrapped != nil || !l.list(w, r, req, body) {
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			l.sdk.ServeHTTP(w, r)
 		}
@@ -210,6 +225,9 @@ func (l *lane) parseMeta(raw []byte, req *laneRequest) bool {
 			caps = value
 		case mcp.MetaKeyClientInfo:
 			info = value
+		case "traceparent", "tracestate": // trace context (SEP-414): the handler reads it through Caller.Meta
+			_, ok := plainString(value)
+			return ok
 		default:
 			return false
 		}
@@ -217,6 +235,7 @@ func (l *lane) parseMeta(raw []byte, req *laneRequest) bool {
 	}) {
 		return false
 	}
+	req.meta = raw
 	if !req.newRev {
 		return version == nil && caps == nil && info == nil
 	}
@@ -233,9 +252,68 @@ func (l *lane) parseMeta(raw []byte, req *laneRequest) bool {
 
 // call runs a tools/call through the plan and writes the answer.
 func (l *lane) call(w http.ResponseWriter, r *http.Request, req laneRequest) {
-	o := engine.Origin{Version: req.version, Capabilities: req.caps}
-	res, err := l.routes[req.name].Call(r.Context(), req.args, o)
+	o := engine.Origin{Version: req.version, Capabilities: req.caps, RawMeta: req.meta, Header: r.Header,
+		Token: auth.TokenInfoFromContext(r.Context())}
+	if l.wrapped != nil {
+		res, err := l.callWrapped(r.Context(), req, o)
+		l.respond(w, r, req, res, err)
+		return
+	}
+	rt := l.route(req.name, &o)
+	if rt == nil {
+		l.respond(w, r, req, nil, engine.UnknownTool(l.rt, req.name))
+		return
+	}
+	res, err := rt.Call(r.Context(), req.args, o)
 	l.respond(w, r, req, res, err)
+}
+
+// route is the route a caller reaches by name: the app's own, or its view
+// for the caller when the app has per-caller lists. Nil is unknown to them.
+func (l *lane) route(name string, o *engine.Origin) engine.Route {
+	if l.views != nil && l.views.class != nil {
+		return l.views.route(name, o)
+	}
+	return l.routes[name]
+}
+
+// callWrapped runs a tools/call through the app's request middleware, as
+// the go-sdk would: a CallToolRequest with the request's _meta and its
+// verified token and headers, answered by runCall.
+func (l *lane) callWrapped(ctx context.Context, req laneRequest, o engine.Origin) (*mcp.CallToolResult, error) {
+	params := &mcp.CallToolParamsRaw{Name: req.name, Arguments: req.args}
+	if len(req.meta) > 0 && json.Unmarshal(req.meta, &params.Meta) != nil {
+		params.Meta = nil
+	}
+	res, err := l.wrapped(ctx, "tools/call", &mcp.CallToolRequest{Params: params,
+		Extra: &mcp.RequestExtra{TokenInfo: o.Token, Header: o.Header}})
+	if err != nil {
+		return nil, err
+	}
+	out, ok := res.(*mcp.CallToolResult)
+	if !ok || out == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("request middleware returned %T for tools/call", res)}
+	}
+	return out, nil
+}
+
+// runCall is the innermost handler of callWrapped: the call itself, as the
+// middleware passes it on.
+func (l *lane) runCall(ctx context.Context, _ string, req mcp.Request) (mcp.Result, error) {
+	call := req.(*mcp.CallToolRequest)
+	o := engine.Origin{Version: call.ProtocolVersion(), Capabilities: call.ClientCapabilities(), Meta: call.Params.Meta}
+	if call.Extra != nil {
+		o.Token, o.Header = call.Extra.TokenInfo, call.Extra.Header
+	}
+	r := l.route(call.Params.Name, &o)
+	if r == nil {
+		return nil, engine.UnknownTool(l.rt, call.Params.Name)
+	}
+	res, err := r.Call(ctx, call.Params.Arguments, o)
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // respond writes what a tools/call returned as the go-sdk would.

@@ -3,7 +3,10 @@ package vurb
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
 )
@@ -18,8 +21,13 @@ import (
 func roundFor[P mcp.Params](ctx context.Context, rt *engine.Runtime, bind string, req *mcp.ServerRequest[P],
 	answers mcp.InputResponseMap, state string) (context.Context, *engine.Round, error) {
 	r := new(engine.Round)
-	o := engine.Origin{Session: req.Session, Version: req.ProtocolVersion(), Capabilities: req.ClientCapabilities(),
-		Answers: answers, RequestState: state}
+	o := originOf(req)
+	if missing := engine.Missing(rt.Scopes, o.Token); missing != nil {
+		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+			Message: fmt.Sprintf(rt.Messages.MissingScopes, strings.Join(missing, " "))}
+	}
+	o.Answers, o.RequestState = answers, state
+	ctx = context.WithValue(ctx, callerKey{}, callerOf(&o))
 	if err := engine.OpenRound(rt, r, bind, &o); err != nil {
 		return nil, nil, err
 	}

@@ -38,9 +38,12 @@ func (a *App) runtime() *engine.Runtime {
 			Timeout:                m.Timeout,
 			Internal:               m.Internal,
 			Busy:                   m.Busy,
+			MissingScopes:          m.MissingScopes,
 		},
 	}
 	rt.Decode = a.decodeOptions()
+	rt.Scopes = a.scopes
+	rt.LogAttrs = a.cfg.logContext
 	rt.Sealer = engine.NewSealer(a.cfg.stateKeys, a.cfg.stateMaxAge, 0)
 	if obs := a.cfg.observer; obs != nil {
 		rt.Observer = containObserver(obs, a.cfg.logger)
@@ -107,6 +110,7 @@ func (d *ActionDef) lower(rt *engine.Runtime, policies []compiledPolicy) *engine
 		Handler:      lowerHandler(chain(d.endpoint, lo.Flatten(layers))),
 		Timeout:      timeout,
 		Sync:         resolveSync(key, d.cache, d.invalidates, policies, app.cfg.defaultCache),
+		Scopes:       d.requiredScopes(),
 	}
 	return spec
 }

@@ -75,6 +75,10 @@ type Messages struct {
 	// Busy follows the call's prefix when too many handlers are running
 	// (see WithMaxRunning): %d, the bound reached.
 	Busy string
+	// MissingScopes follows the call's prefix when the caller's token
+	// lacks scopes the action requires (see RequireScopes): %s, the
+	// scopes missing, space-separated.
+	MissingScopes string
 	// Schema words the problems found in a call's arguments.
 	Schema *schema.Messages
 }
@@ -92,6 +96,7 @@ func DefaultMessages() Messages {
 		Timeout:                MsgTimeout,
 		Internal:               MsgInternal,
 		Busy:                   engine.DefaultBusy,
+		MissingScopes:          engine.DefaultMissingScopes,
 		Schema:                 schema.DefaultMessages(),
 	}
 }
@@ -116,6 +121,7 @@ func WithMessages(m Messages) Option {
 			{&d.Timeout, m.Timeout},
 			{&d.Internal, m.Internal},
 			{&d.Busy, m.Busy},
+			{&d.MissingScopes, m.MissingScopes},
 		} {
 			if f.v != "" {
 				*f.dst = f.v

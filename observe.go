@@ -67,6 +67,10 @@ const (
 	// OutcomeBusy: the call was refused before its handler ran, since
 	// WithMaxRunning (or WithMaxRunningPerAction) handlers were running.
 	OutcomeBusy = Outcome(engine.OutcomeBusy)
+	// OutcomeDenied: the call was refused before its arguments were read,
+	// since the caller's token lacks a scope the action requires (see
+	// RequireScopes).
+	OutcomeDenied = Outcome(engine.OutcomeDenied)
 )
 
 // Event is one observation. Fields that do not apply to its Kind are zero.
@@ -93,9 +97,20 @@ func eventOf(e engine.Event) Event {
 		RequestID: e.RequestID, Duration: e.Duration, Outcome: Outcome(e.Outcome), Patterns: e.Patterns}
 }
 
-// WithObserver sets the app's observer. Without one a call pays a single
-// nil check: no clock reads and no event values.
-func WithObserver(o Observer) Option { return func(c *config) { c.observer = o } }
+// WithObserver adds an observer to the app: each one given receives every
+// event, in the order given. Without one a call pays a single nil check:
+// no clock reads and no event values.
+func WithObserver(o Observer) Option {
+	return func(c *config) {
+		if prev := c.observer; prev != nil && o != nil {
+			c.observer = func(ctx context.Context, e Event) { prev(ctx, e); o(ctx, e) }
+			return
+		}
+		if o != nil {
+			c.observer = o
+		}
+	}
+}
 
 // SlogObserver returns an Observer that logs every event through logger:
 // call ends at Info (Warn when they failed), the rest at Debug.

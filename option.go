@@ -1,6 +1,7 @@
 package vurb
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"reflect"
@@ -45,6 +46,10 @@ type config struct {
 	stateMaxAge  time.Duration
 	listTTL      time.Duration
 	listTTLSet   bool
+	requestMW    []mcp.Middleware
+	logContext   func(context.Context) []slog.Attr
+	class        func(*Caller) string // WithVisibility
+	visible      func(string, ActionInfo) bool
 
 	// bounds (handlers_limit.go, notify_queue.go)
 	maxRunning          int

@@ -43,8 +43,13 @@ func (a *App) newServer(cfg *serveConfig) *mcp.Server {
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: a.cfg.name, Version: a.cfg.version}, &so)
 	server.AddReceivingMiddleware(shortUnknownTool(p.Runtime()))
+	vs := a.views(cfg)
+	if vs != nil {
+		server.AddReceivingMiddleware(vs.listMiddleware)
+	}
+	server.AddReceivingMiddleware(a.cfg.requestMW...)
 	server.AddSendingMiddleware(newNotifier(a.cfg.notifyBuffer, a.cfg.logger).middleware)
-	a.attach(server, cfg)
+	a.attach(server, cfg, vs)
 	for _, pr := range a.prompts {
 		pr.register(server, p.Runtime())
 	}

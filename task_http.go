@@ -250,7 +250,8 @@ func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskReques
 	}
 	call := &taskCall{tool: req.name, args: req.args, version: req.lr.version, caps: req.caps,
 		state: req.state, owner: owner(r)}
-	o := engine.Origin{Version: req.lr.version, RequestState: req.state}
+	o := engine.Origin{Version: req.lr.version, RequestState: req.state, Header: r.Header,
+		Token: auth.TokenInfoFromContext(r.Context())}
 	o.Capabilities, _ = f.s.caps.get(req.caps)
 	if len(req.answers) > 0 && !bytes.Equal(req.answers, []byte("null")) {
 		if json.Unmarshal(req.answers, &call.answers) != nil || json.Unmarshal(req.answers, &o.Answers) != nil {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
@@ -258,7 +259,9 @@ func (s *taskServer) resume(base context.Context, rec *TaskRecord) {
 	e.rec = rec
 	close(e.started)
 	s.track(rec.ID, e.cancel)
-	e.launch(rec.Arguments, s.origin(rec))
+	o := s.origin(rec)
+	o.Token = auth.TokenInfoFromContext(base) // the answering request's: the task's owner, checked by the caller
+	e.launch(rec.Arguments, o)
 }
 
 // origin is what a run of rec's call knows of its client.

@@ -25,6 +25,7 @@ type App struct {
 	tools      []*Tool
 	toolIndex  map[string]*Tool
 	middleware []Middleware
+	scopes     []string // required of every call, prompt and resource (scope.go)
 	prompts    []*PromptDef
 	resources  []*ResourceDef
 
@@ -107,7 +108,7 @@ func (a *App) built() *engine.Plan {
 // tool (a *jsonrpc.Error with code InvalidParams, as the MCP spec asks) or
 // the caller's context being cancelled.
 func (a *App) Call(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
-	return a.built().Call(ctx, name, args, engine.Origin{})
+	return a.built().Call(ctx, name, args, originOfContext(ctx))
 }
 
 // Tools returns the compiled tools/list entries, in declaration order,

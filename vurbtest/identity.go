@@ -33,9 +33,10 @@ import (
 //     middleware (OverHTTP's arguments) runs outside that verifier, so it
 //     sees the headers and the bearer, not the TokenInfo.
 //
-// vurb does not yet hand the caller to handlers and middleware, nor filter
-// tools/list by scope: until it does, an Identity reaches the go-sdk's
-// request and stops there.
+// Handlers and middleware read it with vurb.CallerFrom (or Call.Caller),
+// and the app's scopes (RequireScopes) and visibility rules
+// (WithVisibility) see it: a test can check what each caller lists and may
+// call.
 type Identity struct {
 	// Token is the verified token the server sees: user, scopes, expiry,
 	// extra claims. Nil means an anonymous caller.

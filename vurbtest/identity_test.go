@@ -15,9 +15,8 @@ import (
 )
 
 // extraRecorder is an app whose go-sdk server records the Extra of the
-// roots/list_changed notifications it receives: vurb does not yet hand the
-// caller to its own handlers, so the SDK's request is where an Identity can
-// be seen.
+// roots/list_changed notifications it receives: the go-sdk's own request,
+// below vurb (the root package's caller_test.go checks what handlers see).
 func extraRecorder() (*vurb.App, func() *mcp.RequestExtra) {
 	var mu sync.Mutex
 	var last *mcp.RequestExtra

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"net/http"
 	"strconv"
 	"sync/atomic"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -26,6 +28,19 @@ type Origin struct {
 	// request sends back.
 	Answers      mcp.InputResponseMap
 	RequestState string
+	// Token is the request's verified bearer token, nil when it carried
+	// none (or off HTTP).
+	Token *auth.TokenInfo
+	// Header holds this request's HTTP headers, nil off HTTP.
+	Header http.Header
+	// Meta is the request's _meta, nil when it sent none or when only
+	// RawMeta holds it.
+	Meta mcp.Meta
+	// RawMeta is the request's _meta as received, where it was not
+	// decoded (the fast lane decodes it only when asked for).
+	RawMeta json.RawMessage
+	// Client is the client's name and version, nil when unknown.
+	Client *mcp.Implementation
 }
 
 // Call is what middleware and handlers know about the call in flight. The
@@ -49,6 +64,9 @@ type Call struct {
 	// lives in the call's context, so that a Call can be copied (a
 	// middleware may keep one) and its copies share it.
 	logger *atomic.Pointer[slog.Logger]
+	// parent is the context the call arrived with: what Runtime.LogAttrs
+	// reads (a request's trace span).
+	parent context.Context
 }
 
 // RequestID identifies the call in logs, events and panic references.
@@ -76,6 +94,11 @@ func (c *Call) Logger() *slog.Logger {
 	}
 	ep := c.ep
 	l := ep.rt.Logger.With("request_id", c.RequestID(), "tool", ep.tool, "action", ep.action)
+	if ep.rt.LogAttrs != nil && c.parent != nil {
+		for _, a := range ep.rt.LogAttrs(c.parent) {
+			l = l.With(a)
+		}
+	}
 	if c.logger.CompareAndSwap(nil, l) {
 		return l
 	}
@@ -90,3 +113,12 @@ func CallFrom(ctx context.Context) *Call {
 	c, _ := ctx.Value(callKey{}).(*Call)
 	return c
 }
+
+// Tags are the action's tags (see Endpoint.Tags). Shared: do not modify.
+func (c *Call) Tags() []string { return c.ep.Tags() }
+
+// Annotations are the action's own annotations. Shared: do not modify.
+func (c *Call) Annotations() *mcp.ToolAnnotations { return c.ep.Annotations() }
+
+// Scopes are the scopes the action requires. Shared: do not modify.
+func (c *Call) Scopes() []string { return c.ep.Scopes() }

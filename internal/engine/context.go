@@ -40,6 +40,7 @@ const (
 // never copied).
 func newCallContext(parent context.Context, deadline time.Time) *callContext {
 	c := &callContext{parent: parent, deadline: deadline}
+	c.call.parent = parent
 	c.call.logger = &c.logger
 	c.call.round = &c.round
 	return c

@@ -4,6 +4,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/describe"
 	"github.com/vurb-go/vurb/internal/schema"
 )
 
@@ -24,6 +26,8 @@ type Endpoint struct {
 	timeout time.Duration
 	notice  string
 	running *atomic.Int64 // handlers running, when MaxRunningPerAction bounds them; shared by routed copies
+	ann     *mcp.ToolAnnotations
+	scopes  []string // every one required of the caller's token (scope.go)
 }
 
 func newEndpoint(rt *Runtime, tool string, a *ActionSpec) *Endpoint {
@@ -40,6 +44,8 @@ func newEndpoint(rt *Runtime, tool string, a *ActionSpec) *Endpoint {
 		timeout: a.Timeout,
 		notice:  a.Sync.Notice,
 		running: new(atomic.Int64),
+		ann:     ownAnnotations(a),
+		scopes:  a.Scopes,
 	}
 }
 
@@ -74,4 +80,22 @@ func errorPrefix(tool, action string) string {
 		return "[" + tool + "] "
 	}
 	return "[" + tool + "/" + action + "] "
+}
+
+// Spec is the action as the definition layer lowered it. Shared: do not
+// modify.
+func (ep *Endpoint) Spec() *ActionSpec { return ep.spec }
+
+// Annotations are the action's own annotations: the explicit ones when it
+// set them, else those its kind implies. Shared: do not modify.
+func (ep *Endpoint) Annotations() *mcp.ToolAnnotations { return ep.ann }
+
+// ownAnnotations are the action's explicit annotations, else those its kind
+// implies: what it says of itself, whatever its exposition merges.
+func ownAnnotations(a *ActionSpec) *mcp.ToolAnnotations {
+	if a.Annotations != nil {
+		return a.Annotations
+	}
+	return describe.ForAction(describe.Action{Key: a.Key, ReadOnly: a.ReadOnly, Destructive: a.Destructive,
+		Idempotent: a.Idempotent, OpenWorld: a.OpenWorld})
 }

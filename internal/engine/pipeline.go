@@ -75,6 +75,11 @@ func withNotice(res *mcp.CallToolResult, notice string) *mcp.CallToolResult {
 
 // exec decodes, validates and runs the chain, and says how the call ended.
 func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id uint64) (*mcp.CallToolResult, Outcome, error) {
+	if len(ep.scopes) > 0 { // before the arguments: a caller without the scopes learns nothing from them
+		if missing := Missing(ep.scopes, o.Token); missing != nil {
+			return ep.denied(missing), OutcomeDenied, nil
+		}
+	}
 	in, err := ep.decode(args, ep.opts, ep.skip)
 	if err != nil {
 		return ErrorResult(ep.prefix + fmt.Sprintf(ep.rt.Messages.InvalidArguments, err)), OutcomeValidation, nil

@@ -29,6 +29,12 @@ type Runtime struct {
 	// them per action (0: no bound). See limit.go.
 	MaxRunning          int64
 	MaxRunningPerAction int64
+	// LogAttrs, when set, adds attributes read from the context a call
+	// arrived with to the call's logger (a trace id, a span id).
+	LogAttrs func(context.Context) []slog.Attr
+	// Scopes are the app's own required scopes: every prompt and resource
+	// needs them too (actions carry theirs in ActionSpec.Scopes).
+	Scopes []string
 
 	ids     atomic.Uint64 // request ids, one sequence per plan
 	running atomic.Int64  // handlers running, late ones included
@@ -48,6 +54,7 @@ type Messages struct {
 	Timeout                string // the deadline
 	Internal               string // the reference
 	Busy                   string // the bound reached
+	MissingScopes          string // the scopes missing, space-separated
 }
 
 // EventKind says what an Event reports.
@@ -78,6 +85,8 @@ const (
 	OutcomeInputRequired Outcome = "input_required"
 	// OutcomeBusy: the call was refused, too many handlers were running.
 	OutcomeBusy Outcome = "busy"
+	// OutcomeDenied: the caller's token lacks a scope the action requires.
+	OutcomeDenied Outcome = "denied"
 )
 
 // Event is one observation; fields that do not apply to its Kind are zero.

@@ -62,6 +62,9 @@ type ActionSpec struct {
 	Handler Handler
 	Timeout time.Duration
 	Sync    SyncRule
+	// Scopes must all be in the caller's token for a call to run: the
+	// action's, its group's, its tool's and its app's.
+	Scopes []string
 }
 
 // SyncRule is the state-sync behaviour resolved for one action.

@@ -1,0 +1,125 @@
+package vurb
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"reflect"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// Caller is who sent the request in flight, and how: what a handler or a
+// middleware needs to decide who may do what. vurb reads it from each
+// request, never from the session's first one, so a client that refreshes
+// its token mid-session is seen with the new one.
+//
+// A Caller is shared by everything that reads it during the request: do
+// not modify it.
+type Caller struct {
+	// Token is the request's verified bearer token (subject, scopes,
+	// expiry, claims), nil when the request carried none, off HTTP, or
+	// when the server verifies no tokens (see WithBearerAuth).
+	Token *auth.TokenInfo
+	// Header holds the request's HTTP headers, nil off HTTP.
+	Header http.Header
+	// Meta is the request's _meta, nil when it sent none.
+	Meta mcp.Meta
+	// Client is the client's name and version, nil when unknown.
+	Client *mcp.Implementation
+	// Capabilities are the client's declared capabilities, nil when
+	// unknown.
+	Capabilities *mcp.ClientCapabilities
+	// Protocol is the request's protocol revision ("2025-11-25",
+	// "2026-07-28"), "" when unknown (in-process).
+	Protocol string
+	// SessionID is the MCP session's id, "" for a sessionless request, on
+	// stdio and in-process.
+	SessionID string
+}
+
+// Subject is the token's subject (its UserID), "" for an anonymous caller.
+func (c *Caller) Subject() string {
+	if c == nil || c.Token == nil {
+		return ""
+	}
+	return c.Token.UserID
+}
+
+// Scopes are the scopes the token grants, nil for an anonymous caller.
+func (c *Caller) Scopes() []string {
+	if c == nil || c.Token == nil {
+		return nil
+	}
+	return c.Token.Scopes
+}
+
+type callerKey struct{}
+
+// ContextWithCaller returns ctx carrying c: an in-process App.Call made
+// with it runs as c (its scopes, its tool list), as vurbtest does for a
+// test's identity. Served requests get their Caller from the transport.
+func ContextWithCaller(ctx context.Context, c *Caller) context.Context {
+	return context.WithValue(ctx, callerKey{}, c)
+}
+
+// CallerFrom returns the caller of the request ctx belongs to: a tool call,
+// a prompt, a resource. Outside a request, or in-process without
+// ContextWithCaller, it is an empty Caller (anonymous), never nil.
+func CallerFrom(ctx context.Context) *Caller {
+	if c := engine.CallFrom(ctx); c != nil {
+		return callerOf(c.Origin())
+	}
+	if c, ok := ctx.Value(callerKey{}).(*Caller); ok && c != nil {
+		return c
+	}
+	return &Caller{}
+}
+
+// Caller returns who made the call (see CallerFrom).
+func (c *Call) Caller() *Caller { return callerOf((*engine.Call)(c).Origin()) }
+
+// callerOf is the Caller an origin describes. The fast lane leaves _meta
+// undecoded: it is decoded here, when someone asks.
+func callerOf(o *engine.Origin) *Caller {
+	c := &Caller{Token: o.Token, Header: o.Header, Meta: o.Meta, Client: o.Client,
+		Capabilities: o.Capabilities, Protocol: o.Version}
+	if o.Session != nil {
+		c.SessionID = o.Session.ID()
+	}
+	if c.Meta == nil && len(o.RawMeta) > 0 && json.Unmarshal(o.RawMeta, &c.Meta) == nil && c.Client == nil {
+		if raw, err := json.Marshal(c.Meta[mcp.MetaKeyClientInfo]); err == nil && string(raw) != "null" {
+			var info mcp.Implementation
+			if json.Unmarshal(raw, &info) == nil {
+				c.Client = &info
+			}
+		}
+	}
+	return c
+}
+
+// originOfContext is the origin of an in-process call: the Caller the
+// context carries, if any.
+func originOfContext(ctx context.Context) engine.Origin {
+	c, _ := ctx.Value(callerKey{}).(*Caller)
+	if c == nil {
+		return engine.Origin{}
+	}
+	return engine.Origin{Token: c.Token, Header: c.Header, Meta: c.Meta, Client: c.Client,
+		Capabilities: c.Capabilities, Version: c.Protocol}
+}
+
+// originOf is what a go-sdk request says about where it came from.
+func originOf[P mcp.Params](req *mcp.ServerRequest[P]) engine.Origin {
+	o := engine.Origin{Session: req.Session, Version: req.ProtocolVersion(), Capabilities: req.ClientCapabilities(),
+		Client: req.ClientInfo()}
+	if req.Extra != nil {
+		o.Token, o.Header = req.Extra.TokenInfo, req.Extra.Header
+	}
+	if p := mcp.Params(req.Params); p != nil && !reflect.ValueOf(p).IsNil() {
+		o.Meta = p.GetMeta()
+	}
+	return o
+}

@@ -1,0 +1,196 @@
+package vurb
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// ActionInfo is what a visibility rule knows of an action: everything
+// that decides who may see it, without its handler.
+type ActionInfo struct {
+	Tool   string // "projects"
+	Action string // "list", "users.list"; "" for a one-action tool
+	Key    string // "projects.list"
+	// Tags are the action's, its group's and its tool's.
+	Tags []string
+	// Annotations are the action's own (read-only, destructive, ...).
+	Annotations *mcp.ToolAnnotations
+	// Scopes are those RequireScopes asks of its callers.
+	Scopes []string
+}
+
+// WithVisibility gives each kind of caller a tool list of its own. class
+// names the caller's kind ("admin", a tenant's plan, "" for anyone), read
+// from the request's token and headers; visible says whether callers of a
+// class see an action. A hidden action is absent from the caller's
+// tools/list and is an unknown tool (or, in a grouped tool, an unknown
+// action) when called, exactly as if a tag filter had removed it.
+//
+// visible runs once per class and action, the first time a caller of the
+// class is seen; after that a request costs class and a map lookup, and
+// nothing is recompiled. Keep the number of classes small (roles, plans,
+// not user ids): vurb keeps the views of 1,024 classes and computes any
+// others on every request.
+//
+// Scopes (RequireScopes) filter lists on their own, with or without
+// WithVisibility: an action whose scopes the caller's token lacks is absent
+// from its tools/list, and a call of it is refused naming the scopes.
+func WithVisibility(class func(c *Caller) string, visible func(class string, a ActionInfo) bool) Option {
+	if class == nil || visible == nil {
+		panic("vurb: WithVisibility needs both a class function and a visible function")
+	}
+	return func(c *config) { c.class, c.visible = class, visible }
+}
+
+// maxViews bounds the per-caller views kept.
+const maxViews = 1024
+
+// views are the per-caller views of one server's tools.
+type views struct {
+	plan    *engine.Plan
+	base    func(*engine.Endpoint) bool // the server's tag filters; nil lets all through
+	class   func(*Caller) string        // nil: every caller is of one class
+	visible func(string, ActionInfo) bool
+	// scoped lists every scope some action requires: the part of a
+	// token's scopes that can change a list.
+	scoped []string
+
+	mu    sync.RWMutex
+	cache map[string]*view
+}
+
+// view is what one kind of caller sees.
+type view struct {
+	byName map[string]engine.Route
+	tools  map[string]*mcp.Tool
+}
+
+// views returns the per-caller views of a server with cfg's filters, or nil
+// when every caller sees the same tools (no WithVisibility, no scopes).
+func (a *App) views(cfg *serveConfig) *views {
+	p := a.built()
+	var scoped []string
+	for _, r := range p.Routes() {
+		for _, ep := range r.Endpoints() {
+			for _, s := range ep.Scopes() {
+				if !slices.Contains(scoped, s) {
+					scoped = append(scoped, s)
+				}
+			}
+		}
+	}
+	if a.cfg.class == nil && len(scoped) == 0 {
+		return nil
+	}
+	slices.Sort(scoped)
+	vs := &views{plan: p, class: a.cfg.class, visible: a.cfg.visible, scoped: scoped, cache: map[string]*view{}}
+	if cfg.filters() {
+		vs.base = func(ep *engine.Endpoint) bool { return cfg.allows(ep.Tags()) }
+	}
+	return vs
+}
+
+// route is the route called name for the caller of o, nil when the caller
+// does not see it. Scopes do not hide a route here: a call of an action
+// the token lacks scopes for reaches the pipeline, which names them.
+func (vs *views) route(name string, o *engine.Origin) engine.Route {
+	class := ""
+	if vs.class != nil {
+		class = vs.class(callerOf(o))
+	}
+	return vs.get("c\x00"+class, class, nil).byName[name]
+}
+
+// list is the view of the caller of o for tools/list: its class's, less
+// the actions its token lacks scopes for.
+func (vs *views) list(o *engine.Origin) *view {
+	class := ""
+	if vs.class != nil {
+		class = vs.class(callerOf(o))
+	}
+	var granted []string
+	if o.Token != nil {
+		for _, s := range vs.scoped {
+			if slices.Contains(o.Token.Scopes, s) {
+				granted = append(granted, s)
+			}
+		}
+	}
+	key := "l\x00" + class + "\x00" + strings.Join(granted, " ")
+	return vs.get(key, class, func(ep *engine.Endpoint) bool {
+		for _, s := range ep.Scopes() {
+			if !slices.Contains(granted, s) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// get returns the view called key, computing it on first use.
+func (vs *views) get(key, class string, permits func(*engine.Endpoint) bool) *view {
+	vs.mu.RLock()
+	v, ok := vs.cache[key]
+	vs.mu.RUnlock()
+	if ok {
+		return v
+	}
+	routes := vs.plan.View(func(ep *engine.Endpoint) bool {
+		if vs.base != nil && !vs.base(ep) {
+			return false
+		}
+		if permits != nil && !permits(ep) {
+			return false
+		}
+		return vs.visible == nil || vs.visible(class, actionInfo(ep))
+	})
+	v = &view{byName: make(map[string]engine.Route, len(routes)), tools: make(map[string]*mcp.Tool, len(routes))}
+	for _, r := range routes {
+		v.byName[r.Wire().Name] = r
+		v.tools[r.Wire().Name] = r.Wire()
+	}
+	vs.mu.Lock()
+	if len(vs.cache) < maxViews {
+		vs.cache[key] = v
+	}
+	vs.mu.Unlock()
+	return v
+}
+
+// listMiddleware gives each caller of the go-sdk's tools/list its own
+// list: each tool of the page as the caller sees it, or not at all.
+func (vs *views) listMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		lr, ok := res.(*mcp.ListToolsResult)
+		if method != "tools/list" || err != nil || !ok || lr == nil {
+			return res, err
+		}
+		list, ok := req.(*mcp.ListToolsRequest)
+		if !ok {
+			return res, err
+		}
+		o := originOf(list)
+		v := vs.list(&o)
+		out := *lr
+		out.Tools = make([]*mcp.Tool, 0, len(lr.Tools))
+		for _, t := range lr.Tools {
+			if vt, ok := v.tools[t.Name]; ok {
+				out.Tools = append(out.Tools, vt)
+			}
+		}
+		return &out, nil
+	}
+}
+
+// actionInfo is what a visibility rule knows of ep.
+func actionInfo(ep *engine.Endpoint) ActionInfo {
+	s := ep.Spec()
+	tool := strings.TrimSuffix(ep.Key(), "."+s.Key)
+	return ActionInfo{Tool: tool, Action: s.Key, Key: ep.Key(), Tags: ep.Tags(), Annotations: ep.Annotations(), Scopes: ep.Scopes()}
+}
