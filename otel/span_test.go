@@ -1,11 +1,15 @@
 package vurbotel_test
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"testing"
 
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/vurbtest"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
@@ -153,4 +157,62 @@ func modes() []mode {
 		{"memory", vurbtest.DefaultProtocol, nil},
 		{"memory sessionless", vurbtest.Sessionless, []vurbtest.Option{vurbtest.Protocol(vurbtest.Sessionless)}},
 	}, httpModes()...)
+}
+
+func TestInProcessCallIsAnExecuteToolSpan(t *testing.T) {
+	is := is.New(t)
+	tel := newTelemetry(t)
+	app := newApp(tel)
+	ctx, parent := tel.tp.Tracer("agent").Start(context.Background(), "agent step")
+
+	res, err := app.Call(ctx, "docs_search", json.RawMessage(`{"query":"golang"}`))
+	is.NoErr(err)
+	is.True(!res.IsError)
+	res, err = app.Call(ctx, "docs_fail", nil)
+	is.NoErr(err)
+	is.True(res.IsError)
+	parent.End()
+
+	ok := tel.span(t, "execute_tool docs_search")
+	is.Equal(ok.SpanKind(), trace.SpanKindInternal)
+	is.Equal(ok.Parent().SpanID(), parent.SpanContext().SpanID()) // the caller's span
+	got := attrs(ok.Attributes())
+	is.Equal(got["gen_ai.operation.name"], "execute_tool")
+	is.Equal(got["vurb.action.key"], "docs.search")
+	is.Equal(got["vurb.outcome"], "none")
+	is.True(ok.EndTime().After(ok.StartTime()))
+
+	failed := tel.span(t, "execute_tool docs_fail")
+	is.Equal(attrs(failed.Attributes())["error.type"], "handler")
+	is.Equal(failed.Status().Code, codes.Error)
+
+	// The handler's own span nests under the caller's: vurb reports an
+	// in-process call once it has ended.
+	for _, s := range tel.spans.Ended() {
+		if s.Name() == "db.query" {
+			is.Equal(s.Parent().SpanID(), parent.SpanContext().SpanID())
+		}
+	}
+}
+
+func TestCallFromAHandlerIsInProcess(t *testing.T) {
+	is := is.New(t)
+	tel := newTelemetry(t)
+	app := newApp(tel)
+	vurb.Action(app, "docs.outer", func(ctx context.Context, _ struct{}) (string, error) {
+		res, err := app.Call(ctx, "docs_fail", nil)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprint(res.IsError), nil
+	})
+	c := vurbtest.New(t, app)
+
+	is.Equal(c.CallText("docs_outer", nil), "true")
+
+	outer := tel.span(t, "tools/call docs_outer")
+	is.Equal(attrs(outer.Attributes())["vurb.outcome"], "none") // not the inner call's
+	inner := tel.span(t, "execute_tool docs_fail")
+	is.Equal(inner.Parent().SpanID(), outer.SpanContext().SpanID())
+	is.Equal(attrs(inner.Attributes())["error.type"], "handler")
 }

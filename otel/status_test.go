@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/matryer/is"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/vurbtest"
 	"go.opentelemetry.io/otel/codes"
@@ -107,4 +108,25 @@ func TestBusyCall(t *testing.T) {
 	}
 	slices.Sort(types)
 	is.Equal(types, []string{"", "busy"})
+}
+
+func TestDeniedCall(t *testing.T) {
+	for _, mode := range modes() {
+		t.Run(mode.name, func(t *testing.T) {
+			is := is.New(t)
+			tel := newTelemetry(t)
+			app := newApp(tel)
+			vurb.Mutation(app, "docs.purge", func(context.Context, struct{}) (string, error) { return "purged", nil }).
+				RequireScopes("docs:admin")
+			id := vurbtest.Identity{Token: &auth.TokenInfo{UserID: "alice", Scopes: []string{"docs:read"}}}
+			c := vurbtest.New(t, app, append(mode.opts, id)...)
+
+			res, err := c.CallResult("docs_purge", nil)
+			is.True(err != nil || res.IsError) // refused
+
+			span := tel.span(t, "tools/call docs_purge")
+			is.Equal(attrs(span.Attributes())["error.type"], "denied")
+			is.Equal(span.Status().Code, codes.Error)
+		})
+	}
 }
