@@ -91,15 +91,25 @@ func (in *instrumentation) middleware(next mcp.MethodHandler) mcp.MethodHandler 
 			trace.WithLinks(links...))
 		state := &requestState{}
 		ctx = context.WithValue(ctx, requestStateKey{}, state)
-		active := metric.WithAttributeSet(info.activeAttributes())
-		in.metrics.activeRequests.Add(ctx, 1, active)
+		// Attribute sets are made only for a meter that records: with the
+		// no-op provider a request makes none.
+		counting := in.metrics.activeRequests.Enabled(ctx)
+		var active metric.AddOption
+		if counting {
+			active = metric.WithAttributeSet(info.activeAttributes())
+			in.metrics.activeRequests.Add(ctx, 1, active)
+		}
 
 		res, err := next(ctx, method, req)
 
-		in.metrics.activeRequests.Add(ctx, -1, active)
+		if counting {
+			in.metrics.activeRequests.Add(ctx, -1, active)
+		}
 		end := classify(state.outcome, res, err)
 		finishSpan(span, state, end)
-		in.metrics.duration.RecordSet(ctx, time.Since(start).Seconds(), info.metricAttributes(state.key, end.errorType))
+		if in.metrics.duration.Enabled(ctx) {
+			in.metrics.duration.RecordSet(ctx, time.Since(start).Seconds(), info.metricAttributes(state.key, end.errorType))
+		}
 		if method == methodInitialize && err == nil {
 			in.sessions.opened(req.GetSession(), info.protocol)
 		}
