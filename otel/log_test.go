@@ -2,6 +2,7 @@ package vurbotel_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"log/slog"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	vurbotel "github.com/vurb-go/vurb/otel"
 	"github.com/vurb-go/vurb/vurbtest"
 )
 
@@ -59,4 +61,8 @@ func TestLogsCarryTheTraceAndSpanIDs(t *testing.T) {
 	is.Equal(searched["trace_id"], clientTrace) // the client's trace
 	is.Equal(searched["span_id"], span.SpanContext().SpanID().String())
 	is.Equal(searched["request_id"], attrs(span.Attributes())["vurb.request.id"])
+}
+
+func TestLogAttrsOutsideASpanAreNone(t *testing.T) {
+	is.New(t).Equal(len(vurbotel.LogAttrs(context.Background())), 0)
 }
