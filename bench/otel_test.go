@@ -28,6 +28,9 @@ import (
 // contenders are
 //
 //   - off: no vurbotel;
+//   - bare-mw: no vurbotel, a request middleware that only calls next: what
+//     any request middleware costs (the fast lane then builds the go-sdk's
+//     request), so that noop minus bare-mw is vurbotel's own share;
 //   - noop: vurbotel with OpenTelemetry's no-op tracer and meter
 //     providers (what an app pays with the global providers unset);
 //   - sdk: vurbotel with the SDK's providers, every span sampled and
@@ -50,6 +53,9 @@ type otelContender struct {
 
 var otelContenders = []otelContender{
 	{"off", func(testing.TB) ([]vurb.Option, []vurb.Middleware) { return nil, nil }},
+	{"bare-mw", func(testing.TB) ([]vurb.Option, []vurb.Middleware) {
+		return []vurb.Option{vurb.WithRequestMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler { return next })}, nil
+	}},
 	{"noop", func(testing.TB) ([]vurb.Option, []vurb.Middleware) {
 		return vurbotel.Options(vurbotel.WithTracerProvider(tracenoop.NewTracerProvider()),
 			vurbotel.WithMeterProvider(metricnoop.NewMeterProvider())), nil
