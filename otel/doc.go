@@ -16,8 +16,35 @@
 // _meta (traceparent, tracestate, baggage: SEP-414) is the span's parent;
 // without one, the HTTP request's traceparent header; without either, the
 // context the request arrived in (a new root unless an HTTP middleware
-// such as otelhttp started a span). Handlers and middleware receive the
-// span in their ctx, so their own spans nest under it.
+// such as otelhttp started a span); when _meta wins, a different trace
+// context from the header is kept as a link. Handlers and middleware
+// receive the span in their ctx, so their own spans nest under it, and
+// vurb.Logger(ctx) lines carry its trace_id and span_id. A failed request
+// has an ERROR status and error.type: vurb's outcome of a tool call
+// (validation, handler, panic, timeout, cancelled, busy, denied) or the
+// JSON-RPC error code.
+//
+// An in-process App.Call is no MCP request: it is recorded as the GenAI
+// conventions' execute_tool span (INTERNAL, "execute_tool {tool}"), a
+// child of the caller's span, made when the call has ended.
+//
+// # Metrics
+//
+//   - mcp.server.operation.duration (s, the conventions' buckets): one point
+//     per request, so its count is the request count, by mcp.method.name,
+//     gen_ai.tool.name, vurb.action.key, error.type, mcp.protocol.version;
+//   - mcp.server.session.duration (s): per session, when it ends;
+//   - vurb.server.active_requests ({request}): requests being handled;
+//   - vurb.server.active_sessions ({session}): open sessions.
+//
+// Session ids and resource URIs, unbounded, are on spans only.
+//
+// # Not recorded
+//
+// jsonrpc.request.id: the go-sdk does not hand middleware the JSON-RPC id
+// (vurb.request.id, vurb's own id of the call, is recorded instead).
+// network.transport on stdio: a request does not say which transport
+// brought it unless it came over HTTP.
 //
 // # Why a module of its own
 //
@@ -27,8 +54,8 @@
 // package has none of it in its module graph, its go.sum or its
 // dependency audits, and vurbotel can follow OpenTelemetry's monthly
 // releases without a release of vurb. An app that does not install vurbotel
-// pays nothing on its calls either: vurb's request middleware and observers
-// are nil slices then.
+// pays nothing on its calls either: vurb then has no request middleware and
+// no observer to run.
 //
 // The package is named vurbotel, not otel, so that it can be imported next
 // to go.opentelemetry.io/otel without a rename.
