@@ -41,6 +41,7 @@ type instrumentation struct {
 	propagator propagation.TextMapPropagator
 	metrics    *instruments
 	sessions   sessions
+	sets       setCache
 }
 
 func newInstrumentation(cfg config) *instrumentation {

@@ -31,7 +31,7 @@ func (in *instrumentation) middleware(next mcp.MethodHandler) mcp.MethodHandler 
 		counting := in.metrics.activeRequests.Enabled(ctx)
 		var active metric.AddOption
 		if counting {
-			active = metric.WithAttributeSet(info.activeAttributes())
+			active = metric.WithAttributeSet(in.sets.activeSet(&info))
 			in.metrics.activeRequests.Add(ctx, 1, active)
 		}
 
@@ -43,7 +43,7 @@ func (in *instrumentation) middleware(next mcp.MethodHandler) mcp.MethodHandler 
 		end := classify(state.outcome, res, err)
 		finishSpan(span, state, end)
 		if in.metrics.duration.Enabled(ctx) {
-			in.metrics.duration.RecordSet(ctx, time.Since(start).Seconds(), info.metricAttributes(state.key, end.errorType))
+			in.metrics.duration.RecordSet(ctx, time.Since(start).Seconds(), in.sets.metricSet(&info, state.key, end.errorType))
 		}
 		if method == methodInitialize && err == nil {
 			in.sessions.opened(req.GetSession(), info.protocol)
