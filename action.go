@@ -73,6 +73,7 @@ type ActionDef struct {
 	cache       CacheControl
 	invalidates []string
 	headers     map[string]string // input field -> Mcp-Param header name
+	limits      limitSet          // limits.go
 
 	codec        *schema.Codec   // of the input struct
 	outputSchema json.RawMessage // nil when Out has none

@@ -30,6 +30,7 @@ type Tool struct {
 	// toonDescription writes the grouped description in TOON.
 	toonDescription bool
 	categories      []*Category // the categories it or its actions joined (category.go)
+	limits          limitSet    // limits.go
 
 	actions []*ActionDef // direct actions, in declaration order
 	groups  []*Group
@@ -65,8 +66,8 @@ func (t *Tool) Use(mw ...Middleware) *Tool {
 
 // Common declares the input fields every action of the tool shares (a
 // workspace_id, say) by an example value of their struct. Each action's
-// input must embed that struct; grouped exposition marks its required
-// fields "(always required)" and lists them once.
+// input must embed that struct; grouped exposition lists them once, its
+// required fields in the schema's own "required".
 func (t *Tool) Common(example any) *Tool {
 	t.mustBeMutable()
 	typ := reflect.TypeOf(example)
@@ -213,9 +214,10 @@ func (t *Tool) allActions() []*ActionDef {
 	return out
 }
 
-// TOONDescription describes the tool in TOON in grouped exposition: a
-// summary line and a table of its actions instead of the Markdown workflow
-// list. Flat exposition is not affected: there each action is its own tool.
+// TOONDescription describes the tool in TOON in grouped exposition: its
+// description line and a table of its actions (describe.TOON, or the app's
+// Describer) instead of one line per action. Flat exposition is not
+// affected: there each action is its own tool.
 func (t *Tool) TOONDescription() *Tool {
 	t.mustBeMutable()
 	t.toonDescription = true

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -65,15 +64,19 @@ func whoApp(opts ...vurb.Option) *vurb.App {
 	return app
 }
 
+// callerTransports are the ways a caller reaches a server: each reads the
+// caller from its own place (the go-sdk's request, the fast lane's).
+var callerTransports = []struct {
+	name string
+	opts []vurbtest.Option
+}{
+	{"in memory", nil},
+	{"HTTP session", []vurbtest.Option{vurbtest.OverHTTP()}},
+	{"HTTP sessionless (fast lane)", []vurbtest.Option{vurbtest.OverHTTP(), vurbtest.Protocol(vurbtest.Sessionless)}},
+}
+
 func TestTheCallerReachesHandlersOnEveryTransport(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		opts []vurbtest.Option
-	}{
-		{"in memory", nil},
-		{"HTTP session", []vurbtest.Option{vurbtest.OverHTTP()}},
-		{"HTTP sessionless (fast lane)", []vurbtest.Option{vurbtest.OverHTTP(), vurbtest.Protocol(vurbtest.Sessionless)}},
-	} {
+	for _, tc := range callerTransports {
 		t.Run(tc.name, func(t *testing.T) {
 			is := is.New(t)
 			id := vurbtest.Identity{Token: &auth.TokenInfo{UserID: "alice", Scopes: []string{"projects:read"}},
@@ -110,14 +113,7 @@ func TestAnInProcessCallRunsAsTheContextsCaller(t *testing.T) {
 }
 
 func TestScopesHideActionsAndRefuseCallsNamingThem(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		opts []vurbtest.Option
-	}{
-		{"in memory", nil},
-		{"HTTP session", []vurbtest.Option{vurbtest.OverHTTP()}},
-		{"HTTP sessionless (fast lane)", []vurbtest.Option{vurbtest.OverHTTP(), vurbtest.Protocol(vurbtest.Sessionless)}},
-	} {
+	for _, tc := range callerTransports {
 		for _, grouped := range []bool{false, true} {
 			name := tc.name
 			if grouped {
@@ -170,14 +166,7 @@ func TestVisibilityGivesEachClassOfCallerItsOwnTools(t *testing.T) {
 		func(c *vurb.Caller) string { return c.Header.Get("X-Role") },
 		func(role string, a vurb.ActionInfo) bool { return role == "admin" || a.Annotations.ReadOnlyHint },
 	)
-	for _, tc := range []struct {
-		name string
-		opts []vurbtest.Option
-	}{
-		{"in memory", nil},
-		{"HTTP session", []vurbtest.Option{vurbtest.OverHTTP()}},
-		{"HTTP sessionless (fast lane)", []vurbtest.Option{vurbtest.OverHTTP(), vurbtest.Protocol(vurbtest.Sessionless)}},
-	} {
+	for _, tc := range callerTransports {
 		t.Run(tc.name, func(t *testing.T) {
 			is := is.New(t)
 			token := &auth.TokenInfo{UserID: "u", Scopes: []string{"projects:write"}}
@@ -269,11 +258,11 @@ func TestObserversComposeAndLogsCarryContext(t *testing.T) {
 	type traceKey struct{}
 	var mu sync.Mutex
 	var a, b int
-	var logs strings.Builder
+	var logs syncBuffer
 	app := vurb.New(
 		vurb.WithObserver(func(context.Context, vurb.Event) { mu.Lock(); a++; mu.Unlock() }),
 		vurb.WithObserver(func(context.Context, vurb.Event) { mu.Lock(); b++; mu.Unlock() }),
-		vurb.WithLogger(slog.New(slog.NewTextHandler(&lockedWriter{w: &logs}, nil))),
+		vurb.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))),
 		vurb.WithLogContext(func(ctx context.Context) []slog.Attr {
 			if id, ok := ctx.Value(traceKey{}).(string); ok {
 				return []slog.Attr{slog.String("trace_id", id)}
@@ -301,16 +290,4 @@ func TestObserversComposeAndLogsCarryContext(t *testing.T) {
 func jsonText(v any) (string, error) {
 	raw, err := json.Marshal(v)
 	return string(raw), err
-}
-
-// lockedWriter serialises writes from handlers on several goroutines.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }

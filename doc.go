@@ -30,10 +30,11 @@
 //	route lookup   one map read by wire name (the SDK's, when served)
 //	pick           grouped tools read the discriminator, nothing else
 //	decode         strict decoding and validation of the arguments
+//	limits         the action's rate limits, then a concurrency slot
 //	chain          the precomposed middleware and the handler, under the
 //	               deadline, on a worker goroutine, panics contained
-//	result         the handler's value as MCP content, plus the state-sync
-//	               notice
+//	result         the handler's value as MCP content (its text cut to the
+//	               output cap), plus the state-sync notice
 //
 // Views of the plan (a server that exposes only some tags) are derived from
 // the plan: a grouped tool some of whose actions are hidden is listed over

@@ -99,7 +99,7 @@ func ExamplePolicy() {
 		fmt.Println(c.(*mcp.TextContent).Text)
 	}
 	// Output:
-	// [READ-ONLY] List country codes. (countries → list) [Cache-Control: immutable]
-	// [System: Cache invalidated for tasks.*, sprints.* — caused by tasks.update]
+	// Read-only: List country codes. [Cache-Control: immutable]
 	// updated
+	// [System: Cache invalidated for tasks.*, sprints.* — caused by tasks.update]
 }

@@ -3,6 +3,7 @@ package vurb
 import (
 	"context"
 	"net"
+	"time"
 )
 
 // ServeListener exposes serveListener to the tests, which need a port
@@ -10,3 +11,8 @@ import (
 func (a *App) ServeListener(ctx context.Context, ln net.Listener, opts ...ServeOption) error {
 	return a.serveListener(ctx, ln, opts...)
 }
+
+// SetClock makes the store read the time with clock, which it calls once
+// per Take, under the lock of the bucket's shard: a test records there
+// the exact time each decision was made at.
+func (s *MemoryRateStore) SetClock(clock func() time.Time) { s.clock = clock }

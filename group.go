@@ -12,6 +12,7 @@ type Group struct {
 	tags        []string
 	scopes      []string
 	middleware  []Middleware
+	limits      limitSet // limits.go
 	actions     []*ActionDef
 }
 

@@ -61,6 +61,11 @@ func (c *config) limitRuntime(rt *engine.Runtime) {
 	if c.maxRunningPerAction > 0 {
 		rt.MaxRunningPerAction = int64(c.maxRunningPerAction)
 	}
+	store := c.rateStore
+	if store == nil {
+		store = NewMemoryRateStore(0)
+	}
+	rt.RateStore = rateStore{store}
 }
 
 // containObserver runs obs so that its panic is logged, with its stack,

@@ -75,7 +75,14 @@ func (a *App) httpServing(opts ...ServeOption) *httpServing {
 		}
 		h.ServeHTTP(w, r)
 	})
-	hs.handler = guard(counted, &cfg)
+	var served http.Handler = counted
+	if cfg.bearer != nil {
+		served = cfg.bearer.protect(served) // every request, the fast lane's included
+	}
+	hs.handler = guard(served, &cfg)
+	if cfg.bearer != nil {
+		hs.handler = cfg.bearer.withMetadata(hs.handler) // public, cross-origin: outside the guard
+	}
 	return hs
 }
 

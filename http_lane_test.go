@@ -63,6 +63,14 @@ func laneApp(exp vurb.Exposition) *vurb.App {
 	})
 	vurb.Query(app, "geo.locate", func(_ context.Context, in laneInput) (string, error) { return in.Region, nil }).
 		Header("region", "Region")
+	vurb.Query(app, "docs.trace", func(ctx context.Context, in laneInput) (string, error) {
+		c := vurb.CallerFrom(ctx)
+		client := ""
+		if c.Client != nil {
+			client = c.Client.Name
+		}
+		return fmt.Sprintf("%v|%v|%s", c.Meta["traceparent"], c.Meta["tracestate"], client), nil
+	})
 	vurb.Prompt(app, "hello", func(context.Context, struct{}) (string, error) { return "hi", nil })
 	return app
 }
@@ -168,6 +176,15 @@ func laneCorpus(exp vurb.Exposition) []laneCase {
 	mutate("no capabilities", func(c *laneCase) {
 		c.body = strings.Replace(c.body, `,"io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}`, ``, 1)
 	})
+	traced := newCall(`21`, flat("trace"), args("trace", `{"query":"t"}`))
+	traced.name = "trace context in _meta"
+	traced.body = strings.Replace(traced.body, `"_meta":{`,
+		`"_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01","tracestate":"k=v",`+
+			`"io.modelcontextprotocol/clientInfo":{"name":"tracer","version":"1"},`, 1)
+	cs = append(cs, traced)
+	mutate("trace context not a string", func(c *laneCase) {
+		c.body = strings.Replace(c.body, `"_meta":{`, `"_meta":{"traceparent":7,`, 1)
+	})
 	mutate("progress token", func(c *laneCase) {
 		c.body = strings.Replace(c.body, `"_meta":{`, `"_meta":{"progressToken":"p",`, 1)
 	})
@@ -272,4 +289,21 @@ func FuzzFastLane(f *testing.F) {
 				want.status, want.headers, want.body)
 		}
 	})
+}
+
+// TestFastLaneHandsTheCallerItsMeta: a sessionless call with trace context
+// in its _meta is answered in the lane, and its handler reads the trace
+// context and the client from Caller.
+func TestFastLaneHandsTheCallerItsMeta(t *testing.T) {
+	for _, c := range laneCorpus(vurb.Flat) {
+		if c.name != "trace context in _meta" {
+			continue
+		}
+		got := serveOnce(laneApp(vurb.Flat).HTTPHandler(), c)
+		if !strings.Contains(got.body, `00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01|k=v|tracer`) {
+			t.Fatalf("the handler did not see the request's _meta: %s", got.body)
+		}
+		return
+	}
+	t.Fatal("no trace case in the corpus")
 }

@@ -32,6 +32,11 @@ func (a *App) serveListener(ctx context.Context, ln net.Listener, opts ...ServeO
 	t := cfg.timeouts.resolved()
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", withDeadlines(hs.handler, t))
+	if cfg.bearer != nil {
+		for _, p := range cfg.bearer.metadataPaths {
+			mux.Handle(p, withDeadlines(hs.handler, t))
+		}
+	}
 	// No ReadTimeout or WriteTimeout: withDeadlines sets them per request,
 	// so that event streams outlive them (see http_deadline.go).
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: t.header, IdleTimeout: t.idle}

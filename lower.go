@@ -27,8 +27,9 @@ func (a *App) lower() engine.Spec {
 func (a *App) runtime() *engine.Runtime {
 	m := a.cfg.messages
 	rt := &engine.Runtime{
-		Logger: a.cfg.logger,
-		Inline: a.cfg.inline,
+		Logger:    a.cfg.logger,
+		Inline:    a.cfg.inline,
+		Describer: a.cfg.describer,
 		Messages: engine.Messages{
 			UnknownTool:            m.UnknownTool,
 			DiscriminatorMissing:   m.DiscriminatorMissing,
@@ -39,6 +40,9 @@ func (a *App) runtime() *engine.Runtime {
 			Internal:               m.Internal,
 			Busy:                   m.Busy,
 			MissingScopes:          m.MissingScopes,
+			RateLimited:            m.RateLimited,
+			AtCapacity:             m.AtCapacity,
+			Truncated:              m.Truncated,
 		},
 	}
 	rt.Decode = a.decodeOptions()
@@ -111,6 +115,7 @@ func (d *ActionDef) lower(rt *engine.Runtime, policies []compiledPolicy) *engine
 		Timeout:      timeout,
 		Sync:         resolveSync(key, d.cache, d.invalidates, policies, app.cfg.defaultCache),
 		Scopes:       d.requiredScopes(),
+		Limits:       d.lowerLimits(),
 	}
 	return spec
 }

@@ -79,6 +79,18 @@ type Messages struct {
 	// lacks scopes the action requires (see RequireScopes): %s, the
 	// scopes missing, space-separated.
 	MissingScopes string
+	// RateLimited follows the call's prefix when a rate limit refuses the
+	// call (see RateLimit): %s, the rate; %s, how long to wait before a
+	// retry can succeed.
+	RateLimited string
+	// AtCapacity follows the call's prefix when the action's concurrency
+	// cap refuses the call (see ActionDef.MaxConcurrent): %d, the cap; %s,
+	// how long the call waited for a slot.
+	AtCapacity string
+	// Truncated follows the call's prefix in the text block that ends a
+	// result cut to its cap (see ActionDef.MaxOutput): %d, the bytes of
+	// text kept; %d, the bytes the result had.
+	Truncated string
 	// Schema words the problems found in a call's arguments.
 	Schema *schema.Messages
 }
@@ -97,6 +109,9 @@ func DefaultMessages() Messages {
 		Internal:               MsgInternal,
 		Busy:                   engine.DefaultBusy,
 		MissingScopes:          engine.DefaultMissingScopes,
+		RateLimited:            engine.DefaultRateLimited,
+		AtCapacity:             engine.DefaultAtCapacity,
+		Truncated:              engine.DefaultTruncated,
 		Schema:                 schema.DefaultMessages(),
 	}
 }
@@ -122,6 +137,9 @@ func WithMessages(m Messages) Option {
 			{&d.Internal, m.Internal},
 			{&d.Busy, m.Busy},
 			{&d.MissingScopes, m.MissingScopes},
+			{&d.RateLimited, m.RateLimited},
+			{&d.AtCapacity, m.AtCapacity},
+			{&d.Truncated, m.Truncated},
 		} {
 			if f.v != "" {
 				*f.dst = f.v

@@ -71,6 +71,9 @@ const (
 	// since the caller's token lacks a scope the action requires (see
 	// RequireScopes).
 	OutcomeDenied = Outcome(engine.OutcomeDenied)
+	// OutcomeLimited: the call was refused before its handler ran by one
+	// of its action's limits: a rate limit or the concurrency cap.
+	OutcomeLimited = Outcome(engine.OutcomeLimited)
 )
 
 // Event is one observation. Fields that do not apply to its Kind are zero.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-playground/validator/v10"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/describe"
 	"github.com/vurb-go/vurb/internal/schema"
 )
 
@@ -39,6 +40,7 @@ type config struct {
 	defaultCache CacheControl
 	observer     Observer
 	resultFormat ResultFormat
+	describer    describe.Describer // describe_option.go
 	inline       bool
 	messages     Messages
 	serverOpts   *mcp.ServerOptions
@@ -55,6 +57,10 @@ type config struct {
 	maxRunning          int
 	maxRunningPerAction int
 	notifyBuffer        int
+
+	// limits of calls (limits.go)
+	callLimits limitSet
+	rateStore  RateStore
 
 	// The validator the app's codecs run: made by finish, with the rules
 	// WithRule registered.
@@ -81,6 +87,7 @@ func defaultConfig() config {
 		logger:     slog.Default(),
 		messages:   DefaultMessages(),
 		maxRunning: DefaultMaxRunning,
+		callLimits: limitSet{maxOutput: DefaultMaxOutput},
 	}
 }
 

@@ -49,11 +49,12 @@ func encodeFailure(err error) *mcp.CallToolResult {
 }
 
 // encodeResult writes v for the model in format, encoding it once per
-// form it needs: JSON when format is JSON or v is an object (whose JSON is
-// also structuredContent), and format's own text when it is another.
+// form it needs: JSON when format is JSON, v is an object (whose JSON is
+// also structuredContent) or format sends the shorter of its text and the
+// JSON, and format's own text when it is another.
 func encodeResult(v any, structured bool, format ResultFormat) (*mcp.CallToolResult, error) {
 	var data []byte
-	if format.text == nil || structured {
+	if format.text == nil || structured || format.orJSON {
 		var err error
 		if data, err = json.Marshal(v); err != nil {
 			return nil, engine.InternalError{Err: fmt.Errorf("the result could not be encoded as JSON: %w", err)}
@@ -64,6 +65,9 @@ func encodeResult(v any, structured bool, format ResultFormat) (*mcp.CallToolRes
 		var err error
 		if text, err = format.text(v); err != nil {
 			return nil, engine.InternalError{Err: fmt.Errorf("the result could not be encoded as %s: %w", format.name, err)}
+		}
+		if format.orJSON && len(data) <= len(text) {
+			text = string(data)
 		}
 	}
 	res := engine.TextResult(text, false)

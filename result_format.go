@@ -11,14 +11,22 @@ type ResultFormat struct {
 	name string
 	// text writes v for the model; nil means the JSON, already encoded.
 	text func(v any) (string, error)
+	// orJSON sends the compact JSON instead of text when it is not longer.
+	orJSON bool
 }
 
 var (
 	// JSONResults writes JSON text (the default, and the zero ResultFormat).
 	JSONResults = ResultFormat{name: "JSON"}
-	// TOONResults writes TOON text with the pipe delimiter: the same data
-	// in far fewer tokens, above all for lists of records.
-	TOONResults = ResultFormat{name: "TOON", text: func(v any) (string, error) { return toonText(v) }}
+	// TOONResults writes TOON text with the pipe delimiter where it is
+	// shorter than compact JSON, and the JSON where it is not. TOON wins on
+	// lists of uniform records (a header instead of keys on every row,
+	// about a third smaller); on nested, non-uniform records its indentation
+	// and per-item keys cost more than JSON's braces (a fifth larger on
+	// such data). Bytes decide: they are free to count, once both texts
+	// exist, and track tokens closely for these two notations, whose
+	// savings are whole keys and quotes.
+	TOONResults = ResultFormat{name: "TOON", text: func(v any) (string, error) { return toonText(v) }, orJSON: true}
 )
 
 // NewResultFormat returns a format that writes results with encode (YAML,

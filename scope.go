@@ -13,7 +13,7 @@ import (
 // app, tool, group and action levels add up.
 //
 // A request with no token (stdio, an in-process App.Call, an HTTP server
-// without WithBearerAuth) grants no scope: scoped actions refuse it. Give
+// without BearerAuth) grants no scope: scoped actions refuse it. Give
 // an in-process call an identity with ContextWithCaller.
 func (a *App) RequireScopes(scopes ...string) *App {
 	a.mustBeMutable()

@@ -38,6 +38,7 @@ type serveConfig struct {
 	maxSessions    int
 	timeouts       httpTimeouts
 	maxConns       int
+	bearer         *resourceServer // BearerAuth
 }
 
 func newServeConfig(opts []ServeOption) serveConfig {

@@ -27,7 +27,7 @@ func TestToolThatIsOneAction(t *testing.T) {
 			vurb.Query(app, "docs.search", search)
 			tools := app.Tools()
 			is.Equal(tools[0].Name, "greet")
-			is.Equal(tools[0].Description, "[READ-ONLY] Greets by name (greet)")
+			is.Equal(tools[0].Description, "Read-only: Greets by name")
 			is.True(!strings.Contains(mustJSON(t, tools[0].InputSchema), `"action"`)) // nothing to choose
 			is.Equal(text(call(t, app, "greet", `{"name":"World"}`)), "Hello, World!")
 			is.Equal(text(call(t, app, "greet", `{}`)), "[greet] invalid arguments: name: is required")

@@ -110,8 +110,9 @@ func resolveSync(key string, own CacheControl, ownInvalidates []string, policies
 	return r
 }
 
-// invalidationNotice is the first text block of a successful invalidating
-// call's result.
+// invalidationNotice is the last text block of a successful invalidating
+// call's result: after the result, which a client that shows one block
+// shows.
 func invalidationNotice(cause string, patterns []string) string {
 	return "[System: Cache invalidated for " + strings.Join(patterns, ", ") + " — caused by " + cause + "]"
 }

@@ -56,10 +56,10 @@ func descriptions(t *testing.T, cs *mcp.ClientSession) map[string]string {
 func TestCacheDirectivesFlat(t *testing.T) {
 	is := is.New(t)
 	d := descriptions(t, connect(t, trackerApp(vurb.Flat), nil))
-	is.Equal(d["countries_list"], "[READ-ONLY] List country codes. (countries → list) [Cache-Control: immutable]")
-	is.Equal(d["sprints_list"], "[READ-ONLY] List sprints. (sprints → list) [Cache-Control: no-store]")
-	is.Equal(d["tasks_list"], "[READ-ONLY] List tasks. (tasks → list) [Cache-Control: immutable]")
-	is.Equal(d["sprints_create"], "Create a sprint. (sprints → create)") // no default, no match: no decoration
+	is.Equal(d["countries_list"], "Read-only: List country codes. [Cache-Control: immutable]")
+	is.Equal(d["sprints_list"], "Read-only: List sprints. [Cache-Control: no-store]")
+	is.Equal(d["tasks_list"], "Read-only: List tasks. [Cache-Control: immutable]")
+	is.Equal(d["sprints_create"], "Create a sprint.") // no default, no match: no decoration
 }
 
 func TestCacheDirectivesGrouped(t *testing.T) {
@@ -73,8 +73,8 @@ func TestCacheDirectivesGrouped(t *testing.T) {
 func TestDefaultCacheControl(t *testing.T) {
 	is := is.New(t)
 	d := descriptions(t, connect(t, trackerApp(vurb.Flat, vurb.WithDefaultCacheControl(vurb.NoStore)), nil))
-	is.Equal(d["sprints_create"], "Create a sprint. (sprints → create) [Cache-Control: no-store]")
-	is.Equal(d["countries_get"], "[READ-ONLY] Get a country. (countries → get) [Cache-Control: immutable]") // the policy wins
+	is.Equal(d["sprints_create"], "Create a sprint. [Cache-Control: no-store]")
+	is.Equal(d["countries_get"], "Read-only: Get a country. [Cache-Control: immutable]") // the policy wins
 }
 
 func TestInvalidation(t *testing.T) {
@@ -99,8 +99,10 @@ func TestInvalidation(t *testing.T) {
 			res, err := callRaw(t, cs, name, args)
 			is.NoErr(err)
 			is.Equal(len(res.Content), 2)
-			is.Equal(res.Content[0].(*mcp.TextContent).Text, "[System: Cache invalidated for tasks.*, sprints.* — caused by tasks.update]")
-			is.Equal(res.Content[1].(*mcp.TextContent).Text, "updated")
+			// The result first, then the notice: a client that shows one block
+			// shows the result.
+			is.Equal(res.Content[0].(*mcp.TextContent).Text, "updated")
+			is.Equal(res.Content[1].(*mcp.TextContent).Text, "[System: Cache invalidated for tasks.*, sprints.* — caused by tasks.update]")
 
 			res, err = callRaw(t, cs, name, failing) // a failed call invalidates nothing
 			is.NoErr(err)
@@ -125,7 +127,7 @@ func TestInvalidation(t *testing.T) {
 func TestPerActionInvalidation(t *testing.T) {
 	is := is.New(t)
 	res := call(t, trackerApp(vurb.Flat), "sprints_create", "")
-	is.Equal(text(res), "[System: Cache invalidated for sprints.* — caused by sprints.create]\ncreated s2")
+	is.Equal(text(res), "created s2\n[System: Cache invalidated for sprints.* — caused by sprints.create]")
 }
 
 func TestPolicyValidation(t *testing.T) {

@@ -32,10 +32,10 @@ func TestTOONDescription(t *testing.T) {
 	vurb.Query(tool, "list", ok[ListUsers]("x")).Describe("List projects")
 	vurb.Mutation(tool, "delete", ok[UserRef]("x")).Describe("Delete a project")
 	d := descriptions(t, connect(t, app, nil))
-	is.Equal(d["projects"], "Manage projects. Actions: list, delete\n"+
-		"actions[2|]{action|desc|required|destructive}:\n"+
-		"  list|List projects|\"\"|false\n"+
-		"  delete|Delete a project|user_id|true")
+	is.Equal(d["projects"], "Manage projects.\n"+
+		"actions[2|]{action|desc|marks}:\n"+
+		"  list|List projects|read-only\n"+
+		"  delete|Delete a project|destructive")
 }
 
 func TestTOONResults(t *testing.T) {

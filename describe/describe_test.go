@@ -16,18 +16,17 @@ var (
 )
 
 func TestGrouped(t *testing.T) {
+	idem := describe.Action{Key: "put", Description: "Replace a project", Idempotent: true}
 	for _, tc := range []struct {
 		name string
 		tool describe.Tool
 		want string
 	}{
-		{"flat tool", describe.Tool{Name: "projects", Description: "Manage projects.", Actions: []describe.Action{list, create, remove, archive}},
-			"Manage projects.\nActions: list, create, delete, archive\n\nWorkflow:\n" +
-				"- list: List projects\n- create: Create a project. Requires: workspace_id, name\n- delete: Requires: id ⚠️ DESTRUCTIVE"},
-		{"no description, nothing to note", describe.Tool{Name: "misc", Actions: []describe.Action{archive}},
-			"Actions: archive"},
-		{"destructive without anything else", describe.Tool{Name: "jobs", Actions: []describe.Action{{Key: "purge", Destructive: true}}},
-			"Actions: purge\n\nWorkflow:\n- purge: ⚠️ DESTRUCTIVE"},
+		{"marks only what not every action is", describe.Tool{Name: "projects", Description: "Manage projects.", Actions: []describe.Action{list, create, remove, archive, idem}},
+			"Manage projects.\nlist: List projects (read-only)\ncreate: Create a project\ndelete: (destructive)\nput: Replace a project (idempotent)"},
+		{"no description, nothing to note", describe.Tool{Name: "misc", Actions: []describe.Action{archive}}, ""},
+		{"a hint every action has is the tool's", describe.Tool{Name: "jobs", Actions: []describe.Action{{Key: "purge", Destructive: true}, {Key: "wipe", Description: "Wipe", Destructive: true}}},
+			"wipe: Wipe"},
 		{"hierarchical", describe.Tool{
 			Name: "admin", Description: "SaaS administration panel.",
 			Groups: []describe.Group{{Name: "users"}, {Name: "billing"}, {Name: "empty"}},
@@ -35,8 +34,9 @@ func TestGrouped(t *testing.T) {
 				{Key: "users.list"}, {Key: "users.create"}, {Key: "users.ban", Destructive: true},
 				{Key: "billing.invoices"}, {Key: "billing.refund", Description: "Refund an invoice", Required: []string{"invoice_id"}, Destructive: true},
 			}},
-			"SaaS administration panel.\nModules: users (list,create,ban) | billing (invoices,refund)\n\nWorkflow:\n" +
-				"- users.ban: ⚠️ DESTRUCTIVE\n- billing.refund: Refund an invoice. Requires: invoice_id ⚠️ DESTRUCTIVE"},
+			"SaaS administration panel.\nusers.ban: (destructive)\nbilling.refund: Refund an invoice (destructive)"},
+		{"cache directive all actions share", describe.Tool{Name: "countries", Actions: []describe.Action{list}, Cache: "immutable"},
+			"list: List projects [Cache-Control: immutable]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			is.New(t).Equal(describe.Grouped(tc.tool), tc.want)
@@ -49,14 +49,26 @@ func TestFlat(t *testing.T) {
 		action describe.Action
 		want   string
 	}{
-		{list, "[READ-ONLY] List projects (projects → list)"},
-		{describe.Action{Key: "delete", Description: "Delete project", Destructive: true}, "[DESTRUCTIVE] Delete project (projects → delete)"},
-		{create, "Create a project. (projects → create)"},
-		{archive, "projects → archive"},
-		{describe.Action{Key: "users.ban", Description: "Ban a user", Destructive: true}, "[DESTRUCTIVE] Ban a user (projects → users → ban)"},
+		{list, "Read-only: List projects"},
+		{describe.Action{Key: "delete", Description: "Delete project", Destructive: true}, "Destructive: Delete project"},
+		{create, "Create a project."},
+		{archive, "projects → archive"}, // nothing else to say: its place
+		{describe.Action{Key: "users.ban"}, "projects → users → ban"},
+		{describe.Action{Key: "purge", Destructive: true}, "Destructive"},
+		{describe.Action{Key: "list", Description: "List", ReadOnly: true, Cache: "no-store"}, "Read-only: List [Cache-Control: no-store]"},
+		// Explicit annotations are what the tool is listed with: the mark agrees.
+		{describe.Action{Key: "list", Description: "List", ReadOnly: true, Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)}}, "Destructive: List"},
 	} {
 		is.New(t).Equal(describe.Flat("projects", tc.action), tc.want)
 	}
+}
+
+func TestDescriberOrDefault(t *testing.T) {
+	is := is.New(t)
+	d := describe.Describer{Flat: func(tool string, a describe.Action) string { return a.Description }}.OrDefault()
+	is.Equal(d.Flat("projects", list), "List projects")                                                                                                     // replaced
+	is.Equal(d.Grouped(describe.Tool{Actions: []describe.Action{list, create}}), describe.Grouped(describe.Tool{Actions: []describe.Action{list, create}})) // kept
+	is.True(d.TOON != nil)
 }
 
 func ptr(b bool) *bool { return &b }
@@ -109,19 +121,18 @@ func TestTOON(t *testing.T) {
 		want string
 	}{
 		{"flat tool", describe.Tool{Name: "projects", Description: "Manage projects.", Actions: []describe.Action{list, create, remove}},
-			"Manage projects. Actions: list, create, delete\n" +
-				"actions[3|]{action|desc|required|destructive}:\n" +
-				"  list|List projects|\"\"|false\n" +
-				"  create|Create a project.|workspace_id,name|false\n" +
-				"  delete|\"\"|id|true"},
+			"Manage projects.\n" +
+				"actions[3|]{action|desc|marks}:\n" +
+				"  list|List projects|read-only\n" +
+				"  create|Create a project|\"\"\n" +
+				"  delete|\"\"|destructive"},
 		{"hierarchical", describe.Tool{Name: "admin",
 			Groups:  []describe.Group{{Name: "users"}, {Name: "billing"}},
 			Actions: []describe.Action{{Key: "users.list", Description: "List users, newest first"}, {Key: "billing.refund", Required: []string{"invoice_id"}, Destructive: true}}},
-			"Modules: users (list) | billing (refund)\n" +
-				"users[1|]{action|desc|required|destructive}:\n" +
-				"  list|List users, newest first|\"\"|false\n" +
-				"billing[1|]{action|desc|required|destructive}:\n" +
-				"  refund|\"\"|invoice_id|true"},
+			"users[1|]{action|desc|marks}:\n" +
+				"  list|List users, newest first|\"\"\n" +
+				"billing[1|]{action|desc|marks}:\n" +
+				"  refund|\"\"|destructive"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			is := is.New(t)

@@ -1,115 +1,123 @@
 package describe
 
-import (
-	"strings"
+import "strings"
+
+// The marks a grouped description puts on an action whose hint its tool's
+// annotations cannot carry: a tool is read-only or idempotent only if all
+// its actions are, and destructive if one is, so which actions read, repeat
+// safely or destroy is said per action.
+const (
+	ReadOnlyMark    = "read-only"
+	IdempotentMark  = "idempotent"
+	DestructiveMark = "destructive"
 )
 
-// DestructiveMark flags destructive actions in grouped descriptions, where a
-// model otherwise sees one tool whose annotations cannot tell which of its
-// actions destroy data.
-const DestructiveMark = "⚠️ DESTRUCTIVE"
+// Hints are the effects an action's annotations state.
+type Hints struct{ ReadOnly, Idempotent, Destructive bool }
 
-// Grouped writes the layered Markdown description of a tool exposed as one
-// MCP tool. Layer 1 is the tool's description and a summary line that names
-// every action ("Actions: list, create, delete") or every module with its
-// actions ("Modules: users (list,create,ban) | billing (invoices,refund)").
-// Layer 2, under "Workflow:", has one line for each action worth a note:
-// one with a description, required fields, or destructive effects.
+// HintsOf returns the hints of a's annotations: its explicit ones when set,
+// else those its semantics imply (ForAction).
+func HintsOf(a Action) Hints {
+	ann := a.Annotations
+	if ann == nil {
+		ann = ForAction(a)
+	}
+	return Hints{ann.ReadOnlyHint, ann.IdempotentHint, ann.DestructiveHint == nil || *ann.DestructiveHint}
+}
+
+// Flat writes the description of one action listed as its own tool: its
+// effect, then its description, as in "Read-only: List projects". The
+// effect is "Read-only" for reads, "Destructive" for destructive actions
+// and absent otherwise; the wire name already says where the action sits.
+// An action with neither is described by its place, "projects → archive",
+// since some clients require a description. A cache directive follows
+// (CacheNote).
+func Flat(tool string, a Action) string {
+	h := HintsOf(a)
+	text := a.Description
+	if text == "" && !h.ReadOnly && !h.Destructive {
+		text = tool
+		if a.Key != "" {
+			text += " → " + strings.ReplaceAll(a.Key, ".", " → ")
+		}
+	}
+	mark := ""
+	switch {
+	case h.ReadOnly:
+		mark = "Read-only"
+	case h.Destructive:
+		mark = "Destructive"
+	}
+	if mark != "" {
+		text = strings.TrimSpace(mark + ": " + text)
+		text = strings.TrimSuffix(text, ":")
+	}
+	return CacheNote(text, a.Cache)
+}
+
+// Grouped writes the description of a tool listed as one MCP tool: the
+// tool's description, then one line per action that has something to say,
+// "key: description (marks)", where the marks (ReadOnlyMark,
+// IdempotentMark, DestructiveMark) are the hints only some of the tool's
+// actions have. An action with neither description nor mark has no line:
+// the discriminator's enum names every action, and each field's
+// description says which actions take it.
 func Grouped(t Tool) string {
 	var b strings.Builder
-	if t.Description != "" {
-		b.WriteString(t.Description)
-		b.WriteByte('\n')
-	}
-	b.WriteString(summary(t))
-	first := true
-	for _, a := range t.Actions {
-		line := workflowLine(a)
-		if line == "" {
+	b.WriteString(t.Description)
+	marks := Marks(t.Actions)
+	for i, a := range t.Actions {
+		desc := strings.TrimRight(a.Description, ".")
+		if m := marks[i]; m != "" {
+			desc = strings.TrimSpace(desc + " (" + m + ")")
+		}
+		if desc == "" {
 			continue
 		}
-		if first {
-			b.WriteString("\n\nWorkflow:")
-			first = false
+		if b.Len() > 0 {
+			b.WriteByte('\n')
 		}
-		b.WriteString("\n- ")
-		b.WriteString(line)
+		b.WriteString(a.Key + ": " + desc)
 	}
-	return b.String()
+	return CacheNote(b.String(), t.Cache)
 }
 
-// summary is layer 1's second line.
-func summary(t Tool) string {
-	if len(t.Groups) == 0 {
-		keys := make([]string, len(t.Actions))
-		for i, a := range t.Actions {
-			keys[i] = a.Key
-		}
-		return "Actions: " + strings.Join(keys, ", ")
+// Marks returns, per action, the hints it has that not every action has,
+// joined by ", " ("read-only", "idempotent, destructive", or ""). A hint
+// every action has is the tool's own annotation, which says it for all.
+func Marks(actions []Action) []string {
+	hints := make([]Hints, len(actions))
+	all := Hints{true, true, true}
+	for i, a := range actions {
+		h := HintsOf(a)
+		hints[i] = h
+		all = Hints{all.ReadOnly && h.ReadOnly, all.Idempotent && h.Idempotent, all.Destructive && h.Destructive}
 	}
-	modules := make([]string, 0, len(t.Groups))
-	for _, g := range t.Groups {
-		var names []string
-		for _, a := range t.Actions {
-			if group, name, ok := strings.Cut(a.Key, "."); ok && group == g.Name {
-				names = append(names, name)
-			}
+	out := make([]string, len(actions))
+	for i, h := range hints {
+		var m []string
+		if h.ReadOnly && !all.ReadOnly {
+			m = append(m, ReadOnlyMark)
 		}
-		if len(names) == 0 {
-			continue
+		if h.Idempotent && !all.Idempotent {
+			m = append(m, IdempotentMark)
 		}
-		modules = append(modules, g.Name+" ("+strings.Join(names, ",")+")")
+		if h.Destructive && !all.Destructive {
+			m = append(m, DestructiveMark)
+		}
+		out[i] = strings.Join(m, ", ")
 	}
-	return "Modules: " + strings.Join(modules, " | ")
+	return out
 }
 
-// workflowLine is one layer-2 line, or "" when the action has nothing to
-// add to its name in the summary.
-func workflowLine(a Action) string {
-	var parts []string
-	if a.Description != "" {
-		parts = append(parts, strings.TrimRight(a.Description, "."))
+// CacheNote appends a state-sync cache directive to a description, as
+// "[Cache-Control: no-store]", or returns it unchanged when cc is "".
+func CacheNote(description, cc string) string {
+	if cc == "" {
+		return description
 	}
-	if len(a.Required) > 0 {
-		parts = append(parts, "Requires: "+strings.Join(a.Required, ", "))
+	if description == "" {
+		return "[Cache-Control: " + cc + "]"
 	}
-	if len(parts) == 0 && !a.Destructive {
-		return ""
-	}
-	line := a.Key + ": " + strings.Join(parts, ". ")
-	if len(parts) == 0 {
-		line = a.Key + ":"
-	}
-	if a.Destructive {
-		line += " " + DestructiveMark
-	}
-	return line
-}
-
-// Flat writes the description of one action exposed as its own MCP tool:
-// its effect in brackets, its description, and where it sits, as in
-// "[READ-ONLY] List projects (projects → list)". The bracket is
-// [READ-ONLY] for reads, [DESTRUCTIVE] for destructive actions, and absent
-// otherwise.
-func Flat(tool string, a Action) string {
-	var b strings.Builder
-	switch {
-	case a.ReadOnly:
-		b.WriteString("[READ-ONLY] ")
-	case a.Destructive:
-		b.WriteString("[DESTRUCTIVE] ")
-	}
-	path := tool + " → " + strings.ReplaceAll(a.Key, ".", " → ")
-	if a.Key == "" { // a tool that is one action: its name is the whole path
-		path = tool
-	}
-	if a.Description == "" {
-		b.WriteString(path)
-		return b.String()
-	}
-	b.WriteString(a.Description)
-	b.WriteString(" (")
-	b.WriteString(path)
-	b.WriteString(")")
-	return b.String()
+	return description + " [Cache-Control: " + cc + "]"
 }

@@ -11,23 +11,19 @@ import (
 // toonRow is one action in a TOON description table. The field order is
 // the column order a model reads.
 type toonRow struct {
-	Action      string `json:"action"`
-	Desc        string `json:"desc"`
-	Required    string `json:"required"`
-	Destructive bool   `json:"destructive"`
+	Action string `json:"action"`
+	Desc   string `json:"desc"`
+	Marks  string `json:"marks"`
 }
 
-// TOON writes a compact description of a tool exposed as one MCP tool: one
-// human summary line, then a TOON table of its actions (action, desc,
-// required, destructive), one table per module for hierarchical tools. It
-// says what Grouped says in fewer tokens, which matters when a server has
-// many actions. Tables use the pipe delimiter, so descriptions with commas
-// need no quoting.
+// TOON writes the description of a tool exposed as one MCP tool as its
+// description line, then a TOON table of its actions (action, desc, marks:
+// the hints only some actions have, as in Grouped), one table per module
+// for hierarchical tools. Tables use the pipe delimiter, so descriptions
+// with commas need no quoting. Which fields each action takes is in the
+// input schema's field descriptions, as with Grouped.
 func TOON(t Tool) (string, error) {
-	line := summary(t)
-	if t.Description != "" {
-		line = strings.TrimRight(t.Description, " ") + " " + line
-	}
+	line := strings.TrimSpace(t.Description)
 	// Build the JSON text with keys in module order, then convert: FromJSON
 	// keeps the order of the text.
 	var doc bytes.Buffer
@@ -46,13 +42,14 @@ func TOON(t Tool) (string, error) {
 		doc.Write(v)
 		return nil
 	}
+	marks := Marks(t.Actions)
 	if len(t.Groups) == 0 {
-		if err := write("actions", rows(t.Actions, "")); err != nil {
+		if err := write("actions", rows(t.Actions, marks, "")); err != nil {
 			return "", err
 		}
 	}
 	for _, g := range t.Groups {
-		if r := rows(t.Actions, g.Name); len(r) > 0 {
+		if r := rows(t.Actions, marks, g.Name); len(r) > 0 {
 			if err := write(g.Name, r); err != nil {
 				return "", err
 			}
@@ -63,14 +60,17 @@ func TOON(t Tool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return line + "\n" + string(table), nil
+	if line == "" {
+		return CacheNote(string(table), t.Cache), nil
+	}
+	return CacheNote(line+"\n"+string(table), t.Cache), nil
 }
 
 // rows are the table rows of the actions in group ("" for a flat tool),
 // named without the group prefix.
-func rows(actions []Action, group string) []toonRow {
+func rows(actions []Action, marks []string, group string) []toonRow {
 	var out []toonRow
-	for _, a := range actions {
+	for i, a := range actions {
 		name := a.Key
 		if group != "" {
 			g, n, ok := strings.Cut(a.Key, ".")
@@ -79,12 +79,7 @@ func rows(actions []Action, group string) []toonRow {
 			}
 			name = n
 		}
-		out = append(out, toonRow{
-			Action:      name,
-			Desc:        a.Description,
-			Required:    strings.Join(a.Required, ","),
-			Destructive: a.Destructive,
-		})
+		out = append(out, toonRow{Action: name, Desc: strings.TrimRight(a.Description, "."), Marks: marks[i]})
 	}
 	return out
 }

@@ -94,6 +94,7 @@ func DefaultMessages() *Messages {
 
 		DiscriminatorDescription: DiscriminatorDescription,
 		DiscriminatorActions:     DiscriminatorActions,
+		NoteRequired:             NoteRequired,
 		NoteAlwaysRequired:       NoteAlwaysRequired,
 		NoteRequiredFor:          NoteRequiredFor,
 		NoteRequiredAndFor:       NoteRequiredAndFor,
@@ -246,16 +247,26 @@ var MaxIssues = builtin.MaxIssues
 // MsgMoreIssues ends an Error that hit MaxIssues: the count left out.
 var MsgMoreIssues = builtin.MoreIssues
 
-// DiscriminatorDescription describes a grouped tool's discriminator property.
+// DiscriminatorDescription describes a grouped tool's discriminator
+// property. It is empty: the property's name and enum say what it is.
 var DiscriminatorDescription = builtin.DiscriminatorDescription
 
 // DiscriminatorActions follows DiscriminatorDescription when actions have
 // descriptions: the "key: description" items joined with "; ".
 var DiscriminatorActions = builtin.DiscriminatorActions
 
+// NoteRequired marks, in a grouped property's per-action lines, the actions
+// that require the property: "get (required), list: Project ID".
+var NoteRequired = builtin.NoteRequired
+
 // Tier notes appended to a property's description in a grouped tool's
-// schema, saying which actions need it. The verbs receive comma-separated
-// action keys.
+// schema, saying which actions need it, instead of per-action lines when
+// the actions declare the property alike. The verbs receive
+// comma-separated action keys. They are empty, and an empty note is not
+// written: per-action lines say who takes and requires each property, and
+// a required field of the common struct is in the schema's own "required".
+// Set them to get the notes back ("Required for: %s", "Required for: %s.
+// For: %s", "For: %s", "(always required)").
 var (
 	NoteAlwaysRequired = builtin.NoteAlwaysRequired
 	NoteRequiredFor    = builtin.NoteRequiredFor

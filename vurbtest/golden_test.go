@@ -56,8 +56,8 @@ func TestGoldenShowsADiff(t *testing.T) {
 	is.Equal(len(errs), 1)
 	for _, want := range []string{
 		"vurbtest: tools/list differs from " + path + " (-want +got):\n@@ -",
-		"\n-      \"description\": \"[READ-ONLY] List projects in a workspace (projects → list)\",\n" +
-			"+      \"description\": \"[READ-ONLY] List the projects of a workspace (projects → list)\",\n",
+		"\n-      \"description\": \"Read-only: List projects in a workspace\",\n" +
+			"+      \"description\": \"Read-only: List the projects of a workspace\",\n",
 		"If the change is intended, accept it with: go test -run '^TestGoldenShowsADiff$' -update",
 	} {
 		is.True(strings.Contains(errs[0], want)) // the message

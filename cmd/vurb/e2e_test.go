@@ -224,7 +224,9 @@ func TestBothExpositions(t *testing.T) {
 	is.Equal(rep.Tools[0].Groups, []string{"tasks", "user-facing"})
 
 	r = vurb(t, nil, "inspect", path("v1"))
-	is.True(strings.Contains(r.stdout, "Expositions (the same actions, listed both ways)\n  flat (served)  tokens  grouped  tokens\n"))
+	is.True(flat.ModelTokens > 0 && flat.ModelTokens < flat.Tokens) // names, descriptions and input schemas only
+	is.True(strings.Contains(r.stdout, "Expositions (the same actions, listed both ways)\n  flat (served)  tokens  grouped     tokens\n"))
+	is.True(strings.Contains(r.stdout, fmt.Sprintf("  model view     %-6d  model view  %d\n", flat.ModelTokens, grouped.ModelTokens)))
 }
 
 func TestDiffBetweenReleases(t *testing.T) {

@@ -33,11 +33,14 @@ func inspect(ctx context.Context, e *env, args []string) error {
 
 // inspection is inspect's answer; its JSON form is the --json output.
 type inspection struct {
-	Server      manifest.Server     `json:"server"`
-	Protocol    string              `json:"protocolVersion,omitempty"`
-	Exposition  string              `json:"exposition,omitempty"`
-	Tokenizer   string              `json:"tokenizer"`
-	Tokens      int                 `json:"tokens"`
+	Server     manifest.Server `json:"server"`
+	Protocol   string          `json:"protocolVersion,omitempty"`
+	Exposition string          `json:"exposition,omitempty"`
+	Tokenizer  string          `json:"tokenizer"`
+	Tokens     int             `json:"tokens"`
+	// ModelTokens counts only what a model reads: names, descriptions and
+	// input schemas.
+	ModelTokens int                 `json:"modelTokens"`
 	Tools       []inspectedTool     `json:"tools"`
 	Expositions []exposition        `json:"expositions,omitempty"`
 	Prompts     []manifest.Prompt   `json:"prompts,omitempty"`
@@ -52,10 +55,11 @@ type inspectedTool struct {
 
 // exposition is one exposition's tool names and token counts.
 type exposition struct {
-	Name   string      `json:"name"`
-	Served bool        `json:"served"`
-	Tools  []toolCount `json:"tools"`
-	Tokens int         `json:"tokens"`
+	Name        string      `json:"name"`
+	Served      bool        `json:"served"`
+	Tools       []toolCount `json:"tools"`
+	Tokens      int         `json:"tokens"`
+	ModelTokens int         `json:"modelTokens"`
 }
 
 type toolCount struct {
@@ -69,6 +73,7 @@ func newInspection(snap snapshot) inspection {
 		Prompts: m.Prompts, Resources: m.Resources, Templates: m.ResourceTemplates}
 	each, total := toolTokens(m.Tools)
 	rep.Tokens = total
+	rep.ModelTokens = modelViewTokens(m.Tools)
 	for i, t := range m.Tools {
 		rep.Tools = append(rep.Tools, inspectedTool{t, each[i]})
 	}
@@ -77,7 +82,7 @@ func newInspection(snap snapshot) inspection {
 	}
 	add := func(name string, served bool, tools []manifest.Tool) {
 		each, total := toolTokens(tools)
-		x := exposition{Name: name, Served: served, Tokens: total}
+		x := exposition{Name: name, Served: served, Tokens: total, ModelTokens: modelViewTokens(tools)}
 		for i, t := range tools {
 			x.Tools = append(x.Tools, toolCount{t.Name, each[i]})
 		}
@@ -101,7 +106,7 @@ func (rep inspection) write(w io.Writer) {
 	if s.Instructions != "" {
 		fmt.Fprintf(w, "instructions: %s\n", oneLine(s.Instructions, 120))
 	}
-	fmt.Fprintf(w, "tools/list: %d tokens (%s)", rep.Tokens, rep.Tokenizer)
+	fmt.Fprintf(w, "tools/list: %d tokens (%s), %d of them read by the model", rep.Tokens, rep.Tokenizer, rep.ModelTokens)
 	if rep.Exposition != "" {
 		fmt.Fprintf(w, ", %s exposition", rep.Exposition)
 	}
@@ -168,6 +173,11 @@ func (rep inspection) writeExpositions(w io.Writer) {
 	b.Reset()
 	for _, x := range rep.Expositions {
 		fmt.Fprintf(&b, "%s\t%d\t", plural(len(x.Tools), "tool"), x.Tokens)
+	}
+	fmt.Fprintln(tw, "  "+b.String())
+	b.Reset()
+	for _, x := range rep.Expositions {
+		fmt.Fprintf(&b, "model view\t%d\t", x.ModelTokens)
 	}
 	fmt.Fprintln(tw, "  "+b.String())
 	tw.flush()

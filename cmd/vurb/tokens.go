@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"sync"
 
@@ -54,4 +55,24 @@ func toolTokens(tools []manifest.Tool) (each []int, total int) {
 	}
 	data, _ := json.Marshal(map[string]any{"tools": wire})
 	return each, countTokens(string(data))
+}
+
+// modelViewTokens counts what a model reads of tools: each tool's name,
+// description and input schema (compact JSON), the parts a client passes
+// to the model; annotations, titles and output schemas stay with the
+// client.
+func modelViewTokens(tools []manifest.Tool) int {
+	n := 0
+	for _, t := range tools {
+		n += countTokens(t.Name) + countTokens(t.Description) + countTokens(compactJSON(t.InputSchema))
+	}
+	return n
+}
+
+func compactJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
 }

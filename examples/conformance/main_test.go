@@ -73,7 +73,7 @@ func TestToolsList(t *testing.T) {
 		is.True(got[name] != nil) // every tool the suite calls is listed
 	}
 	is.Equal(len(res.Tools), 32)
-	is.Equal(got["test_simple_text"].Description, "[READ-ONLY] Returns a simple text response (test → simple_text)")
+	is.Equal(got["test_simple_text"].Description, "Read-only: Returns a simple text response")
 }
 
 func TestContentTools(t *testing.T) {

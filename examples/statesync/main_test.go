@@ -28,14 +28,14 @@ func Example() {
 		}
 	}
 	// Output:
-	// meta_statuses: [READ-ONLY] List the task statuses. (meta → statuses) [Cache-Control: immutable]
-	// sprints_list: [READ-ONLY] List sprints. (sprints → list) [Cache-Control: no-store]
-	// sprints_create: Create a sprint. (sprints → create)
-	// tasks_list: [READ-ONLY] List tasks with their status. (tasks → list) [Cache-Control: no-store]
-	// tasks_update: Change a task's status. (tasks → update)
+	// meta_statuses: Read-only: List the task statuses. [Cache-Control: immutable]
+	// sprints_list: Read-only: List sprints. [Cache-Control: no-store]
+	// sprints_create: Create a sprint.
+	// tasks_list: Read-only: List tasks with their status. [Cache-Control: no-store]
+	// tasks_update: Change a task's status.
 	//
-	// [System: Cache invalidated for tasks.*, sprints.* — caused by tasks.update]
 	// T-1 is now done
+	// [System: Cache invalidated for tasks.*, sprints.* — caused by tasks.update]
 	// [tasks/update] task "T-9" not found; list tasks to see their ids
 }
 
@@ -55,10 +55,10 @@ func TestGroupedOverTheWire(t *testing.T) {
 	is.NoErr(err)
 	for _, tool := range list.Tools {
 		if tool.Name == "meta" {
-			is.Equal(tool.Description, "Actions: statuses\n\nWorkflow:\n- statuses: List the task statuses [Cache-Control: immutable]")
+			is.Equal(tool.Description, "statuses: List the task statuses [Cache-Control: immutable]")
 		}
 	}
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "sprints", Arguments: map[string]any{"action": "create", "name": "S2"}})
 	is.NoErr(err)
-	is.Equal(res.Content[0].(*mcp.TextContent).Text, "[System: Cache invalidated for sprints.* — caused by sprints.create]")
+	is.Equal(res.Content[len(res.Content)-1].(*mcp.TextContent).Text, "[System: Cache invalidated for sprints.* — caused by sprints.create]")
 }

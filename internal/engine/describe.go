@@ -22,6 +22,8 @@ func describeAction(a *ActionSpec) describe.Action {
 		Idempotent:  a.Idempotent,
 		OpenWorld:   a.OpenWorld,
 		Title:       a.Title,
+		Cache:       a.Sync.Cache,
+		Annotations: a.Annotations,
 	}
 }
 
@@ -32,17 +34,6 @@ func actionAnnotations(a *ActionSpec, info describe.Action) *mcp.ToolAnnotations
 		return a.Annotations
 	}
 	return describe.ForAction(info)
-}
-
-// decorate appends the cache directive to a description.
-func decorate(description, cc string) string {
-	if cc == "" {
-		return description
-	}
-	if description == "" {
-		return "[Cache-Control: " + cc + "]"
-	}
-	return description + " [Cache-Control: " + cc + "]"
 }
 
 // agreedCache is the directive all actions share, or "" when they differ:

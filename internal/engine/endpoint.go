@@ -28,10 +28,11 @@ type Endpoint struct {
 	running *atomic.Int64 // handlers running, when MaxRunningPerAction bounds them; shared by routed copies
 	ann     *mcp.ToolAnnotations
 	scopes  []string // every one required of the caller's token (scope.go)
+	limits  *limiter // rate limits and slots (limits.go), or nil; shared by routed copies
 }
 
 func newEndpoint(rt *Runtime, tool string, a *ActionSpec) *Endpoint {
-	return &Endpoint{
+	ep := &Endpoint{
 		rt:      rt,
 		spec:    a,
 		tool:    tool,
@@ -47,6 +48,8 @@ func newEndpoint(rt *Runtime, tool string, a *ActionSpec) *Endpoint {
 		ann:     ownAnnotations(a),
 		scopes:  a.Scopes,
 	}
+	ep.setLimits(a.Limits)
+	return ep
 }
 
 // routed returns a copy of ep for the wire tool name, reading skip as the

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vurb-go/vurb/describe"
 )
 
 // Flat exposes one wire tool per action, named tool_action, each with only
@@ -26,7 +25,7 @@ func (Flat) Expose(t *ToolSpec, eps []*Endpoint, env Env) []Route {
 		wire := &mcp.Tool{
 			Name:        name,
 			Title:       a.Title,
-			Description: decorate(describe.Flat(t.Name, info), a.Sync.Cache),
+			Description: env.Runtime.Describer.OrDefault().Flat(t.Name, info),
 			InputSchema: withHeaders(a.In.Schema(), a.Headers),
 			Annotations: actionAnnotations(a, info),
 		}

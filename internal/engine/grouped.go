@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -34,7 +35,8 @@ func (Grouped) Expose(t *ToolSpec, eps []*Endpoint, env Env) []Route {
 		eps: make([]*Endpoint, len(eps)), actions: make(map[string]*Endpoint, len(eps))}
 	for i, ep := range eps {
 		infos[i] = describeAction(ep.spec)
-		// The action's description is in the tool's workflow lines already.
+		infos[i].Key = ep.action
+		// The action's description is in the tool's description already.
 		members[i] = schema.Member{Key: ep.action, Codec: ep.spec.In}
 		keys[i] = ep.action
 		r.eps[i] = ep.routed(t.Name, disc)
@@ -57,29 +59,53 @@ func (Grouped) Expose(t *ToolSpec, eps []*Endpoint, env Env) []Route {
 	}
 	r.wire = &mcp.Tool{
 		Name:        t.Name,
-		Description: decorate(groupedDescription(t, infos), agreedCache(eps)),
+		Description: groupedDescription(t, infos, agreedCache(eps), env.Runtime.Describer.OrDefault()),
 		InputSchema: withHeaders(schema.MergeWith(disc, t.Common, members, env.Runtime.Decode.Messages), headers),
 		Annotations: ann,
+	}
+	if out := agreedOutput(eps); out != nil {
+		r.wire.OutputSchema = out
 	}
 	return []Route{r}
 }
 
 // groupedDescription is the Markdown or, when the tool asks, TOON
-// description of a grouped tool.
-func groupedDescription(t *ToolSpec, infos []describe.Action) string {
+// description of a grouped tool, written by the app's Describer.
+func groupedDescription(t *ToolSpec, infos []describe.Action, cache string, d describe.Describer) string {
 	groups := make([]describe.Group, len(t.Groups))
 	for i, g := range t.Groups {
 		groups[i] = describe.Group{Name: g.Name, Description: g.Description}
 	}
-	d := describe.Tool{Name: t.Name, Description: t.Description, Groups: groups, Actions: infos}
+	tool := describe.Tool{Name: t.Name, Description: t.Description, Groups: groups, Actions: infos, Cache: cache}
 	if t.TOONDescription {
-		text, err := describe.TOON(d)
+		text, err := d.TOON(tool)
 		if err != nil {
 			panic(fmt.Sprintf("vurb: tool %q: its TOON description failed: %v", t.Name, err))
 		}
 		return text
 	}
-	return describe.Grouped(d)
+	return d.Grouped(tool)
+}
+
+// agreedOutput is the output schema of a grouped tool: MCP gives a tool one,
+// and a tool that declares one must return structured content that
+// conforms to it on every call. So it is the actions' schema when every
+// action declares the same one, and none otherwise: an action that returns
+// text or another type would break any schema the tool declared, and a
+// union (anyOf of the actions' schemas) would not tell a client which
+// action returns which shape. The actions' structured content is sent all
+// the same.
+func agreedOutput(eps []*Endpoint) json.RawMessage {
+	first := eps[0].spec.OutputSchema
+	if first == nil {
+		return nil
+	}
+	for _, ep := range eps[1:] {
+		if !bytes.Equal(ep.spec.OutputSchema, first) {
+			return nil
+		}
+	}
+	return first
 }
 
 // groupedRoute is the wire tool of a whole tool: a discriminated set of

@@ -30,31 +30,35 @@ const (
 )
 
 // admit counts a handler about to run, or reports the bound that refuses
-// it.
+// it (and gives back the slot the call took, see limits.go).
 func (ep *Endpoint) admit() (ok bool, bound int64) {
 	rt := ep.rt
 	if n := rt.running.Add(1); rt.MaxRunning > 0 && n > rt.MaxRunning {
 		rt.running.Add(-1)
+		ep.freeSlot()
 		return false, rt.MaxRunning
 	}
 	if rt.MaxRunningPerAction > 0 {
 		if n := ep.running.Add(1); n > rt.MaxRunningPerAction {
 			ep.running.Add(-1)
 			rt.running.Add(-1)
+			ep.freeSlot()
 			return false, rt.MaxRunningPerAction
 		}
 	}
 	return true, 0
 }
 
-// release uncounts a handler that has returned; if its call had already
-// answered without it, the handler was overdue and is no longer.
+// release uncounts a handler that has returned and gives back its slot;
+// if its call had already answered without it, the handler was overdue
+// and is no longer.
 func (ep *Endpoint) release(cc *callContext) {
 	rt := ep.rt
 	if rt.MaxRunningPerAction > 0 {
 		ep.running.Add(-1)
 	}
 	rt.running.Add(-1)
+	ep.freeSlot()
 	if cc.fate.CompareAndSwap(fateRunning, fateReturned) {
 		return
 	}

@@ -65,11 +65,11 @@ func (ep *Endpoint) event(kind EventKind, id string, at time.Time) Event {
 	return Event{Kind: kind, Time: at, Tool: ep.tool, Action: ep.action, Key: ep.key, Name: ep.name, RequestID: id}
 }
 
-// withNotice returns res with the invalidation notice as its first block,
-// without touching the handler's own value.
+// withNotice returns res with the invalidation notice as its last block,
+// after the result a client displays, without touching the handler's own value.
 func withNotice(res *mcp.CallToolResult, notice string) *mcp.CallToolResult {
 	out := *res
-	out.Content = append([]mcp.Content{&mcp.TextContent{Text: notice}}, res.Content...)
+	out.Content = append(append(make([]mcp.Content, 0, len(res.Content)+1), res.Content...), &mcp.TextContent{Text: notice})
 	return &out
 }
 
@@ -83,6 +83,9 @@ func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id
 	in, err := ep.decode(args, ep.opts, ep.skip)
 	if err != nil {
 		return ErrorResult(ep.prefix + fmt.Sprintf(ep.rt.Messages.InvalidArguments, err)), OutcomeValidation, nil
+	}
+	if stop, res, outcome, err := ep.limit(ctx, &o); stop { // limits.go: rate limits, then a slot
+		return res, outcome, err
 	}
 	if ok, bound := ep.admit(); !ok {
 		return ep.busy(bound), OutcomeBusy, nil

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/vurb-go/vurb/describe"
 	"github.com/vurb-go/vurb/internal/schema"
 )
 
@@ -19,6 +20,9 @@ type Runtime struct {
 	Messages Messages
 	// Inline runs handlers on the caller's goroutine (see Endpoint.exec).
 	Inline bool
+	// Describer writes the tools' descriptions at build time; its nil
+	// functions are describe.Default's.
+	Describer describe.Describer
 	// Sealer protects the state of multi-round-trip requests.
 	Sealer *Sealer
 	// Clock reads the time for request state; nil means time.Now.
@@ -35,6 +39,9 @@ type Runtime struct {
 	// Scopes are the app's own required scopes: every prompt and resource
 	// needs them too (actions carry theirs in ActionSpec.Scopes).
 	Scopes []string
+	// RateStore keeps the buckets of the actions' rate limits (see
+	// limit_rate.go); it must be set when an action has one.
+	RateStore RateStore
 
 	ids     atomic.Uint64 // request ids, one sequence per plan
 	running atomic.Int64  // handlers running, late ones included
@@ -55,6 +62,9 @@ type Messages struct {
 	Internal               string // the reference
 	Busy                   string // the bound reached
 	MissingScopes          string // the scopes missing, space-separated
+	RateLimited            string // the rate, when to retry (see limit_rate.go)
+	AtCapacity             string // the cap, the wait (see limit_concurrency.go)
+	Truncated              string // the bytes kept, the bytes in all (see limit_output.go)
 }
 
 // EventKind says what an Event reports.
@@ -87,6 +97,9 @@ const (
 	OutcomeBusy Outcome = "busy"
 	// OutcomeDenied: the caller's token lacks a scope the action requires.
 	OutcomeDenied Outcome = "denied"
+	// OutcomeLimited: the call was refused by one of its action's limits,
+	// a rate limit or its concurrency cap (see limits.go).
+	OutcomeLimited Outcome = "limited"
 )
 
 // Event is one observation; fields that do not apply to its Kind are zero.

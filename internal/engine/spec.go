@@ -65,6 +65,9 @@ type ActionSpec struct {
 	// Scopes must all be in the caller's token for a call to run: the
 	// action's, its group's, its tool's and its app's.
 	Scopes []string
+	// Limits are its rate limits, concurrency cap and output cap (see
+	// limits.go).
+	Limits Limits
 }
 
 // SyncRule is the state-sync behaviour resolved for one action.

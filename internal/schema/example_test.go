@@ -63,7 +63,7 @@ func ExampleMerge() {
 	err := schema.DecodeSkipping(schema.For[RenameProject](), args, &in, schema.DecodeOptions{}, "action")
 	fmt.Println(string(raw), in.ID, err)
 	// Output:
-	// {"type":"object","properties":{"action":{"type":"string","description":"The operation to perform","enum":["create","rename","search"]},"workspace_id":{"type":"string","description":"Workspace ID (always required)","minLength":1},"name":{"type":"string","description":"Project name. Required for: create. For: rename","minLength":1},"id":{"type":"string","description":"Project ID. Required for: rename","minLength":1},"query":{"type":"string","description":"Full-text query. For: search"}},"required":["action","workspace_id"],"additionalProperties":false}
+	// {"type":"object","properties":{"action":{"type":"string","enum":["create","rename","search"]},"workspace_id":{"type":"string","description":"Workspace ID","minLength":1},"name":{"type":"string","description":"Project name\ncreate (required): min length 1\nrename"},"id":{"type":"string","description":"rename (required): Project ID","minLength":1},"query":{"type":"string","description":"search: Full-text query"}},"required":["action","workspace_id"],"additionalProperties":false}
 	// "rename" p_9 <nil>
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -28,6 +27,9 @@ type mergedField struct {
 	commonReq  bool
 	usedIn     []string
 	requiredIn []string
+	// decls are the actions' own schemas of the property, in action order
+	// (none for a field of common, which every action shares).
+	decls []decl
 }
 
 // Merge builds the single input schema of a grouped tool: one object whose
@@ -35,24 +37,26 @@ type mergedField struct {
 // order, its description Messages.DiscriminatorDescription followed by the
 // members' descriptions, when they have one) selects the action, and whose
 // other properties are the union of the actions' properties, each defined
-// once (the first declaration wins, common struct first) with differing
-// enums merged into their union (or dropped when one action leaves the value
-// free).
+// once. A property every action declares alike is written as they declare
+// it; one they declare differently (another description, enum, default,
+// bound or format) keeps only what they agree on and says, per action, what
+// each declares (see perAction): a grouped tool never tells one action what
+// another's declaration says.
 //
 // Only the discriminator and the required fields of common are required,
 // since no other property is needed by every action; instead each
-// description says who needs the property, in four tiers:
+// description says who takes the property and who requires it, in lines
+// of the form "actions: what they say of it" (see perAction):
 //
-//   - Messages.NoteAlwaysRequired: a required field of common;
-//   - Messages.NoteRequiredFor: required by every action that has it;
-//   - Messages.NoteRequiredAndFor: required by some, optional in the others;
-//   - Messages.NoteFor: optional wherever it appears.
+//	list, search: Page size
+//	get, update (required): Project ID
 //
 // An optional property that every action accepts (such as an optional field
-// of common) gets no note: it applies everywhere. A note is appended to the
-// property's own description as a sentence of its own: after a space when
-// the note is parenthesised or the description ends a sentence, after ". "
-// otherwise. Merge writes the built-in texts; MergeWith those of a Messages.
+// of common) gets no line: it applies everywhere. When a Messages sets the
+// tier notes (NoteRequiredFor, NoteRequiredAndFor, NoteFor), a property
+// every action declares alike gets them instead, appended to its
+// description; NoteAlwaysRequired is appended to a required field of common
+// when set. Merge writes the built-in texts; MergeWith those of a Messages.
 //
 // Merge panics, naming the property, both actions and both types, when two
 // actions give one property different JSON types; and on an empty
@@ -103,18 +107,16 @@ func MergeWith(discriminator string, common *Codec, members []Member, msgs *Mess
 				e = &mergedField{name: f.Name, schema: props.obj(f.Name).clone(), typ: f.Type, first: action}
 				byName[f.Name] = e
 				order = append(order, e)
-			} else {
-				if e.typ != f.Type {
-					panic(fmt.Sprintf("schema: Merge: field %q is %s in action %q but %s in action %q; "+
-						"give both the same type or use different names",
-						f.Name, typeWord(e.typ), e.first, typeWord(f.Type), action))
-				}
-				unionEnum(e.schema, props.obj(f.Name))
+			} else if e.typ != f.Type {
+				panic(fmt.Sprintf("schema: Merge: field %q is %s in action %q but %s in action %q; "+
+					"give both the same type or use different names",
+					f.Name, typeWord(e.typ), e.first, typeWord(f.Type), action))
 			}
 			if action == commonAction {
 				e.common, e.commonReq = true, f.Required
 				continue
 			}
+			e.decls = append(e.decls, decl{action: action, schema: props.obj(f.Name), required: f.Required})
 			e.usedIn = append(e.usedIn, action)
 			if f.Required {
 				e.requiredIn = append(e.requiredIn, action)
@@ -154,11 +156,23 @@ func MergeWith(discriminator string, common *Codec, members []Member, msgs *Mess
 	props := &node{}
 	disc := &node{}
 	disc.set("type", "string")
-	disc.set("description", discriminatorDescription(members, msgs))
+	if d := discriminatorDescription(members, msgs); d != "" {
+		disc.set("description", d)
+	}
 	disc.set("enum", keys)
 	props.set(discriminator, disc)
 	required := []any{discriminator}
+	tiers := msgs.NoteRequiredFor != "" || msgs.NoteRequiredAndFor != "" || msgs.NoteFor != ""
 	for _, e := range order {
+		switch {
+		case e.common:
+		case !agreed(e.decls) || !tiers && (len(e.usedIn) < len(members) || len(e.requiredIn) > 0):
+			// Per-action lines: who takes the field, who requires it, and
+			// what each says of it when they disagree.
+			e.schema = perAction(e.decls, msgs)
+			props.set(e.name, e.schema)
+			continue
+		}
 		if note := tierNote(e, len(members), msgs); note != "" {
 			e.schema = refWrapped(e.schema)
 			e.schema.set("description", joinNote(e.schema.str("description"), note))
@@ -193,8 +207,11 @@ func discriminatorDescription(members []Member, msgs *Messages) string {
 			items = append(items, m.Key+": "+d)
 		}
 	}
-	if len(items) == 0 {
+	switch {
+	case len(items) == 0:
 		return msgs.DiscriminatorDescription
+	case msgs.DiscriminatorDescription == "":
+		return strings.Join(items, "; ")
 	}
 	return msgs.DiscriminatorDescription + fmt.Sprintf(msgs.DiscriminatorActions, strings.Join(items, "; "))
 }
@@ -242,26 +259,6 @@ func joinNote(desc, note string) string {
 		return desc + " " + note
 	}
 	return desc + ". " + note
-}
-
-// unionEnum widens dst's enum by src's. A side without an enum accepts any
-// value of the type, so the union has no enum either.
-func unionEnum(dst, src *node) {
-	de, dok := dst.vals0("enum").([]any)
-	se, sok := src.vals0("enum").([]any)
-	switch {
-	case !dok:
-		return
-	case !sok:
-		dst.del("enum")
-		return
-	}
-	for _, v := range se {
-		if !slices.Contains(de, v) {
-			de = append(de, v)
-		}
-	}
-	dst.set("enum", de)
 }
 
 // structuralKeywords are the keywords of an object schema that Merge

@@ -57,16 +57,8 @@ func projMembers() []Member {
 func TestMergeTiers(t *testing.T) {
 	is := is.New(t)
 	got := Merge("action", For[projCommon](), projMembers())
-	is.Equal(string(got), `{"type":"object","properties":{`+
-		`"action":{"type":"string","description":"The operation to perform","enum":["create","update","delete","list","search"]},`+
-		`"workspace_id":{"type":"string","description":"Workspace ID (always required)","minLength":1},`+
-		`"verbose":{"type":"boolean","description":"Explain the result."},`+
-		`"name":{"type":"string","description":"Project name. Required for: create. For: update","minLength":1},`+
-		`"color":{"type":"string","description":"For: create, update","enum":["red","green","blue"]},`+
-		`"id":{"type":"string","description":"Project ID. Required for: update, delete","minLength":1},`+
-		`"limit":{"type":"integer","description":"Page size. For: list, search","minimum":1,"maximum":100},`+
-		`"query":{"type":"string","description":"Full-text query. Required for: search","minLength":1}},`+
-		`"required":["action","workspace_id"],"additionalProperties":false}`)
+	// Declared differently: each action says its own.
+	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","enum":["create","update","delete","list","search"]},"workspace_id":{"type":"string","description":"Workspace ID","minLength":1},"verbose":{"type":"boolean","description":"Explain the result."},"name":{"type":"string","description":"create (required): Project name\nupdate: New name","minLength":1},"color":{"type":"string","description":"create: one of red, green\nupdate: one of green, blue"},"id":{"type":"string","description":"update (required): Project ID\ndelete (required)","minLength":1},"limit":{"type":"integer","description":"list: Page size; max 100\nsearch: max 50","minimum":1},"query":{"type":"string","description":"search (required): Full-text query","minLength":1}},"required":["action","workspace_id"],"additionalProperties":false}`)
 }
 
 func TestMergeWithoutCommon(t *testing.T) {
@@ -77,29 +69,18 @@ func TestMergeWithoutCommon(t *testing.T) {
 	})
 	// Without a common struct, workspace_id is a field like any other: required
 	// by every action, but only the discriminator is required by the schema.
-	is.Equal(string(got), `{"type":"object","properties":{`+
-		`"op":{"type":"string","description":"The operation to perform","enum":["users.list","users.find"]},`+
-		`"workspace_id":{"type":"string","description":"Workspace ID. Required for: users.list, users.find","minLength":1},`+
-		`"verbose":{"type":"boolean","description":"Explain the result."},`+
-		`"limit":{"type":"integer","description":"Page size","minimum":1,"maximum":100},`+
-		`"query":{"type":"string","description":"Full-text query. Required for: users.find","minLength":1}},`+
-		`"required":["op"],"additionalProperties":false}`)
+	is.Equal(string(got), `{"type":"object","properties":{"op":{"type":"string","enum":["users.list","users.find"]},"workspace_id":{"type":"string","description":"users.list, users.find (required): Workspace ID","minLength":1},"verbose":{"type":"boolean","description":"Explain the result."},"limit":{"type":"integer","description":"users.list: Page size; max 100\nusers.find: max 50","minimum":1},"query":{"type":"string","description":"users.find (required): Full-text query","minLength":1}},"required":["op"],"additionalProperties":false}`)
 }
 
-func TestMergeEnumUnionWithFreeValue(t *testing.T) {
+func TestMergeEnumOfOneActionOnly(t *testing.T) {
 	is := is.New(t)
 	got := Merge("action", nil, []Member{
 		{Key: "create", Codec: For[projCreate]()},
 		{Key: "paint", Codec: For[projFree]()},
 	})
-	// paint accepts any color, so the union has no enum.
-	is.Equal(string(got), `{"type":"object","properties":{`+
-		`"action":{"type":"string","description":"The operation to perform","enum":["create","paint"]},`+
-		`"workspace_id":{"type":"string","description":"Workspace ID. Required for: create, paint","minLength":1},`+
-		`"verbose":{"type":"boolean","description":"Explain the result."},`+
-		`"name":{"type":"string","description":"Project name. Required for: create","minLength":1},`+
-		`"color":{"type":"string"}},`+
-		`"required":["action"],"additionalProperties":false}`)
+	// paint accepts any color: the schema has no enum, and the enum is
+	// create's alone.
+	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","enum":["create","paint"]},"workspace_id":{"type":"string","description":"create, paint (required): Workspace ID","minLength":1},"verbose":{"type":"boolean","description":"Explain the result."},"name":{"type":"string","description":"create (required): Project name","minLength":1},"color":{"type":"string","description":"create: one of red, green\npaint"}},"required":["action"],"additionalProperties":false}`)
 }
 
 func TestMergeRecursiveDefs(t *testing.T) {
@@ -108,14 +89,7 @@ func TestMergeRecursiveDefs(t *testing.T) {
 		{Key: "tree", Codec: For[treeInput]()},
 		{Key: "list", Codec: For[projList]()},
 	})
-	is.Equal(string(got), `{"type":"object","properties":{`+
-		`"action":{"type":"string","description":"The operation to perform","enum":["tree","list"]},`+
-		`"root":{"description":"For: tree","allOf":[{"$ref":"#/$defs/treeNode"}]},`+
-		`"workspace_id":{"type":"string","description":"Workspace ID. Required for: list","minLength":1},`+
-		`"verbose":{"type":"boolean","description":"Explain the result. For: list"},`+
-		`"limit":{"type":"integer","description":"Page size. For: list","minimum":1,"maximum":100}},`+
-		`"required":["action"],"additionalProperties":false,`+
-		`"$defs":{"treeNode":{"type":"object","properties":{"name":{"type":"string","minLength":1},"children":{"type":"array","items":{"$ref":"#/$defs/treeNode"}}},"required":["name"],"additionalProperties":false}}}`)
+	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","enum":["tree","list"]},"root":{"description":"tree","allOf":[{"$ref":"#/$defs/treeNode"}]},"workspace_id":{"type":"string","description":"list (required): Workspace ID","minLength":1},"verbose":{"type":"boolean","description":"list: Explain the result"},"limit":{"type":"integer","description":"list: Page size","minimum":1,"maximum":100}},"required":["action"],"additionalProperties":false,"$defs":{"treeNode":{"type":"object","properties":{"name":{"type":"string","minLength":1},"children":{"type":"array","items":{"$ref":"#/$defs/treeNode"}}},"required":["name"],"additionalProperties":false}}}`)
 }
 
 func TestMergeActionDescriptions(t *testing.T) {
@@ -125,11 +99,7 @@ func TestMergeActionDescriptions(t *testing.T) {
 		{Key: "count", Codec: For[listProjects]()},
 		{Key: "export", Codec: For[listProjects](), Description: " Export projects as CSV "},
 	})
-	is.Equal(string(got), `{"type":"object","properties":{`+
-		`"action":{"type":"string","description":"The operation to perform. list: List projects; export: Export projects as CSV","enum":["list","count","export"]},`+
-		`"workspace_id":{"type":"string","description":"Workspace ID. Required for: list, count, export","minLength":1},`+
-		`"limit":{"type":"integer","description":"Page size","minimum":1,"maximum":100}},`+
-		`"required":["action"],"additionalProperties":false}`)
+	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","description":"list: List projects; export: Export projects as CSV","enum":["list","count","export"]},"workspace_id":{"type":"string","description":"list, count, export (required): Workspace ID","minLength":1},"limit":{"type":"integer","description":"Page size","minimum":1,"maximum":100}},"required":["action"],"additionalProperties":false}`)
 }
 
 func TestMergePanics(t *testing.T) {

@@ -105,8 +105,13 @@ type Messages struct {
 	// DiscriminatorActions follows DiscriminatorDescription when members
 	// have descriptions: the "key: description" items joined with "; ".
 	DiscriminatorActions string
-	// Tier notes appended to a property's description. The verbs receive
-	// comma-separated action keys.
+	// NoteRequired marks, in a grouped property's per-action lines, the
+	// actions that require it: "get (required), list: Project ID".
+	NoteRequired string
+	// Tier notes appended to a property's description instead of per-action
+	// lines when the actions declare it alike, if set. The verbs receive
+	// comma-separated action keys. An empty note is not written; the
+	// built-in texts are all empty.
 	NoteAlwaysRequired, NoteRequiredFor, NoteRequiredAndFor, NoteFor string
 }
 
@@ -257,10 +262,16 @@ var defaults = Messages{
 	MaxIssues:  MaxIssues,
 	MoreIssues: "and %d more problems",
 
-	DiscriminatorDescription: "The operation to perform",
+	// The discriminator's name and enum say what it is: a description would
+	// say it again.
+	DiscriminatorDescription: "",
 	DiscriminatorActions:     ". %s",
-	NoteAlwaysRequired:       "(always required)",
-	NoteRequiredFor:          "Required for: %s",
-	NoteRequiredAndFor:       "Required for: %s. For: %s",
-	NoteFor:                  "For: %s",
+	NoteRequired:             "(required)",
+	// Per-action lines say who takes and requires a property, and a
+	// required field of common is in the root's "required": tier notes
+	// would say it twice.
+	NoteAlwaysRequired: "",
+	NoteRequiredFor:    "",
+	NoteRequiredAndFor: "",
+	NoteFor:            "",
 }

@@ -165,3 +165,14 @@ func TestMessagesConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestMergeTierNotesWhenSet(t *testing.T) {
+	is := is.New(t)
+	m := DefaultMessages()
+	m.NoteRequiredFor, m.NoteRequiredAndFor, m.NoteFor = "Pflicht für: %s", "Pflicht für: %s. Für: %s", "Für: %s"
+	m.NoteRequired = "(Pflicht)"
+	merged := string(MergeWith("action", For[projCommon](), projMembers(), m))
+	// Declared alike: the tier notes; declared differently: per-action lines.
+	is.True(strings.Contains(merged, `"description":"Full-text query. Pflicht für: search"`))
+	is.True(strings.Contains(merged, `"description":"create (Pflicht): Project name\nupdate: New name"`))
+}

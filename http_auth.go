@@ -1,0 +1,208 @@
+package vurb
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+)
+
+// BearerAuth makes HTTPHandler and ListenAndServe an OAuth 2.1 resource
+// server, as the MCP authorization spec asks of a remote server: every
+// request must carry a bearer token that verifier accepts, issued for this
+// server (RFC 8707's resource indicator, metadata.Resource).
+//
+// It is the go-sdk's own machinery, wired in: auth.RequireBearerToken
+// checks each request (opts passes the go-sdk's options through: Scopes
+// every request needs, ClockSkew, AllowMissingExpiration), and
+// auth.ProtectedResourceMetadataHandler serves metadata, the RFC 9728
+// document that tells a client which authorization servers issue tokens
+// for this resource. What vurb adds:
+//
+//   - The document is served, without a token, at the RFC 9728 location
+//     derived from metadata.Resource: /.well-known/oauth-protected-resource
+//     followed by the resource's path (/.well-known/oauth-protected-resource/mcp
+//     for https://mcp.example.com/mcp), and at the bare
+//     /.well-known/oauth-protected-resource, where clients look last.
+//     ListenAndServe routes both paths; behind your own mux, route them to
+//     the same handler as /mcp (see ExampleBearerAuth).
+//   - A refused request gets 401 (403 when it lacks one of opts.Scopes)
+//     with a challenge that names the document, and RFC 6750's error code
+//     when one applies:
+//     WWW-Authenticate: Bearer error="invalid_token", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp".
+//     A 403 says error="insufficient_scope" and scope="..." lists the
+//     scopes needed. A request without a token gets no error code, as
+//     RFC 6750 §3.1 asks.
+//   - The audience is checked whatever the verifier: a token whose claims
+//     (TokenInfo.Extra["aud"]) name audiences none of which is
+//     metadata.Resource is refused, so a token issued for another server
+//     cannot be replayed here. A verifier of opaque tokens that reports no
+//     "aud" must check the audience itself (an introspection response
+//     carries it).
+//
+// verifier may be any auth.TokenVerifier: the one the oidc sub-package
+// builds for JWT access tokens from an OpenID Connect issuer, or your own
+// for opaque tokens (introspection, a database). It must return an error
+// wrapping auth.ErrInvalidToken for a token it refuses (the client gets
+// 401), and set UserID: the go-sdk binds a session to the user who opened
+// it and refuses (403 "session user mismatch") a request on it with
+// another user's token; with the same user, each request's own token,
+// scopes included, is the one the request sees.
+//
+// The check wraps every request the handler answers, the fast lane's
+// included, so auth.TokenInfoFromContext(r.Context()) holds the verified
+// token wherever the request goes.
+//
+// BearerAuth panics when verifier is nil or metadata.Resource is not an
+// absolute URL without a fragment (RFC 8707 §2).
+func BearerAuth(verifier auth.TokenVerifier, metadata *oauthex.ProtectedResourceMetadata, opts *auth.RequireBearerTokenOptions) ServeOption {
+	rs := newResourceServer(verifier, metadata, opts)
+	return func(c *serveConfig) { c.httpSetting("BearerAuth"); c.bearer = rs }
+}
+
+// wellKnownResourceMetadata is RFC 9728's well-known path segment.
+const wellKnownResourceMetadata = "/.well-known/oauth-protected-resource"
+
+// resourceServer is what BearerAuth sets up, once.
+type resourceServer struct {
+	resource      string
+	metadata      http.Handler // the go-sdk's RFC 9728 handler
+	metadataPaths []string     // where it is served: the resource's own, then the bare one
+	require       func(http.Handler) http.Handler
+}
+
+func newResourceServer(verifier auth.TokenVerifier, metadata *oauthex.ProtectedResourceMetadata, opts *auth.RequireBearerTokenOptions) *resourceServer {
+	if verifier == nil {
+		panic("vurb: BearerAuth needs a token verifier (the oidc package makes one for an OpenID Connect issuer)")
+	}
+	if metadata == nil || metadata.Resource == "" {
+		panic("vurb: BearerAuth needs metadata.Resource, the server's canonical URL (https://mcp.example.com/mcp): tokens are checked to be issued for it")
+	}
+	u, err := url.Parse(metadata.Resource)
+	if err != nil || u.Scheme == "" || u.Host == "" || u.Fragment != "" {
+		panic(fmt.Sprintf("vurb: BearerAuth: metadata.Resource %q must be an absolute URL without a fragment (RFC 8707), such as https://mcp.example.com/mcp", metadata.Resource))
+	}
+	doc := *metadata // later changes to the caller's value do not reach the served document
+	var ropts auth.RequireBearerTokenOptions
+	if opts != nil {
+		ropts = *opts
+	}
+	suffix := strings.TrimSuffix(u.EscapedPath(), "/")
+	if ropts.ResourceMetadataURL == "" {
+		ropts.ResourceMetadataURL = u.Scheme + "://" + u.Host + wellKnownResourceMetadata + suffix
+	}
+	paths := []string{wellKnownResourceMetadata}
+	if suffix != "" {
+		paths = []string{wellKnownResourceMetadata + suffix, wellKnownResourceMetadata}
+	}
+	return &resourceServer{
+		resource:      doc.Resource,
+		metadata:      auth.ProtectedResourceMetadataHandler(&doc),
+		metadataPaths: paths,
+		require:       auth.RequireBearerToken(forResource(verifier, doc.Resource), &ropts),
+	}
+}
+
+// forResource wraps verify with the audience check BearerAuth promises.
+func forResource(verify auth.TokenVerifier, resource string) auth.TokenVerifier {
+	return func(ctx context.Context, token string, r *http.Request) (*auth.TokenInfo, error) {
+		info, err := verify(ctx, token, r)
+		if err != nil || info == nil {
+			return info, err
+		}
+		if aud, ok := audiences(info.Extra["aud"]); ok && !oauthex.MatchesResource(aud, resource) {
+			return nil, fmt.Errorf("%w: the token is for %s, not for %s", auth.ErrInvalidToken, strings.Join(aud, ", "), resource)
+		}
+		return info, nil
+	}
+}
+
+// audiences reads an "aud" claim: one string or a list of them (JWT,
+// RFC 7519 §4.1.3; token introspection, RFC 7662 §2.2). ok is false when
+// there is no such claim.
+func audiences(claim any) (aud []string, ok bool) {
+	switch v := claim.(type) {
+	case string:
+		return []string{v}, true
+	case []string:
+		return v, true
+	case []any:
+		for _, a := range v {
+			if s, isString := a.(string); isString {
+				aud = append(aud, s)
+			}
+		}
+		return aud, true
+	}
+	return nil, false
+}
+
+// protect puts the bearer check in front of next. A refused request's
+// answer is written through a challengeWriter, which adds RFC 6750's error
+// code to the go-sdk's challenge; an accepted one reaches next with the
+// ResponseWriter it came with, so streams flush as they would unprotected.
+func (rs *resourceServer) protect(next http.Handler) http.Handler {
+	checked := rs.require(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if cw, ok := w.(*challengeWriter); ok {
+			w = cw.ResponseWriter
+		}
+		next.ServeHTTP(w, r)
+	}))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		checked.ServeHTTP(&challengeWriter{ResponseWriter: w, bearer: presentsBearer(r)}, r)
+	})
+}
+
+// withMetadata answers the RFC 9728 paths with the document, to anyone,
+// and hands every other request to next.
+func (rs *resourceServer) withMetadata(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, p := range rs.metadataPaths {
+			if r.URL.Path == p {
+				rs.metadata.ServeHTTP(w, r)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// presentsBearer reports whether r carries a bearer token, valid or not.
+func presentsBearer(r *http.Request) bool {
+	scheme, _, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	return strings.EqualFold(scheme, "bearer")
+}
+
+// challengeWriter adds the RFC 6750 error code to the challenge the
+// go-sdk's auth.RequireBearerToken writes (it names the metadata and the
+// scopes, not what went wrong): invalid_token when a bearer token was
+// presented and refused (401), insufficient_scope when it lacks a scope
+// (403, the only 403 the go-sdk's check answers).
+type challengeWriter struct {
+	http.ResponseWriter
+	bearer bool // the request presented a bearer token
+}
+
+func (c *challengeWriter) WriteHeader(code int) {
+	h := c.Header()
+	if params, ok := strings.CutPrefix(h.Get("WWW-Authenticate"), "Bearer"); ok {
+		var e string
+		switch {
+		case code == http.StatusForbidden:
+			e = "insufficient_scope"
+		case code == http.StatusUnauthorized && c.bearer:
+			e = "invalid_token"
+		}
+		if e != "" {
+			if params = strings.TrimSpace(params); params != "" {
+				params = ", " + params
+			}
+			h.Set("WWW-Authenticate", `Bearer error="`+e+`"`+params)
+		}
+	}
+	c.ResponseWriter.WriteHeader(code)
+}

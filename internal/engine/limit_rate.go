@@ -1,0 +1,99 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// DefaultRateLimited is the RateLimited message of a runtime that sets
+// none (%s: the rate, %s: when to retry).
+const DefaultRateLimited = "rate limit reached (%s); retry in %s, not sooner"
+
+// Rate is a token bucket: it holds at most Burst tokens, refilled at Calls
+// per Per, and a call spends one.
+type Rate struct {
+	Calls int
+	Per   time.Duration
+	Burst int
+}
+
+// String says the rate for a model: "10 calls per second".
+func (r Rate) String() string {
+	unit := "call"
+	if r.Calls != 1 {
+		unit = "calls"
+	}
+	switch r.Per {
+	case time.Second:
+		return fmt.Sprintf("%d %s per second", r.Calls, unit)
+	case time.Minute:
+		return fmt.Sprintf("%d %s per minute", r.Calls, unit)
+	case time.Hour:
+		return fmt.Sprintf("%d %s per hour", r.Calls, unit)
+	}
+	return fmt.Sprintf("%d %s per %s", r.Calls, unit, r.Per)
+}
+
+// RateStore keeps the token buckets of rate limits. The runtime's is in
+// memory unless the app was given another (a store shared by replicas).
+type RateStore interface {
+	// Take spends a token of the bucket named key, or reports how long
+	// until one is there.
+	Take(ctx context.Context, key string, r Rate) (ok bool, retryAfter time.Duration, err error)
+}
+
+// RateRule is one rate limit of an action.
+type RateRule struct {
+	// Name is the scope that declared the limit, stable from one replica
+	// to the next: every action it covers shares its buckets.
+	Name string
+	Rate Rate
+	// Key names the caller's bucket; nil means one bucket for every
+	// caller. It gets a copy of the call's origin, so that the origin of a
+	// call without such a limit stays on the stack.
+	Key func(ctx context.Context, o Origin) string
+}
+
+// checkRate spends a token of rule's bucket for the call, or returns the
+// refusal. A store that fails lets the call through, logged: a limiter
+// that is down must not take the server down with it.
+func (ep *Endpoint) checkRate(ctx context.Context, rule *RateRule, o *Origin) *mcp.CallToolResult {
+	key := rule.Name
+	if rule.Key != nil {
+		key += "\x00" + rule.Key(ctx, *o)
+	}
+	ok, after, err := ep.rt.RateStore.Take(ctx, key, rule.Rate)
+	if err != nil {
+		ep.rt.Logger.Error("vurb: rate store failed; the call goes through unlimited",
+			"tool", ep.tool, "action", ep.action, "limit", rule.Name, "err", err.Error())
+		return nil
+	}
+	if ok {
+		return nil
+	}
+	msg := ep.rt.Messages.RateLimited
+	if msg == "" {
+		msg = DefaultRateLimited
+	}
+	return ErrorResult(ep.prefix + fmt.Sprintf(msg, rule.Rate, RetryAfter(after)))
+}
+
+// RetryAfter rounds d up to a figure a model reads at a glance: whole
+// milliseconds under a second, tenths of a second under ten, whole
+// seconds above. Rounding up keeps the advice sound: a retry after that
+// long finds a token.
+func RetryAfter(d time.Duration) time.Duration {
+	step := time.Second
+	switch {
+	case d <= 0:
+		return time.Millisecond
+	case d < time.Second:
+		step = time.Millisecond
+	case d < 10*time.Second:
+		step = 100 * time.Millisecond
+	}
+	return (d + step - 1) / step * step
+}

@@ -1,0 +1,160 @@
+package vurb
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// Rate is a token bucket: it holds at most Burst tokens, refilled at Calls
+// per Per, and each call spends one. A caller can thus make Burst calls at
+// once, then Calls per Per for as long as it keeps calling.
+type Rate struct {
+	Calls int
+	Per   time.Duration
+	Burst int
+}
+
+// String says the rate as a model reads it: "10 calls per second".
+func (r Rate) String() string { return engine.Rate(r).String() }
+
+// RateStore keeps the token buckets of an app's rate limits. The default,
+// NewMemoryRateStore, keeps them in the process; a store shared by the
+// replicas of a server (Redis, say) lets them hold one limit together.
+type RateStore interface {
+	// Take spends one token of the bucket named key, which follows r, or
+	// reports how long until the bucket has one. Keys name the scope that
+	// declared the limit and the caller; an unknown key is a full bucket.
+	// An error lets the call through and is logged: a store that is down
+	// must not take the server down with it.
+	Take(ctx context.Context, key string, r Rate) (ok bool, retryAfter time.Duration, err error)
+}
+
+// WithRateStore sets the store of the app's rate limits (default: a
+// NewMemoryRateStore of the app's own).
+func WithRateStore(s RateStore) Option { return func(c *config) { c.rateStore = s } }
+
+// RateLimit is a rate limit on the calls of the scope that declares it:
+// the app (WithRateLimit), a tool, a group or an action (their RateLimit
+// methods). Make one with PerCaller or AllCallers.
+type RateLimit struct {
+	rate Rate
+	// key names the caller's bucket; nil: one bucket for all callers.
+	key func(ctx context.Context, o engine.Origin) string
+}
+
+// PerCaller allows each caller calls per per, with bursts of as many (see
+// RateLimit.Burst). Callers are told apart by their token's subject, else
+// by their session; callers with neither (sessionless and anonymous) share
+// one bucket. KeyedBy tells them apart otherwise (by tenant, say).
+func PerCaller(calls int, per time.Duration) RateLimit {
+	return RateLimit{rate: newRate("PerCaller", calls, per), key: callerBucket}
+}
+
+// AllCallers allows calls per per, all callers together, with bursts of as
+// many (see RateLimit.Burst): a budget for what the scope's handlers
+// reach (a paid API, a database).
+func AllCallers(calls int, per time.Duration) RateLimit {
+	return RateLimit{rate: newRate("AllCallers", calls, per)}
+}
+
+func newRate(what string, calls int, per time.Duration) Rate {
+	if calls <= 0 || per <= 0 {
+		panic(fmt.Sprintf("vurb: %s(%d, %s): give calls above 0 per a duration above 0", what, calls, per))
+	}
+	return Rate{Calls: calls, Per: per, Burst: calls}
+}
+
+// Burst returns the limit with bursts of n calls: a caller whose bucket is
+// full can make n calls at once. It defaults to the limit's calls; n must
+// be 1 or more.
+func (r RateLimit) Burst(n int) RateLimit {
+	if n < 1 {
+		panic(fmt.Sprintf("vurb: RateLimit.Burst(%d): a burst is 1 call or more", n))
+	}
+	r.rate.Burst = n
+	return r
+}
+
+// KeyedBy returns the limit with a bucket per value of key: calls for
+// which key returns the same string share a bucket. key runs once per
+// call, before the handler, and must be fast; keep the strings short and
+// few (a tenant id, a user id), as the store keeps a bucket for each.
+//
+//	byTenant := vurb.PerCaller(100, time.Minute).KeyedBy(func(_ context.Context, c *vurb.Caller) string {
+//		return c.Header.Get("X-Tenant")
+//	})
+func (r RateLimit) KeyedBy(key func(ctx context.Context, c *Caller) string) RateLimit {
+	if key == nil {
+		panic("vurb: RateLimit.KeyedBy(nil): give a function that names the caller's bucket")
+	}
+	r.key = func(ctx context.Context, o engine.Origin) string { return key(ctx, callerOf(&o)) }
+	return r
+}
+
+// Rate returns the limit's token bucket.
+func (r RateLimit) Rate() Rate { return r.rate }
+
+// WithRateLimit adds rate limits on the calls of the whole app: a
+// PerCaller limit here is each caller's budget across every action.
+func WithRateLimit(limits ...RateLimit) Option {
+	return func(c *config) { c.callLimits.rates = append(c.callLimits.rates, limits...) }
+}
+
+// RateLimit adds rate limits on the calls of the tool, all its actions
+// together.
+func (t *Tool) RateLimit(limits ...RateLimit) *Tool {
+	t.mustBeMutable()
+	t.limits.rates = append(t.limits.rates, limits...)
+	return t
+}
+
+// RateLimit adds rate limits on the calls of the group, all its actions
+// together.
+func (g *Group) RateLimit(limits ...RateLimit) *Group {
+	g.tool.mustBeMutable()
+	g.limits.rates = append(g.limits.rates, limits...)
+	return g
+}
+
+// RateLimit adds rate limits on the action's calls. A call must pass these
+// and those of its group, its tool and the app; a refused call is answered
+// with Messages.RateLimited, which tells the model when to retry.
+func (a *ActionDef) RateLimit(limits ...RateLimit) *ActionDef {
+	a.mustBeMutable()
+	a.limits.rates = append(a.limits.rates, limits...)
+	return a
+}
+
+// lower is the limit as the engine applies it: its buckets are named by
+// the scope that declared it and its place there, the same in every
+// replica of the app.
+func (r RateLimit) lower(scope string, i int) engine.RateRule {
+	if r.rate.Calls == 0 {
+		panic(fmt.Sprintf("vurb: %s: a zero RateLimit; make one with vurb.PerCaller or vurb.AllCallers", scope))
+	}
+	return engine.RateRule{Name: fmt.Sprintf("%s#%d", scope, i), Rate: engine.Rate(r.rate), Key: r.key}
+}
+
+// rateStore is the engine's view of a RateStore.
+type rateStore struct{ s RateStore }
+
+func (s rateStore) Take(ctx context.Context, key string, r engine.Rate) (bool, time.Duration, error) {
+	return s.s.Take(ctx, key, Rate(r))
+}
+
+// callerBucket names a PerCaller bucket: the token's subject, else the
+// session, else the one bucket of anonymous callers.
+func callerBucket(_ context.Context, o engine.Origin) string {
+	if o.Token != nil && o.Token.UserID != "" {
+		return "user:" + o.Token.UserID
+	}
+	if o.Session != nil {
+		if id := o.Session.ID(); id != "" {
+			return "session:" + id
+		}
+	}
+	return "anonymous"
+}
