@@ -35,14 +35,16 @@ func newConfig(opts []Option) config {
 	return c
 }
 
-// WithTracerProvider sets where spans go. Default: otel.GetTracerProvider(),
-// read when Options is called (install the global provider first).
+// WithTracerProvider sets where spans go. Default: the global provider,
+// otel.GetTracerProvider(), which follows an otel.SetTracerProvider made
+// before or after Options.
 func WithTracerProvider(tp trace.TracerProvider) Option {
 	return func(c *config) { c.tracerProvider = tp }
 }
 
-// WithMeterProvider sets where metrics go. Default: otel.GetMeterProvider(),
-// read when Options is called.
+// WithMeterProvider sets where metrics go. Default: the global provider,
+// otel.GetMeterProvider(), which follows an otel.SetMeterProvider made
+// before or after Options.
 func WithMeterProvider(mp metric.MeterProvider) Option {
 	return func(c *config) { c.meterProvider = mp }
 }
