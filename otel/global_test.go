@@ -25,8 +25,8 @@ func TestGlobalProvidersInstalledAfterOptions(t *testing.T) {
 
 	spans := tracetest.NewSpanRecorder()
 	reader := sdkmetric.NewManualReader()
-	// The global providers can be set once, not restored: the package's
-	// other tests pass providers of their own.
+	// Left set: the delegates the globals start as cannot be put back,
+	// and the package's other tests pass providers of their own.
 	otel.SetTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)))
 	otel.SetMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)))
 
