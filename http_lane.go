@@ -285,6 +285,7 @@ func (l *lane) callWrapped(ctx context.Context, req laneRequest, o engine.Origin
 	if len(req.meta) > 0 && json.Unmarshal(req.meta, &params.Meta) != nil {
 		params.Meta = nil
 	}
+	ctx = context.WithValue(ctx, laneCapsKey{}, laneCaps{params, o.Capabilities})
 	res, err := l.wrapped(ctx, "tools/call", &mcp.CallToolRequest{Params: params,
 		Extra: &mcp.RequestExtra{TokenInfo: o.Token, Header: o.Header}})
 	if err != nil {
@@ -301,7 +302,12 @@ func (l *lane) callWrapped(ctx context.Context, req laneRequest, o engine.Origin
 // middleware passes it on.
 func (l *lane) runCall(ctx context.Context, _ string, req mcp.Request) (mcp.Result, error) {
 	call := req.(*mcp.CallToolRequest)
-	o := engine.Origin{Version: call.ProtocolVersion(), Capabilities: call.ClientCapabilities(), Meta: call.Params.Meta}
+	o := engine.Origin{Version: call.ProtocolVersion(), Meta: call.Params.Meta}
+	if lc, ok := ctx.Value(laneCapsKey{}).(laneCaps); ok && lc.params == call.Params {
+		o.Capabilities = lc.caps // decoded by the lane, cached
+	} else {
+		o.Capabilities = call.ClientCapabilities()
+	}
 	if call.Extra != nil {
 		o.Token, o.Header = call.Extra.TokenInfo, call.Extra.Header
 	}
@@ -315,6 +321,18 @@ func (l *lane) runCall(ctx context.Context, _ string, req mcp.Request) (mcp.Resu
 	}
 	return res, nil
 }
+
+// laneCaps hands runCall the client capabilities the lane already decoded
+// (and caches), as long as the middleware passes the lane's params on:
+// the go-sdk's ClientCapabilities decodes them from _meta again on every
+// call, through a fresh 32 KiB JSON buffer (profiled: 35 KB and ~40
+// allocations per call, a third of a fast-lane call's time).
+type laneCaps struct {
+	params *mcp.CallToolParamsRaw
+	caps   *mcp.ClientCapabilities
+}
+
+type laneCapsKey struct{}
 
 // respond writes what a tools/call returned as the go-sdk would.
 func (l *lane) respond(w http.ResponseWriter, r *http.Request, req laneRequest, res *mcp.CallToolResult, err error) {

@@ -6,12 +6,13 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/examples/quickstart/projects"
 )
 
 // Example_call drives the quickstart in-process with App.Call: the same
 // pipeline a client's tools/call takes.
 func Example_call() {
-	app := NewApp()
+	app := projects.NewApp()
 	ctx := context.Background()
 	for _, c := range []struct{ tool, args string }{
 		{"projects_create", `{"name":"Apollo"}`},

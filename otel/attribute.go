@@ -1,0 +1,19 @@
+package vurbotel
+
+import "go.opentelemetry.io/otel/attribute"
+
+// vurb's own attributes, for what it knows beyond the protocol. The
+// conventions own the mcp.* and gen_ai.* namespaces; these stay in vurb's.
+const (
+	// actionKey is the canonical dotted key of the action called
+	// ("projects.list"): in grouped exposition the tool name alone
+	// ("projects") does not say which action ran.
+	actionKey = attribute.Key("vurb.action.key")
+	// outcomeKey is how a tool call ended, as vurb.Event.Outcome says
+	// ("none" on success, "validation", "handler", "panic", ...).
+	outcomeKey = attribute.Key("vurb.outcome")
+	// requestIDKey is vurb's id of the call, the request_id of its log
+	// lines and panic references. The go-sdk does not hand middleware the
+	// JSON-RPC id, so jsonrpc.request.id is not recorded.
+	requestIDKey = attribute.Key("vurb.request.id")
+)

@@ -1,0 +1,73 @@
+package vurbotel
+
+import (
+	"github.com/vurb-go/vurb"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// Options returns the vurb options that instrument an app: pass them to
+// vurb.New with the app's others.
+//
+//	app := vurb.New(append(vurbotel.Options(), vurb.WithName("projects"))...)
+//
+// They install a request middleware (a span and the metrics for every MCP
+// request any server of the app receives, over stdio, HTTP sessions and
+// sessionless HTTP alike), an observer (vurb's outcome of each tool call
+// on its span and metrics) and a log context (trace_id and span_id on
+// every vurb.Logger line). Options composes with the app's own observers
+// and middleware.
+//
+// Options composes with the app's own observers and request middleware.
+// vurb keeps one log context: a vurb.WithLogContext given after Options
+// replaces vurbotel's (call LogAttrs from yours to keep both). If the meter provider refuses vurbotel's instruments, the
+// error goes to otel.Handle, as OpenTelemetry's own instrumentations do,
+// and the app runs with spans and without metrics.
+func Options(opts ...Option) []vurb.Option {
+	in := newInstrumentation(newConfig(opts))
+	return []vurb.Option{
+		vurb.WithRequestMiddleware(in.middleware),
+		vurb.WithObserver(in.observe),
+		vurb.WithLogContext(LogAttrs),
+	}
+}
+
+// instrumentation holds what the middleware and the observer share.
+type instrumentation struct {
+	cfg        config
+	tracer     trace.Tracer
+	propagator propagation.TextMapPropagator
+	metrics    *instruments
+	sessions   sessions
+	sets       setCache
+}
+
+func newInstrumentation(cfg config) *instrumentation {
+	in := &instrumentation{
+		cfg:        cfg,
+		tracer:     cfg.tracerProvider.Tracer(instrumentationName, trace.WithInstrumentationVersion(version)),
+		propagator: cfg.propagator,
+	}
+	m, err := newInstruments(cfg.meterProvider.Meter(instrumentationName, metric.WithInstrumentationVersion(version)))
+	if err != nil {
+		otel.Handle(err)
+		m = noopInstruments()
+	}
+	in.metrics = m
+	in.sessions.metrics = m
+	return in
+}
+
+// requestState is what the observer learns of a tool call for the
+// middleware that started its span: vurb's outcome and the action's key.
+// The observer writes it on the call's goroutine before the call answers;
+// the middleware reads it once the call has answered.
+type requestState struct {
+	outcome   vurb.Outcome
+	key       string
+	requestID string
+}
+
+type requestStateKey struct{}

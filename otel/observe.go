@@ -1,0 +1,42 @@
+package vurbotel
+
+import (
+	"context"
+
+	"github.com/vurb-go/vurb"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// observe is the observer: it hands a served tool call's outcome to the
+// request that carries it, and records an in-process call (App.Call) as a
+// span of its own.
+func (in *instrumentation) observe(ctx context.Context, e vurb.Event) {
+	if e.Kind != vurb.CallFinished {
+		return
+	}
+	// A call made from inside another call's handler is in-process, even
+	// though its ctx carries the served request's state.
+	if vurb.CallFrom(ctx) == nil {
+		if state, ok := ctx.Value(requestStateKey{}).(*requestState); ok {
+			state.outcome, state.key, state.requestID = e.Outcome, e.Key, e.RequestID
+			return
+		}
+	}
+	in.inProcess(ctx, e)
+}
+
+// inProcess records an App.Call, which is no MCP request and passes
+// through no request middleware, as the GenAI conventions' execute_tool
+// span: INTERNAL, named "execute_tool {gen_ai.tool.name}", a child of the
+// caller's span. vurb reports the call when it has ended, so the span is
+// made then, with the call's own start and end times: the handler's spans
+// are its siblings under the caller's span, not its children.
+func (in *instrumentation) inProcess(ctx context.Context, e vurb.Event) {
+	_, span := in.tracer.Start(ctx, executeTool+" "+e.Name,
+		trace.WithSpanKind(trace.SpanKindInternal),
+		trace.WithTimestamp(e.Time.Add(-e.Duration)),
+		trace.WithAttributes(semconv.GenAIOperationNameKey.String(executeTool), semconv.GenAIToolNameKey.String(e.Name)))
+	finishSpan(span, &requestState{outcome: e.Outcome, key: e.Key, requestID: e.RequestID},
+		classify(e.Outcome, nil, nil), trace.WithTimestamp(e.Time))
+}
