@@ -291,3 +291,21 @@ func jsonText(v any) (string, error) {
 	raw, err := json.Marshal(v)
 	return string(raw), err
 }
+
+func TestLogContextsCompose(t *testing.T) {
+	is := is.New(t)
+	var logs syncBuffer
+	attr := func(k, v string) func(context.Context) []slog.Attr {
+		return func(context.Context) []slog.Attr { return []slog.Attr{slog.String(k, v)} }
+	}
+	app := vurb.New(vurb.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))),
+		vurb.WithLogContext(attr("a", "1")), vurb.WithLogContext(attr("b", "2")))
+	vurb.Query(app.Tool("x"), "log", func(ctx context.Context, _ whoIn) (string, error) {
+		vurb.Logger(ctx).Info("hello")
+		return "ok", nil
+	})
+	res, err := app.Call(context.Background(), "x_log", nil)
+	is.NoErr(err)
+	is.True(!res.IsError)
+	is.True(strings.Contains(logs.String(), "a=1 b=2"))
+}

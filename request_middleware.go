@@ -43,7 +43,17 @@ func wrapMethod(h mcp.MethodHandler, mw []mcp.Middleware) mcp.MethodHandler {
 // WithLogContext adds attributes to every call's logger (Call.Logger,
 // vurb.Logger), read from the context the call arrived with when the
 // logger is first made: a trace and span id put there by a request
-// middleware, so that logs join traces.
+// middleware, so that logs join traces. Several WithLogContext options all
+// contribute, in the order given.
 func WithLogContext(attrs func(ctx context.Context) []slog.Attr) Option {
-	return func(c *config) { c.logContext = attrs }
+	return func(c *config) {
+		prev := c.logContext
+		switch {
+		case attrs == nil:
+		case prev == nil:
+			c.logContext = attrs
+		default:
+			c.logContext = func(ctx context.Context) []slog.Attr { return append(prev(ctx), attrs(ctx)...) }
+		}
+	}
 }

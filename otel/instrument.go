@@ -17,14 +17,12 @@ import (
 // request any server of the app receives, over stdio, HTTP sessions and
 // sessionless HTTP alike), an observer (vurb's outcome of each tool call
 // on its span and metrics) and a log context (trace_id and span_id on
-// every vurb.Logger line). Options composes with the app's own observers
-// and middleware.
+// every vurb.Logger line). Options composes with the app's own observers,
+// request middleware and log contexts.
 //
-// Options composes with the app's own observers and request middleware.
-// vurb keeps one log context: a vurb.WithLogContext given after Options
-// replaces vurbotel's (call LogAttrs from yours to keep both). If the meter provider refuses vurbotel's instruments, the
-// error goes to otel.Handle, as OpenTelemetry's own instrumentations do,
-// and the app runs with spans and without metrics.
+// If the meter provider refuses vurbotel's instruments, the error goes to
+// otel.Handle, as OpenTelemetry's own instrumentations do, and the app runs
+// with spans and without metrics.
 func Options(opts ...Option) []vurb.Option {
 	in := newInstrumentation(newConfig(opts))
 	return []vurb.Option{

@@ -9,8 +9,8 @@ import (
 
 // LogAttrs returns the trace_id and span_id of ctx's span (none without
 // one): what Options gives every call's logger, so that its lines join
-// their trace. vurb keeps one log context per app; an app with a
-// vurb.WithLogContext of its own calls LogAttrs from it to keep both.
+// their trace. It is exported for loggers made outside vurb (a
+// slog.Handler of your own that adds it to each record).
 func LogAttrs(ctx context.Context) []slog.Attr {
 	sc := trace.SpanContextFromContext(ctx)
 	if !sc.IsValid() {

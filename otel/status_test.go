@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -129,4 +130,22 @@ func TestDeniedCall(t *testing.T) {
 			is.Equal(span.Status().Code, codes.Error)
 		})
 	}
+}
+
+// TestLimitedCall: a call refused by a rate limit is an error span of type
+// "limited", so a dashboard tells throttling from failures.
+func TestLimitedCall(t *testing.T) {
+	is := is.New(t)
+	tel := newTelemetry(t)
+	app := newApp(tel)
+	vurb.Query(app, "docs.count", func(context.Context, struct{}) (string, error) { return "1", nil }).
+		RateLimit(vurb.AllCallers(1, time.Hour))
+	c := vurbtest.New(t, app)
+	is.Equal(c.CallText("docs_count", nil), "1")
+	tel.spans.Reset()
+	is.True(strings.Contains(c.CallError("docs_count", nil), "rate limit"))
+
+	span := tel.span(t, "tools/call docs_count")
+	is.Equal(attrs(span.Attributes())["error.type"], "limited")
+	is.Equal(span.Status().Code, codes.Error)
 }
