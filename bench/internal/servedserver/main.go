@@ -25,6 +25,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -44,6 +45,13 @@ func main() {
 
 func run(name, transport, cpuProfile, memProfile string, maxLife time.Duration) error {
 	c, ok := contenders[name]
+	if !ok && strings.HasPrefix(name, "vurb+") {
+		var err error
+		if c, err = abContender(name); err != nil {
+			return err
+		}
+		ok = true
+	}
 	if !ok {
 		return fmt.Errorf("unknown contender %q", name)
 	}
