@@ -81,9 +81,6 @@ func TestServedTable(t *testing.T) {
 	}
 	report.loadAfter = loadAverage()
 	report.medians = servedMedians(results)
-	if err := writeServedRaw(results); err != nil {
-		t.Fatal(err)
-	}
 
 	md := report.markdown()
 	fmt.Print(md)

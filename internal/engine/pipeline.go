@@ -91,9 +91,6 @@ func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id
 	cc.call.Tool, cc.call.Action, cc.call.Key, cc.call.Name = ep.tool, ep.action, ep.key, ep.name
 	cc.call.Input, cc.call.Arguments = in, args
 	cc.call.id, cc.call.origin, cc.call.ep = id, o, ep
-	if AB.Context {
-		cc.materialize()
-	}
 	defer cc.end()
 	if err := OpenRound(ep.rt, &cc.round, ep.key, &o); err != nil {
 		ep.release(cc)
@@ -104,9 +101,6 @@ func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id
 		out := ep.run(cc)
 		ep.release(cc)
 		return ep.finish(ctx, cc, out)
-	}
-	if AB.Goroutine || AB.Wait {
-		return ep.execAB(ctx, cc)
 	}
 	// The chain runs on a worker goroutine so that a handler which ignores
 	// its context cannot hold the call past its deadline. Such a handler

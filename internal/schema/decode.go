@@ -17,10 +17,6 @@ type DecodeOptions struct {
 	Messages *Messages
 }
 
-// NoFast turns the fast path off, for the served A/B of issue #12.
-// Temporary.
-var NoFast bool
-
 var emptyObject = []byte("{}")
 
 // Decode strictly decodes data, a JSON object, into dst, a non-nil pointer to
@@ -68,7 +64,6 @@ func (c *Codec) decode(data []byte, dst any, opts DecodeOptions, skip string, tr
 	if c.pending != "" {
 		panic(c.pending)
 	}
-	tryFast = tryFast && !NoFast
 	if c.raw != nil {
 		msgs := messagesOr(opts.Messages)
 		maxBytes, maxDepth := opts.Limits.resolve()

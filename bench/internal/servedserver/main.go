@@ -25,7 +25,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
-	"strings"
 	"syscall"
 	"time"
 )
@@ -45,13 +44,6 @@ func main() {
 
 func run(name, transport, cpuProfile, memProfile string, maxLife time.Duration) error {
 	c, ok := contenders[name]
-	if !ok && strings.HasPrefix(name, "vurb+") {
-		var err error
-		if c, err = abContender(name); err != nil {
-			return err
-		}
-		ok = true
-	}
 	if !ok {
 		return fmt.Errorf("unknown contender %q", name)
 	}
