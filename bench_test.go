@@ -54,8 +54,11 @@ func BenchmarkCall(b *testing.B) {
 // maxCallAllocs is what one in-process call of the small action allocates
 // today, decoding and validation included. A change that adds allocations
 // to the hot path fails TestCallAllocations; one that removes some should
-// lower these figures.
-var maxCallAllocs = map[vurb.Exposition]float64{vurb.Flat: 5, vurb.Grouped: 5}
+// lower these figures. 10 measured: the call context's
+// context.WithDeadline (its timer and done channel: 5) came back when the
+// lazy context went, which saved nothing a served call could measure
+// (issue #12, bench/README.md); it was 5 with the lazy context.
+var maxCallAllocs = map[vurb.Exposition]float64{vurb.Flat: 10, vurb.Grouped: 10}
 
 func TestCallAllocations(t *testing.T) {
 	if raceEnabled {
