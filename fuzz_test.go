@@ -33,9 +33,7 @@ import (
 //	go test -run '^$' -fuzz FuzzDispatch -fuzztime 10m .
 func FuzzDispatch(f *testing.F) {
 	apps := [2]*vurb.App{hostileApp(vurb.Flat), hostileApp(vurb.Grouped)}
-	// With an observer a grouped call is always routed by the full
-	// discriminator scan; without one, by the first-key shortcut when it
-	// applies. Both must answer alike.
+	// An observed grouped app must answer as the unobserved one does.
 	observed := hostileApp(vurb.Grouped, vurb.WithObserver(func(context.Context, vurb.Event) {}))
 	const maxSeed = 64 << 10
 	for _, tc := range hostileCases() {

@@ -22,8 +22,7 @@ var resultSink any
 func BenchmarkParts(b *testing.B) {
 	ctx := context.Background()
 	b.Run("part=schema-decode", func(b *testing.B) {
-		// vurb's strict decoder: the pre-scan, then (Search is a simple
-		// struct) the compiled fast path instead of json.Unmarshal and
+		// vurb's strict decoder: the pre-scan, then json.Unmarshal and
 		// validator.Struct.
 		codec := schema.For[Search]()
 		b.ReportAllocs()

@@ -12,15 +12,6 @@
 // one json.Unmarshal and one validator pass: no more allocations than
 // json.Unmarshal and validator.Struct make on their own.
 //
-// Most input structs skip the last two: when every field is a string, bool,
-// integer or float (or a pointer to one) and every validate rule is among
-// required, omitempty, min, max, len, gt, gte, lt, lte, eq, ne and oneof,
-// CodecFor compiles a fast path that stores the values, applies the
-// defaults and checks the rules itself, exactly as encoding/json and the
-// validator would, allocating only the strings and pointers it stores. It
-// only ever accepts: a failed rule falls back to json.Unmarshal and the
-// validator, so error texts are the same on both paths.
-//
 // # Tags: one source of truth
 //
 // The struct tags are the single source of truth, and the schema tells all

@@ -25,8 +25,8 @@ import (
 //     the description by its note, or else by its message, so no rule is
 //     enforced without the model being told. It returns an
 //     error and changes nothing when tag is a rule validator already has
-//     (min, email, required...: their meaning is built into the schema and
-//     the fast path), when tag is empty, holds a character validator
+//     (min, email, required...: their meaning is built into the schema),
+//     when tag is empty, holds a character validator
 //     refuses, starts with required_, excluded_ or skip_ or contains
 //     "field" (read as conditional rules), when fn is nil, when tag was
 //     registered before, and once the Validator has built a Codec:
@@ -41,13 +41,11 @@ type Validator = schema.Validator
 // JSON path the model sent) and validator.WithTagNameFuncBlankOmit,
 // replacing any tag-name function v had. Pass a v that has validated
 // nothing yet, since validator caches each type's field names, and that
-// reads `validate` tags (NewValidator panics otherwise). Codecs of a
-// non-nil v never take the fast path: what was registered on v (a
-// struct-level validation, a custom type function, a built-in rule name
-// given a new meaning) is invisible to it, so they always decode with
-// encoding/json and v. With a nil v, rules can only be added through
-// RegisterRule, which refuses built-in names, and the fast path stays
-// available.
+// reads `validate` tags (NewValidator panics otherwise). What was
+// registered on v (a struct-level validation, a custom type function, a
+// built-in rule name given a new meaning) is honoured: its Codecs decode
+// with encoding/json and validate with v. With a nil v, rules can only be
+// added through RegisterRule, which refuses built-in names.
 func NewValidator(v *validator.Validate) *Validator { return schema.NewValidator(v) }
 
 // RuleOption says what a custom rule adds to the schema of the fields it

@@ -15,7 +15,7 @@ import (
 // The call path, top-down: Plan.Call finds the route; a grouped route picks
 // the endpoint by its discriminator; Endpoint.call numbers the call and
 // reports it; exec decodes and validates, then runs the precomposed chain
-// under the deadline (on a worker, see workers.go and wait.go); finish turns
+// under the deadline (on a worker, see workers.go); finish turns
 // what the chain did into the result a client reads.
 
 // outcome is what the goroutine that ran the chain hands back.
@@ -24,7 +24,6 @@ type outcome struct {
 	err      error
 	panicked bool // or exited, or failed inside vurb: an internal error
 	exited   bool // runtime.Goexit ended the goroutine that ran the chain
-	alarm    bool // not an outcome: the deadline passed or the caller gave up (see waiter)
 	late     bool // the handler returned after its context was done
 }
 
@@ -108,31 +107,34 @@ func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id
 	// The chain runs on a worker goroutine so that a handler which ignores
 	// its context cannot hold the call past its deadline. Such a handler
 	// keeps running after the call has returned; its late result is dropped.
-	wt := armWaiter(ctx, cc.deadline)
-	w := startTask(task{ep: ep, cc: cc, done: wt.ch})
-	out := <-wt.ch
-	if !out.alarm {
-		wt.release()
-		if !out.exited {
-			idleWorkers.Put(w)
-		}
-		return ep.finish(ctx, cc, out)
+	w := startTask(ep, cc)
+	select {
+	case out := <-w.answers:
+		return ep.handBack(ctx, cc, w, out)
+	case <-cc.Done(): // the deadline, or the caller gave up
 	}
-	wt.disarm()
-	// The alarm may have been queued just before the answer: an answer
-	// given in time wins; one given after the deadline is dropped like any
-	// late answer (finish sees it is late).
-	if out, ok := wt.answer(); ok {
-		if !out.exited {
-			idleWorkers.Put(w)
-		}
-		return ep.finish(ctx, cc, out)
+	// Both may have been ready: an answer given in time wins; one given
+	// after the deadline is dropped like any late answer (finish sees it
+	// is late).
+	select {
+	case out := <-w.answers:
+		return ep.handBack(ctx, cc, w, out)
+	default:
 	}
 	ep.abandon(ctx, cc)
 	if ctx.Err() != nil {
 		return nil, OutcomeCancelled, ctx.Err()
 	}
 	return ep.timedOut(), OutcomeTimeout, nil
+}
+
+// handBack returns a worker that answered to the pool, unless
+// runtime.Goexit ended its goroutine, and finishes the call.
+func (ep *Endpoint) handBack(ctx context.Context, cc *callContext, w *worker, out outcome) (*mcp.CallToolResult, Outcome, error) {
+	if !out.exited {
+		idleWorkers.Put(w)
+	}
+	return ep.finish(ctx, cc, out)
 }
 
 func (ep *Endpoint) timedOut() *mcp.CallToolResult {

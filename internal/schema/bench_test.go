@@ -3,8 +3,6 @@ package schema
 import (
 	"encoding/json"
 	"testing"
-
-	"github.com/matryer/is"
 )
 
 // benchInput is the small struct of the allocation promise: three fields,
@@ -17,8 +15,8 @@ type benchInput struct {
 
 var benchArgs = []byte(`{"workspace_id":"ws_123","limit":20,"query":"open issues"}`)
 
-// benchSlowInput is benchInput with one rule the fast path does not mirror
-// (printascii): Decode takes the slow path, encoding/json and the validator.
+// benchSlowInput is benchInput with one more rule (printascii); it was
+// the type that a compiled fast path did not take.
 type benchSlowInput struct {
 	WorkspaceID string `json:"workspace_id" validate:"required"`
 	Limit       *int   `json:"limit,omitempty" validate:"omitempty,min=1,max=100"`
@@ -26,7 +24,7 @@ type benchSlowInput struct {
 }
 
 // benchDefaultInput is benchInput with a default on limit, and
-// benchDefaultArgs leave limit out: the fast path applies the default.
+// benchDefaultArgs leave limit out: Decode applies the default.
 type benchDefaultInput struct {
 	WorkspaceID string `json:"workspace_id" validate:"required"`
 	Limit       *int   `json:"limit,omitempty" default:"20" validate:"omitempty,min=1,max=100"`
@@ -47,10 +45,9 @@ func floorDecode(data []byte, dst *benchInput) error {
 	return DefaultValidator().validate.Struct(dst)
 }
 
-// BenchmarkDecode: "vurb" takes the fast path, "vurb-default" too with a
-// default to apply, "vurb-20.0" with an integer written as a float,
-// "vurb-slow" the slow path (an ineligible type, same input);
-// "json+validator" is the floor they are held to.
+// BenchmarkDecode: "vurb" is Decode, "vurb-default" with a default to
+// apply, "vurb-20.0" with an integer written as a float, "vurb-slow" with
+// one more rule; "json+validator" is the floor they are held to.
 func BenchmarkDecode(b *testing.B) {
 	c := For[benchInput]()
 	b.Run("vurb", func(b *testing.B) {
@@ -103,20 +100,14 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 // TestDecodeAllocs holds Decode to the floor: the pre-scan and the checks it
-// adds must not allocate. benchInput must take the fast path, which
-// allocates only what the values need: one string per string field and one
-// value per pointer field; an ineligible type (the slow path) stays at the
-// floor too.
+// adds must not allocate beyond what json.Unmarshal and validator.Struct
+// do, with rules the validator has built in and with a custom one.
 func TestDecodeAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are not meaningful under -race")
 	}
-	is := is.New(t)
-	c := For[benchInput]()
 	var v benchInput
-	fast, err := c.decode(benchArgs, &v, DecodeOptions{}, "", true)
-	is.NoErr(err)
-	is.True(fast) // benchInput takes the fast path: a silent fallback would hide here
+	c := For[benchInput]()
 	floor := testing.AllocsPerRun(200, func() {
 		v = benchInput{}
 		_ = floorDecode(benchArgs, &v)
@@ -128,20 +119,16 @@ func TestDecodeAllocs(t *testing.T) {
 	})
 	var sv benchSlowInput
 	slow := For[benchSlowInput]()
-	fast, err = slow.decode(benchArgs, &sv, DecodeOptions{}, "", true)
-	is.NoErr(err)
-	is.True(!fast) // printascii keeps it on the slow path
 	gotSlow := testing.AllocsPerRun(200, func() {
 		if err := slow.Decode(benchArgs, &sv, DecodeOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	})
-	t.Logf("Decode: %v allocs/op (slow path: %v), json.Unmarshal+validator.Struct: %v allocs/op", got, gotSlow, floor)
-	const values = 3 // "ws_123", "open issues", the int behind Limit
-	if got > values {
-		t.Fatalf("the fast path allocates %v per call, more than the %v values it stores", got, values)
+	t.Logf("Decode: %v allocs/op (printascii: %v), json.Unmarshal+validator.Struct: %v allocs/op", got, gotSlow, floor)
+	if got > floor {
+		t.Fatalf("Decode allocates %v per call, more than the floor of %v", got, floor)
 	}
 	if gotSlow > floor {
-		t.Fatalf("the slow path allocates %v per call, more than the floor of %v", gotSlow, floor)
+		t.Fatalf("Decode of benchSlowInput allocates %v per call, more than the floor of %v", gotSlow, floor)
 	}
 }

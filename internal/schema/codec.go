@@ -42,7 +42,6 @@ type Codec struct {
 	schema []byte
 	fields []Field
 	tree   builtSchema        // for Merge: the root node and its recursive $defs
-	fast   *fastPlan          // Decode's fast path; nil: the type is not eligible
 	conds  map[condKey]string // the words of the conditional rules, for their refusals
 	raw    *rawSchema         // a hand-written schema (CodecFromSchema); nil for a struct
 	// pending: a Codec that stands for a schema not given yet (Pending);
@@ -126,9 +125,6 @@ func (v *Validator) buildCodec(t reflect.Type) *Codec {
 	si := v.infoOf(t)
 	sh, structs := compileShape(v, t)
 	c := &Codec{typ: t, v: v, shape: sh, conds: condPhrases(v, structs)}
-	if !v.foreign {
-		c.fast = compileFast(t, si, c.shape)
-	}
 	c.tree = buildSchema(v, t, modeInput)
 	root := c.tree.root.clone()
 	if len(c.tree.defNames) > 0 {

@@ -41,23 +41,19 @@ type (
 	}
 )
 
-// TestDefaultsApplied: an absent property holds its default on both
-// decode paths, in nested objects that were sent, behind pointers and in
+// TestDefaultsApplied: an absent property holds its default, in nested
+// objects that were sent, behind pointers and in
 // list items; a sent value, even zero, is kept.
 func TestDefaultsApplied(t *testing.T) {
 	is := is.New(t)
 	var p defPage
-	fast, err := For[defPage]().decode([]byte(`{}`), &p, DecodeOptions{}, "", true)
-	is.NoErr(err)
-	is.True(fast)
+	is.NoErr(For[defPage]().Decode([]byte(`{}`), &p, DecodeOptions{}))
 	is.Equal(p.Limit, 20)
 	is.Equal(*p.Cursor, "start")
 	is.Equal(p.Ratio, 0.5)
 	is.Equal(*p.Deep, true)
 	var slow defPage
-	fast, err = For[defPage]().decode([]byte(`{"deep":false}`), &slow, DecodeOptions{}, "", false)
-	is.NoErr(err)
-	is.True(!fast)
+	is.NoErr(For[defPage]().Decode([]byte(`{"deep":false}`), &slow, DecodeOptions{}))
 	is.Equal(slow.Limit, 20)
 	is.Equal(*slow.Deep, false) // sent: kept
 

@@ -1,13 +1,12 @@
 // Package schema is the implementation behind github.com/vurb-go/vurb/schema:
-// struct to JSON Schema, the strict decoder and its fast path, the
-// validator bridge, and the texts of every refusal. The public package is a
-// thin facade over it; its documentation is the user's guide to what this
-// package does.
+// struct to JSON Schema, the strict decoder, the validator bridge, and the
+// texts of every refusal. The public package is a thin facade over it; its
+// documentation is the user's guide to what this package does.
 //
 // It stands apart so that the helpers only vurb's compiled engine needs
 // stay out of the public API: Merge and MergeWith (the one schema of a
-// grouped tool), Lookup, LookupWith and LeadingString (reading its
-// discriminator before decoding), DecodeSkipping (decoding an action's
+// grouped tool), Lookup and LookupWith (reading its discriminator
+// before decoding), DecodeSkipping (decoding an action's
 // arguments with the discriminator accepted and ignored), Member,
 // DefaultValidator and Pending (the placeholder of a hand-written schema
 // not given yet).

@@ -1,12 +1,11 @@
 package schema
 
-// Edits: what the slow path's decoder must read differently from what was
-// sent. encoding/json cannot apply a default to an absent property nor read
-// 7.0 into an int, so the pre-scan, which knows both, records each as an
-// edit of the document (insert `"limit":20` before the closing brace of an
-// object that lacks it, replace 7.0 by 7) and the slow path decodes the
-// edited copy. The fast path applies the same defaults and reads the same
-// numbers itself, so a call it serves is never copied.
+// Edits: what the decoder must read differently from what was sent.
+// encoding/json cannot apply a default to an absent property nor read 7.0
+// into an int, so the pre-scan, which knows both, records each as an edit
+// of the document (insert `"limit":20` before the closing brace of an
+// object that lacks it, replace 7.0 by 7) and Decode decodes the edited
+// copy.
 
 // edit replaces data[start:end] with text; start == end inserts.
 type edit struct {
@@ -35,21 +34,16 @@ func applyEdits(data []byte, edits []edit) []byte {
 	return append(out, data[last:]...)
 }
 
-// noteEdit records an edit when the scan keeps them, and in any case that
-// the document needs one: a scan for the fast path only learns that, and
-// the slow path scans again to collect them.
+// noteEdit records an edit, unless the value was already reported.
 func (s *scanner) noteEdit(e edit) {
-	s.needEdits = true
-	if s.keepEdits && s.quiet == 0 {
+	if s.quiet == 0 {
 		s.edits = append(s.edits, e)
 	}
 }
 
-// noteReplace records that data[start:end] reads as text; the string is
-// only made when the edit is kept.
+// noteReplace records that data[start:end] reads as text.
 func (s *scanner) noteReplace(start, end int, text []byte) {
-	s.needEdits = true
-	if s.keepEdits && s.quiet == 0 {
+	if s.quiet == 0 {
 		s.edits = append(s.edits, edit{start: start, end: end, text: string(text)})
 	}
 }

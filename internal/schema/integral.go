@@ -3,8 +3,7 @@ package schema
 // Integral numbers: JSON Schema counts 7.0, -833.0 and 1e2 as integers, and
 // so does Decode. An integer field accepts any number literal whose value is
 // a whole number; encoding/json only reads plain digits into an int, so such
-// a literal is rewritten to them before decoding (see edits.go), and the
-// fast path parses it with intText.
+// a literal is rewritten to them (intText) before decoding (see edits.go).
 
 // integralStatus says what intText found.
 type integralStatus uint8
@@ -101,34 +100,4 @@ func intText(lit []byte, buf []byte) ([]byte, integralStatus) {
 		out = append(out, '0')
 	}
 	return out, integralOK
-}
-
-// parseIntText parses intText's canonical output as an int64 or, when
-// unsigned, a uint64 (returned in the same bits), reporting overflow. It
-// exists so that the fast path parses without converting to a string.
-func parseIntText(text []byte, unsigned bool) (uint64, bool) {
-	neg := len(text) > 0 && text[0] == '-'
-	if neg {
-		if unsigned {
-			return 0, false
-		}
-		text = text[1:]
-	}
-	var mag uint64
-	for _, c := range text {
-		d := uint64(c - '0')
-		if mag > (1<<64-1-d)/10 {
-			return 0, false
-		}
-		mag = mag*10 + d
-	}
-	switch {
-	case unsigned:
-		return mag, true
-	case neg && mag <= 1<<63:
-		return -mag, true
-	case !neg && mag < 1<<63:
-		return mag, true
-	}
-	return 0, false
 }

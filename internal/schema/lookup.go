@@ -43,38 +43,3 @@ func LookupWith(data []byte, key string, opts DecodeOptions) (raw json.RawMessag
 	}
 	return json.RawMessage(data[s.valStart:s.valEnd]), true, nil
 }
-
-// LeadingString returns the contents of the first member of data when that
-// member is key, written without escapes, and its value a string without
-// escapes: {"action":"list", ...} gives "list". It reads nothing past that
-// value and checks nothing else, so it is a hint, not a verdict: a caller
-// must still decode the whole document (DecodeSkipping refuses a repeated
-// skipped key), and fall back to Lookup when ok is false or decoding fails.
-// value aliases data.
-func LeadingString(data []byte, key string) (value []byte, ok bool) {
-	i := skipSpace(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return nil, false
-	}
-	i = skipSpace(data, i+1)
-	if len(data)-i < len(key)+2 || data[i] != '"' || string(data[i+1:i+1+len(key)]) != key || data[i+1+len(key)] != '"' {
-		return nil, false
-	}
-	i = skipSpace(data, i+len(key)+2)
-	if i >= len(data) || data[i] != ':' {
-		return nil, false
-	}
-	i = skipSpace(data, i+1)
-	if i >= len(data) || data[i] != '"' {
-		return nil, false
-	}
-	for j := i + 1; j < len(data); j++ {
-		switch c := data[j]; {
-		case c == '"':
-			return data[i+1 : j], true
-		case c == '\\' || c < 0x20:
-			return nil, false // escaped or invalid: Lookup's business
-		}
-	}
-	return nil, false
-}

@@ -53,7 +53,7 @@ func refusals() []refusal {
 		{"wrong type", For[decodeInput](), `{"workspace_id":5}`, Limits{}},
 		{"rules", For[decodeInput](), `{"workspace_id":"","limit":500,"kind":"z","email":"x","level":300,"ratio":1e39,` +
 			`"since":"yesterday","pair":[1,2,3],"name":"ab","items":[{"name":"a"}]}`, Limits{}},
-		{"fast path falls back", For[benchInput](), `{"workspace_id":"w","limit":0}`, Limits{}},
+		{"rule on a small struct", For[benchInput](), `{"workspace_id":"w","limit":0}`, Limits{}},
 		{"enum tag", For[enumSorted](), `{"sort":"size","page":3}`, Limits{}},
 		{"many missing", CodecFor(wideStruct()), `{"f0":1,"f1":1,"f2":1,"f4":1,"f5":1,"f6":1,"f7":1,"f8":1,"f9":1,"f10":1,` +
 			`"f11":1,"f12":1,"f13":1,"f14":1,"f15":1,"f16":1,"f17":1,"f18":1,"f19":1,"f20":1,"f21":1}`, Limits{}},
@@ -72,9 +72,8 @@ func decodeIssues(t *testing.T, r refusal, msgs *Messages) []Issue {
 }
 
 // TestMessagesWordEveryIssue: every issue, whichever part of Decode finds
-// it (pre-scan, suggestions, the validator, the fast path's fallback, the
-// issue cap), is worded by the Messages of the call, and nil means the
-// built-in texts.
+// it (pre-scan, suggestions, the validator, the issue cap), is worded by
+// the Messages of the call, and nil means the built-in texts.
 func TestMessagesWordEveryIssue(t *testing.T) {
 	m := marked("[A] ")
 	for _, r := range refusals() {

@@ -26,11 +26,7 @@ type scanner struct {
 	msgs     *Messages         // the texts of every issue; never nil
 	custom   map[string]string // the texts of the Validator's own rules
 
-	// Edits the slow path's decoder needs (edits.go): recorded only when
-	// keepEdits is set; needEdits says whether there are any.
-	keepEdits bool
-	needEdits bool
-	edits     []edit
+	edits []edit // what the decoder must read differently (edits.go)
 
 	fatal    bool
 	fatalMsg string

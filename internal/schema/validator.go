@@ -17,11 +17,6 @@ import (
 // once. A Validator is safe for concurrent use.
 type Validator struct {
 	validate *validator.Validate
-	// foreign: the caller passed validate to NewValidator and may have
-	// registered on it what the fast path cannot see (struct-level
-	// validations, custom type functions, a built-in rule under a new
-	// meaning), so its Codecs always decode with encoding/json and it.
-	foreign bool
 
 	// Guarded by buildMu. messages is frozen once used is set, at the first
 	// CodecFor, so a call reads it without locking.
@@ -50,12 +45,11 @@ func DefaultValidator() *Validator { return defaultValidator }
 // JSON path the model sent) and validator.WithTagNameFuncBlankOmit,
 // replacing any tag-name function v had. Pass a v that has validated
 // nothing yet, since validator caches each type's field names, and that
-// reads `validate` tags (NewValidator panics otherwise). Its Codecs never
-// take the fast path: what was registered on v (a struct-level validation,
-// a custom type function, a built-in rule name given a new meaning) is
-// invisible to it, so they decode with encoding/json and v every time.
-// With a nil v, rules can only be added through RegisterRule, which
-// refuses built-in names, and the fast path stays available.
+// reads `validate` tags (NewValidator panics otherwise). What was
+// registered on v (a struct-level validation, a custom type function, a
+// built-in rule name given a new meaning) is honoured: its Codecs decode
+// with encoding/json and validate with v. With a nil v, rules can only be
+// added through RegisterRule, which refuses built-in names.
 func NewValidator(v *validator.Validate) *Validator {
 	foreign := v != nil
 	if !foreign {
@@ -69,7 +63,6 @@ func NewValidator(v *validator.Validate) *Validator {
 	}
 	return &Validator{
 		validate:    v,
-		foreign:     foreign,
 		messages:    map[string]string{},
 		ruleSchemas: map[string]*ruleSchema{},
 		infos:       map[reflect.Type]*structInfo{},
@@ -113,8 +106,8 @@ const restrictedRuleChars = ".[],|=+()`~!@#$%^&*\\\"/?<>{}"
 //
 // It returns an error, and changes nothing, when tag is empty or holds a
 // character validator refuses in a name, when tag is a rule validator
-// already has (min, email, required, iscolor...: the fast path and the
-// schema rely on their built-in meaning, so they cannot be redefined), when
+// already has (min, email, required, iscolor...: the schema relies on
+// their built-in meaning, so they cannot be redefined), when
 // tag starts with required_, excluded_ or skip_ or contains "field"
 // (schema reads such names as conditional rules), when fn is nil, when tag
 // was registered on v before, and once v has built its first Codec:
