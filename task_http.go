@@ -44,6 +44,7 @@ func (a *App) taskFront(cfg *serveConfig, ho *mcp.StreamableHTTPOptions) func(ht
 	if s == nil {
 		return nil
 	}
+	s.views = a.views(cfg)
 	impl := &mcp.Implementation{Name: a.cfg.name, Version: a.cfg.version}
 	return func(next http.Handler) http.Handler { return newTaskFront(next, s, impl, ho) }
 }
@@ -241,6 +242,19 @@ func missingTasksCapability(what string) *jsonrpc.Error {
 // may run synchronously).
 func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskRequest) bool {
 	tr := f.s.routes[req.name]
+	o := engine.Origin{Version: req.lr.version, RequestState: req.state, Header: r.Header,
+		Token: auth.TokenInfoFromContext(r.Context())}
+	o.Capabilities, _ = f.s.caps.get(req.caps)
+	if vs := f.s.views; vs != nil && vs.class != nil {
+		// The caller's own view of the tool, as on every other path: a
+		// hidden tool is unknown, a grouped one reaches only what it sees.
+		seen := vs.route(req.name, &o)
+		if seen == nil {
+			f.enc.writeError(w, req.lr, engine.UnknownTool(vs.plan.Runtime(), req.name).(*jsonrpc.Error))
+			return true
+		}
+		tr.route = seen
+	}
 	if !f.declaresTasks(req) {
 		if !tr.spec.required {
 			return false
@@ -250,9 +264,6 @@ func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskReques
 	}
 	call := &taskCall{tool: req.name, args: req.args, version: req.lr.version, caps: req.caps,
 		state: req.state, owner: owner(r)}
-	o := engine.Origin{Version: req.lr.version, RequestState: req.state, Header: r.Header,
-		Token: auth.TokenInfoFromContext(r.Context())}
-	o.Capabilities, _ = f.s.caps.get(req.caps)
 	if len(req.answers) > 0 && !bytes.Equal(req.answers, []byte("null")) {
 		if json.Unmarshal(req.answers, &call.answers) != nil || json.Unmarshal(req.answers, &o.Answers) != nil {
 			return false // the go-sdk says what is wrong with them

@@ -29,6 +29,9 @@ type taskServer struct {
 	now    func() time.Time
 
 	running *runningTasks
+	// views, when not nil, give each caller its own view of the routes
+	// (WithVisibility): a task is started only over what its caller sees.
+	views *views
 }
 
 // runningTasks are the runs of an app's tasks in this process, by task:

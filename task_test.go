@@ -340,3 +340,27 @@ func TestTaskNoFastLane(t *testing.T) {
 	crashed := waitTask(t, h, startTask(t, h, "jobs_crash"), "failed")
 	is.Equal(crashed["status"], "failed")
 }
+
+// TestTaskFrontKeepsTheCallersView: the tasks extension's front answers a
+// tool the caller does not see (WithVisibility) as unknown, as every other
+// path does, before saying anything about how the tool runs.
+func TestTaskFrontKeepsTheCallersView(t *testing.T) {
+	is := is.New(t)
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)), vurb.WithVisibility(
+		func(c *vurb.Caller) string { return c.Header.Get("X-Role") },
+		func(role string, a vurb.ActionInfo) bool { return role == "ops" || a.Key == "jobs.sync" }))
+	vurb.Action(app, "jobs.fail", func(context.Context, struct{}) (string, error) { return "ran", nil }).Task(vurb.TaskRequired())
+	vurb.Action(app, "jobs.slow", func(context.Context, struct{}) (string, error) { return "ran", nil }).Task()
+	vurb.Query(app, "jobs.sync", func(context.Context, struct{}) (string, error) { return "sync", nil })
+	handler := app.HTTPHandler()
+
+	for _, tool := range []string{"jobs_fail", "jobs_slow"} {
+		for _, caps := range []string{tasksCaps, `{}`} {
+			_, resp := taskRPC(t, handler, caps, "tools/call", tool, `"name":"`+tool+`"`)
+			is.Equal(rpcCode(resp), float64(jsonrpc.CodeInvalidParams)) // unknown to this caller
+			is.True(!strings.Contains(fmt.Sprint(resp), "task"))        // nothing said about how it runs
+		}
+	}
+	_, resp := taskRPC(t, handler, tasksCaps, "tools/call", "jobs_sync", `"name":"jobs_sync"`)
+	is.Equal(rpcCode(resp), float64(0))
+}
