@@ -26,6 +26,12 @@ type ToolServer interface {
 // others, sharing their compiled chains). Attaching to a fresh server per
 // request, as a stateless deployment may, costs little more than AddTool
 // itself. Like NewServer, it panics on HTTP settings in opts.
+//
+// Calls through an attached tool keep every rule of the app: scopes, and
+// the caller's view under WithVisibility. tools/list, though, is your
+// server's own: vurb filters it per caller only on the servers it makes
+// (NewServer, HTTPHandler, Serve), so prefer NewServer when lists differ
+// between callers.
 func (a *App) Attach(server ToolServer, opts ...ServeOption) (detach func()) {
 	cfg := newServeConfig(opts)
 	cfg.mustNotNeedHTTP("Attach")
