@@ -59,8 +59,10 @@ func (c *Caller) Scopes() []string {
 type callerKey struct{}
 
 // ContextWithCaller returns ctx carrying c: an in-process App.Call made
-// with it runs as c (its scopes, its tool list), as vurbtest does for a
-// test's identity. Served requests get their Caller from the transport.
+// with it runs as c, which its handlers read and its actions' scopes check.
+// Like a tag filter, a visibility rule (WithVisibility) shapes what served
+// callers see; an in-process call, made by your own code, reaches every
+// action. Served requests get their Caller from the transport.
 func ContextWithCaller(ctx context.Context, c *Caller) context.Context {
 	return context.WithValue(ctx, callerKey{}, c)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -116,7 +117,16 @@ func forResource(verify auth.TokenVerifier, resource string) auth.TokenVerifier 
 		if err != nil || info == nil {
 			return info, err
 		}
-		if aud, ok := audiences(info.Extra["aud"]); ok && !oauthex.MatchesResource(aud, resource) {
+		claim, present := info.Extra["aud"]
+		if !present || claim == nil {
+			return info, nil
+		}
+		aud, ok := audiences(claim)
+		if !ok {
+			// Fail closed: an audience vurb cannot read is not this server.
+			return nil, fmt.Errorf("%w: the token's audience (%T) cannot be read as strings", auth.ErrInvalidToken, claim)
+		}
+		if !oauthex.MatchesResource(aud, resource) {
 			return nil, fmt.Errorf("%w: the token is for %s, not for %s", auth.ErrInvalidToken, strings.Join(aud, ", "), resource)
 		}
 		return info, nil
@@ -124,19 +134,27 @@ func forResource(verify auth.TokenVerifier, resource string) auth.TokenVerifier 
 }
 
 // audiences reads an "aud" claim: one string or a list of them (JWT,
-// RFC 7519 §4.1.3; token introspection, RFC 7662 §2.2). ok is false when
-// there is no such claim.
+// RFC 7519 §4.1.3; token introspection, RFC 7662 §2.2), whatever the Go
+// types a verifier used (go-jose's jwt.Audience, golang-jwt's
+// ClaimStrings, []any from JSON). ok is false when it is anything else,
+// or a list holding anything but strings.
 func audiences(claim any) (aud []string, ok bool) {
-	switch v := claim.(type) {
-	case string:
-		return []string{v}, true
-	case []string:
-		return v, true
-	case []any:
-		for _, a := range v {
-			if s, isString := a.(string); isString {
-				aud = append(aud, s)
+	v := reflect.ValueOf(claim)
+	switch {
+	case !v.IsValid():
+		return nil, false
+	case v.Kind() == reflect.String:
+		return []string{v.String()}, true
+	case v.Kind() == reflect.Slice || v.Kind() == reflect.Array:
+		for i := range v.Len() {
+			e := v.Index(i)
+			for e.Kind() == reflect.Interface && !e.IsNil() {
+				e = e.Elem()
 			}
+			if e.Kind() != reflect.String {
+				return nil, false
+			}
+			aud = append(aud, e.String())
 		}
 		return aud, true
 	}

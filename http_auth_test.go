@@ -73,6 +73,9 @@ func bearerClient(ctx context.Context, endpoint, protocol, token string) (*mcp.C
 	return cs, bt, err
 }
 
+// audience is a verifier's own type for the "aud" claim.
+type audience []string
+
 func TestBearerAuthChallenges(t *testing.T) {
 	app := vurb.New()
 	vurb.Query(app, "projects.list", func(context.Context, noInput) (string, error) { return "p1 p2", nil })
@@ -84,6 +87,11 @@ func TestBearerAuthChallenges(t *testing.T) {
 			"elsewhere": {UserID: "alice", Scopes: []string{"projects:read"}, Expiration: soon, Extra: map[string]any{"aud": []any{"https://other.example/mcp"}}},
 			"for-us":    {UserID: "alice", Scopes: []string{"projects:read"}, Expiration: soon, Extra: map[string]any{"aud": resource + "/"}},
 			"expired":   {UserID: "alice", Scopes: []string{"projects:read"}, Expiration: time.Now().Add(-time.Minute)},
+			// Verifiers put audiences in types of their own (go-jose's
+			// jwt.Audience is a named []string): read, not skipped.
+			"named-elsewhere": {UserID: "alice", Scopes: []string{"projects:read"}, Expiration: soon, Extra: map[string]any{"aud": audience{"https://other.example/mcp"}}},
+			"named-for-us":    {UserID: "alice", Scopes: []string{"projects:read"}, Expiration: soon, Extra: map[string]any{"aud": audience{"x", resource}}},
+			"odd-audience":    {UserID: "alice", Scopes: []string{"projects:read"}, Expiration: soon, Extra: map[string]any{"aud": 42}},
 		})
 	}
 	srv, resource := protectedServer(t, app, tokens, &auth.RequireBearerTokenOptions{Scopes: []string{"projects:read"}})
@@ -102,6 +110,9 @@ func TestBearerAuthChallenges(t *testing.T) {
 		{"missing scope", "Bearer no-scope", initialize, 403, `Bearer error="insufficient_scope", resource_metadata="` + metadataURL + `", scope="projects:read"`},
 		{"valid", "Bearer reader", initialize, 200, ""},
 		{"audience is us", "Bearer for-us", initialize, 200, ""},
+		{"another audience, named type", "Bearer named-elsewhere", initialize, 401, `Bearer error="invalid_token", resource_metadata="` + metadataURL + `", scope="projects:read"`},
+		{"audience is us, named type", "Bearer named-for-us", initialize, 200, ""},
+		{"unreadable audience", "Bearer odd-audience", initialize, 401, `Bearer error="invalid_token", resource_metadata="` + metadataURL + `", scope="projects:read"`},
 		// Sessionless requests are the fast lane's: it is behind the check too.
 		{"lane, no token", "", sessionlessCall, 401, `Bearer resource_metadata="` + metadataURL + `", scope="projects:read"`},
 		{"lane, valid", "Bearer reader", sessionlessCall, 200, ""},

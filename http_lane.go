@@ -71,7 +71,9 @@ func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *
 	l.serverMeta = meta
 	l.views = vs
 	if len(mw) > 0 {
-		l.wrapped = wrapMethod(l.runCall, mw)
+		// Outermost, as on the go-sdk's path (newServer): a panicking
+		// middleware is an internal error, not a dropped connection.
+		l.wrapped = wrapMethod(l.runCall, append([]mcp.Middleware{containPanics(rt, rt.Logger)}, mw...))
 	}
 	for _, r := range routes {
 		name := r.Wire().Name

@@ -23,6 +23,12 @@ import (
 // contained as a handler's are. Tool-level concerns (an action's tags,
 // scopes, annotations) are better placed in App.Use, whose Call knows the
 // action; an in-process App.Call does not pass through this chain.
+//
+// A sessionless request answered by the fast lane has no session: there,
+// req.GetSession() holds a nil *mcp.ServerSession, so check it before use
+// (CallerFrom's SessionID is "" alike). The tasks extension's own methods
+// (tasks/get, tasks/update, tasks/cancel) are not wrapped; a tools/call
+// that starts a task is.
 func WithRequestMiddleware(mw ...mcp.Middleware) Option {
 	for i, m := range mw {
 		if m == nil {

@@ -2,6 +2,7 @@ package vurb
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,7 +32,8 @@ type taskFront struct {
 	s        *taskServer
 	enc      *lane // writes answers as the lane and the go-sdk do
 	maxBody  int64
-	headered map[string]bool // x-mcp-header tools: the go-sdk checks their headers
+	headered map[string]bool  // x-mcp-header tools: the go-sdk checks their headers
+	mw       []mcp.Middleware // the app's request middleware, panics contained first
 	// The go-sdk's own request checks the front must not bypass.
 	localhostProtection bool
 	crossOrigin         *http.CrossOriginProtection
@@ -46,14 +48,19 @@ func (a *App) taskFront(cfg *serveConfig, ho *mcp.StreamableHTTPOptions) func(ht
 	}
 	s.views = a.views(cfg)
 	impl := &mcp.Implementation{Name: a.cfg.name, Version: a.cfg.version}
-	return func(next http.Handler) http.Handler { return newTaskFront(next, s, impl, ho) }
+	var mw []mcp.Middleware
+	if len(a.cfg.requestMW) > 0 {
+		rt := a.built().Runtime()
+		mw = append([]mcp.Middleware{containPanics(rt, a.cfg.logger)}, a.cfg.requestMW...)
+	}
+	return func(next http.Handler) http.Handler { return newTaskFront(next, s, impl, ho, mw) }
 }
 
 // newTaskFront returns the front of next.
-func newTaskFront(next http.Handler, s *taskServer, impl *mcp.Implementation, ho *mcp.StreamableHTTPOptions) http.Handler {
+func newTaskFront(next http.Handler, s *taskServer, impl *mcp.Implementation, ho *mcp.StreamableHTTPOptions, mw []mcp.Middleware) http.Handler {
 	meta, _ := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl}) // strings only: it cannot fail
 	f := &taskFront{next: next, s: s, enc: &lane{impl: impl, json: ho.JSONResponse, serverMeta: meta},
-		maxBody: ho.MaxRequestBodyBytes, headered: map[string]bool{},
+		maxBody: ho.MaxRequestBodyBytes, headered: map[string]bool{}, mw: mw,
 		localhostProtection: !ho.DisableLocalhostProtection, crossOrigin: ho.CrossOriginProtection}
 	if f.maxBody <= 0 {
 		f.maxBody = 10 << 20
@@ -262,6 +269,41 @@ func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskReques
 		f.enc.writeError(w, req.lr, missingTasksCapability(fmt.Sprintf("tool %q runs only as a task: it", req.name)))
 		return true
 	}
+	if len(f.mw) == 0 {
+		return f.start(w, r, req, tr, o)
+	}
+	// The app's request middleware wraps the call that starts a task as it
+	// wraps any other tools/call: a guard that refuses it stops it here, and
+	// the context it passes on (a trace span) is the task's. The rare call
+	// handed over from inside (answers the go-sdk must judge, a full store)
+	// meets the middleware again on the go-sdk's path.
+	answered, handedOver := false, false
+	innermost := func(ctx context.Context, _ string, _ mcp.Request) (mcp.Result, error) {
+		answered = true
+		handedOver = !f.start(w, r.WithContext(ctx), req, tr, o)
+		return &mcp.CallToolResult{}, nil
+	}
+	params := &mcp.CallToolParamsRaw{Name: req.name, Arguments: req.args}
+	_, err := wrapMethod(innermost, f.mw)(r.Context(), "tools/call",
+		&mcp.CallToolRequest{Params: params, Extra: &mcp.RequestExtra{TokenInfo: o.Token, Header: o.Header}})
+	if answered {
+		return !handedOver
+	}
+	rpcErr, ok := err.(*jsonrpc.Error)
+	if !ok || rpcErr == nil {
+		msg := "the request middleware refused the call"
+		if err != nil {
+			msg = err.Error()
+		}
+		rpcErr = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
+	}
+	f.enc.writeError(w, req.lr, rpcErr)
+	return true
+}
+
+// start creates the task of a call the front answers and writes its
+// answer, or reports false to hand the call over.
+func (f *taskFront) start(w http.ResponseWriter, r *http.Request, req *taskRequest, tr taskRoute, o engine.Origin) bool {
 	call := &taskCall{tool: req.name, args: req.args, version: req.lr.version, caps: req.caps,
 		state: req.state, owner: owner(r)}
 	if len(req.answers) > 0 && !bytes.Equal(req.answers, []byte("null")) {

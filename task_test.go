@@ -364,3 +364,41 @@ func TestTaskFrontKeepsTheCallersView(t *testing.T) {
 	_, resp := taskRPC(t, handler, tasksCaps, "tools/call", "jobs_sync", `"name":"jobs_sync"`)
 	is.Equal(rpcCode(resp), float64(0))
 }
+
+// TestTaskFrontRunsTheRequestMiddleware: a tools/call that starts a task
+// passes through the app's request middleware like any other: a guard
+// refuses it, and what the middleware puts in the context reaches the task.
+func TestTaskFrontRunsTheRequestMiddleware(t *testing.T) {
+	is := is.New(t)
+	type key struct{}
+	mw := func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/call" {
+				extra := req.GetExtra()
+				if extra == nil || extra.Header.Get("X-Allow") != "yes" {
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "denied by middleware"}
+				}
+				ctx = context.WithValue(ctx, key{}, "from middleware")
+			}
+			return next(ctx, method, req)
+		}
+	}
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)), vurb.WithRequestMiddleware(mw))
+	vurb.Action(app, "jobs.tag", func(ctx context.Context, _ struct{}) (string, error) {
+		v, _ := ctx.Value(key{}).(string)
+		return v, nil
+	}).Task(vurb.TaskRequired())
+	h := app.HTTPHandler()
+
+	_, resp := taskRPC(t, h, tasksCaps, "tools/call", "jobs_tag", `"name":"jobs_tag"`)
+	is.Equal(rpcCode(resp), float64(jsonrpc.CodeInvalidRequest)) // the guard refused it
+	is.True(strings.Contains(fmt.Sprint(resp), "denied by middleware"))
+
+	allowed := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Set("X-Allow", "yes")
+		h.ServeHTTP(w, r)
+	})
+	id := startTask(t, allowed, "jobs_tag")
+	done := waitTask(t, allowed, id, "completed")
+	is.Equal(textOfResult(t, done["result"]), "from middleware")
+}

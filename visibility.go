@@ -34,8 +34,10 @@ type ActionInfo struct {
 // visible runs once per class and action, the first time a caller of the
 // class is seen; after that a request costs class and a map lookup, and
 // nothing is recompiled. Keep the number of classes small (roles, plans,
-// not user ids): vurb keeps the views of 1,024 classes and computes any
-// others on every request.
+// not user ids), and read the class from what the server verified (a claim
+// of c.Token) rather than from what a client may write freely: vurb keeps
+// the views of the first 1,024 classes it sees and computes any others on
+// every request.
 //
 // Scopes (RequireScopes) filter lists on their own, with or without
 // WithVisibility: an action whose scopes the caller's token lacks is absent

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -63,7 +65,7 @@ type RateRule struct {
 func (ep *Endpoint) checkRate(ctx context.Context, rule *RateRule, o *Origin) *mcp.CallToolResult {
 	key := rule.Name
 	if rule.Key != nil {
-		key += "\x00" + rule.Key(ctx, *o)
+		key += "\x00" + boundedKey(rule.Key(ctx, *o))
 	}
 	ok, after, err := ep.rt.RateStore.Take(ctx, key, rule.Rate)
 	if err != nil {
@@ -96,4 +98,17 @@ func RetryAfter(d time.Duration) time.Duration {
 		step = 100 * time.Millisecond
 	}
 	return (d + step - 1) / step * step
+}
+
+// maxCallerKey is the longest caller part of a bucket's name kept as it
+// is; a longer one (a header a client chose, up to a megabyte) is named by
+// its SHA-256, so a store's memory is bounded by its number of buckets.
+const maxCallerKey = 128
+
+func boundedKey(k string) string {
+	if len(k) <= maxCallerKey {
+		return k
+	}
+	sum := sha256.Sum256([]byte(k))
+	return "sha256:" + hex.EncodeToString(sum[:])
 }

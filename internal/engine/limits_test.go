@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -83,4 +84,17 @@ func TestSlots(t *testing.T) {
 	short.give()
 	ok, _ = short.take(context.Background())
 	is.True(ok)
+}
+
+// TestBoundedKey: a caller key a client can make long (a header) names its
+// bucket by a digest, so a store holds a bounded size per bucket; distinct
+// keys stay distinct.
+func TestBoundedKey(t *testing.T) {
+	is := is.New(t)
+	short := strings.Repeat("a", maxCallerKey)
+	is.Equal(boundedKey(short), short) // a short key is kept as it is
+	k1 := boundedKey(strings.Repeat("a", 1<<20))
+	k2 := boundedKey(strings.Repeat("a", 1<<20-1) + "b")
+	is.True(len(k1) <= maxCallerKey && len(k2) <= maxCallerKey) // long keys are named by a digest
+	is.True(k1 != k2)                                           // and two of them never share a bucket
 }

@@ -100,9 +100,10 @@ func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id
 	}
 
 	if ep.rt.Inline {
-		out := ep.run(cc)
-		ep.release(cc)
-		return ep.finish(ctx, cc, out)
+		// Deferred: runtime.Goexit in the handler ends this goroutine too,
+		// and must not keep the handler's slot.
+		defer ep.release(cc)
+		return ep.finish(ctx, cc, ep.run(cc))
 	}
 	// The chain runs on a worker goroutine so that a handler which ignores
 	// its context cannot hold the call past its deadline. Such a handler
