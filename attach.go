@@ -28,14 +28,17 @@ type ToolServer interface {
 // itself. Like NewServer, it panics on HTTP settings in opts.
 //
 // Calls through an attached tool keep every rule of the app: scopes, and
-// the caller's view under WithVisibility. tools/list, though, is your
-// server's own: vurb filters it per caller only on the servers it makes
-// (NewServer, HTTPHandler, Serve), so prefer NewServer when lists differ
-// between callers.
+// the caller's view under WithVisibility. On an *mcp.Server, Attach also
+// filters tools/list per caller (the app's tools only; the server's own
+// are listed as they are); on another ToolServer, the list is yours.
 func (a *App) Attach(server ToolServer, opts ...ServeOption) (detach func()) {
 	cfg := newServeConfig(opts)
 	cfg.mustNotNeedHTTP("Attach")
-	return a.attach(server, &cfg, a.views(&cfg))
+	vs := a.views(&cfg)
+	if s, ok := server.(*mcp.Server); ok && vs != nil {
+		s.AddReceivingMiddleware(vs.listMiddleware) // each caller lists what it may call
+	}
+	return a.attach(server, &cfg, vs)
 }
 
 // attach adds the routes cfg lets through; vs, when not nil, gives each

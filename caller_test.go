@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -308,4 +309,48 @@ func TestLogContextsCompose(t *testing.T) {
 	is.NoErr(err)
 	is.True(!res.IsError)
 	is.True(strings.Contains(logs.String(), "a=1 b=2"))
+}
+
+// TestAttachedToolsAreListedPerCaller: attached to a server of the user's
+// own, the app's tools are listed per caller; the server's own tools stay.
+func TestAttachedToolsAreListedPerCaller(t *testing.T) {
+	is := is.New(t)
+	app := whoApp(vurb.WithVisibility(
+		func(c *vurb.Caller) string { return c.Header.Get("X-Role") },
+		func(role string, a vurb.ActionInfo) bool { return role == "admin" || a.Tool != "account" },
+	))
+	server := mcp.NewServer(&mcp.Implementation{Name: "own"}, nil)
+	server.AddTool(&mcp.Tool{Name: "own_tool", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+	app.Attach(server)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		role string
+		want []string
+	}{
+		{"guest", []string{"own_tool", "projects_list"}}, // projects_delete needs a scope nobody here has
+		{"admin", []string{"account_who", "own_tool", "projects_list"}},
+	} {
+		srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+		client := &http.Client{Transport: headerRoundTripper{"X-Role": tc.role}}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "t"}, nil).Connect(ctx,
+			&mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: client}, nil)
+		is.NoErr(err)
+		is.Equal(listNames(t, cs), tc.want)
+		cs.Close()
+		srv.Close()
+	}
+}
+
+// headerRoundTripper sets its headers on every request.
+type headerRoundTripper map[string]string
+
+func (h headerRoundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range h {
+		r.Header.Set(k, v)
+	}
+	return http.DefaultTransport.RoundTrip(r)
 }

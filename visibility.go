@@ -61,6 +61,9 @@ type views struct {
 	// scoped lists every scope some action requires: the part of a
 	// token's scopes that can change a list.
 	scoped []string
+	// own are the wire names of the app's tools: a list may hold others
+	// (a server the app was attached to has tools of its own).
+	own map[string]bool
 
 	mu    sync.RWMutex
 	cache map[string]*view
@@ -80,7 +83,11 @@ func (a *App) views(cfg *serveConfig) *views {
 	if a.cfg.class == nil && len(scoped) == 0 {
 		return nil
 	}
-	vs := &views{plan: p, class: a.cfg.class, visible: a.cfg.visible, scoped: scoped, cache: map[string]*view{}}
+	vs := &views{plan: p, class: a.cfg.class, visible: a.cfg.visible, scoped: scoped, cache: map[string]*view{},
+		own: make(map[string]bool, len(p.Routes()))}
+	for _, r := range p.Routes() {
+		vs.own[r.Wire().Name] = true
+	}
 	if cfg.filters() {
 		vs.base = func(ep *engine.Endpoint) bool { return cfg.allows(ep.Tags()) }
 	}
@@ -174,6 +181,8 @@ func (vs *views) listMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		for _, t := range lr.Tools {
 			if vt, ok := v.tools[t.Name]; ok {
 				out.Tools = append(out.Tools, vt)
+			} else if !vs.own[t.Name] {
+				out.Tools = append(out.Tools, t) // not the app's: the server's own
 			}
 		}
 		return &out, nil
