@@ -70,7 +70,11 @@ func toolHandler(r engine.Route, vs *views) mcp.ToolHandler {
 		if req == nil {
 			return r.Call(ctx, nil, engine.Origin{})
 		}
-		o := originOf(req)
+		var meta mcp.Meta
+		if req.Params != nil {
+			meta = req.Params.Meta
+		}
+		o := originOf(req, meta)
 		if vs != nil && vs.class != nil {
 			name := r.Wire().Name
 			if r = vs.route(name, &o); r == nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -113,15 +112,13 @@ func originOfContext(ctx context.Context) engine.Origin {
 		Capabilities: c.Capabilities, Version: c.Protocol}
 }
 
-// originOf is what a go-sdk request says about where it came from.
-func originOf[P mcp.Params](req *mcp.ServerRequest[P]) engine.Origin {
+// originOf is what a go-sdk request says about where it came from; meta
+// is its params' _meta, which the caller reads (its params may be nil).
+func originOf[P mcp.Params](req *mcp.ServerRequest[P], meta mcp.Meta) engine.Origin {
 	o := engine.Origin{Session: req.Session, Version: req.ProtocolVersion(), Capabilities: req.ClientCapabilities(),
-		Client: req.ClientInfo()}
+		Client: req.ClientInfo(), Meta: meta}
 	if req.Extra != nil {
 		o.Token, o.Header = req.Extra.TokenInfo, req.Extra.Header
-	}
-	if p := mcp.Params(req.Params); p != nil && !reflect.ValueOf(p).IsNil() {
-		o.Meta = p.GetMeta()
 	}
 	return o
 }

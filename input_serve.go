@@ -15,18 +15,15 @@ import (
 // rounds (see Ask) are opened and sealed here; tool calls do the same in
 // the engine.
 
-// roundFor opens the round of a prompts/get or resources/read request
-// whose state is bound to bind, and returns the context its handler runs
-// in.
-func roundFor[P mcp.Params](ctx context.Context, rt *engine.Runtime, bind string, req *mcp.ServerRequest[P],
-	answers mcp.InputResponseMap, state string) (context.Context, *engine.Round, error) {
+// roundFor checks the app's scopes for a prompts/get or resources/read
+// request from o, opens its round (state bound to bind) and returns the
+// context its handler runs in, which carries the caller.
+func roundFor(ctx context.Context, rt *engine.Runtime, bind string, o engine.Origin) (context.Context, *engine.Round, error) {
 	r := new(engine.Round)
-	o := originOf(req)
 	if missing := engine.Missing(rt.Scopes, o.Token); missing != nil {
 		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
 			Message: fmt.Sprintf(rt.Messages.MissingScopes, strings.Join(missing, " "))}
 	}
-	o.Answers, o.RequestState = answers, state
 	ctx = context.WithValue(ctx, callerKey{}, callerOf(&o))
 	if err := engine.OpenRound(rt, r, bind, &o); err != nil {
 		return nil, nil, err

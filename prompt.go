@@ -151,12 +151,11 @@ func (p *PromptDef) register(s *mcp.Server, rt *engine.Runtime) {
 	s.AddPrompt(&mcp.Prompt{Name: p.name, Title: p.title, Description: p.description, Arguments: p.arguments},
 		func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			var args map[string]string
-			var answers mcp.InputResponseMap
-			var state string
+			o := originOf(req, nil)
 			if req.Params != nil {
-				args, answers, state = req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState
+				args, o.Answers, o.RequestState, o.Meta = req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState, req.Params.Meta
 			}
-			ctx, round, err := roundFor(ctx, rt, bind, req, answers, state)
+			ctx, round, err := roundFor(ctx, rt, bind, o)
 			if err != nil {
 				return nil, err
 			}

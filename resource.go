@@ -148,7 +148,9 @@ func (r *ResourceDef) register(s *mcp.Server, rt *engine.Runtime) {
 				return nil, mcp.ResourceNotFoundError(uri)
 			}
 		}
-		ctx, round, err := roundFor(ctx, rt, bind, req, req.Params.InputResponses, req.Params.RequestState)
+		o := originOf(req, req.Params.Meta)
+		o.Answers, o.RequestState = req.Params.InputResponses, req.Params.RequestState
+		ctx, round, err := roundFor(ctx, rt, bind, o)
 		if err != nil {
 			return nil, err
 		}

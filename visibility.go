@@ -61,19 +61,16 @@ type views struct {
 	// scoped lists every scope some action requires: the part of a
 	// token's scopes that can change a list.
 	scoped []string
-	// own are the wire names of the app's tools: a list may hold others
-	// (a server the app was attached to has tools of its own).
-	own map[string]bool
 
+	// The views computed so far: for calls by class, for lists by class
+	// and the scopes granted (see list).
 	mu    sync.RWMutex
-	cache map[string]*view
+	calls map[string]view
+	lists map[string]view
 }
 
-// view is what one kind of caller sees.
-type view struct {
-	byName map[string]engine.Route
-	tools  map[string]*mcp.Tool
-}
+// view is what one kind of caller sees: its routes by wire name.
+type view map[string]engine.Route
 
 // views returns the per-caller views of a server with cfg's filters, or nil
 // when every caller sees the same tools (no WithVisibility, no scopes).
@@ -83,11 +80,8 @@ func (a *App) views(cfg *serveConfig) *views {
 	if a.cfg.class == nil && len(scoped) == 0 {
 		return nil
 	}
-	vs := &views{plan: p, class: a.cfg.class, visible: a.cfg.visible, scoped: scoped, cache: map[string]*view{},
-		own: make(map[string]bool, len(p.Routes()))}
-	for _, r := range p.Routes() {
-		vs.own[r.Wire().Name] = true
-	}
+	vs := &views{plan: p, class: a.cfg.class, visible: a.cfg.visible, scoped: scoped,
+		calls: map[string]view{}, lists: map[string]view{}}
 	if cfg.filters() {
 		vs.base = func(ep *engine.Endpoint) bool { return cfg.allows(ep.Tags()) }
 	}
@@ -102,12 +96,12 @@ func (vs *views) route(name string, o *engine.Origin) engine.Route {
 	if vs.class != nil {
 		class = vs.class(callerOf(o))
 	}
-	return vs.get("c\x00"+class, class, nil).byName[name]
+	return vs.get(vs.calls, class, class, nil)[name]
 }
 
 // list is the view of the caller of o for tools/list: its class's, less
 // the actions its token lacks scopes for.
-func (vs *views) list(o *engine.Origin) *view {
+func (vs *views) list(o *engine.Origin) view {
 	class := ""
 	if vs.class != nil {
 		class = vs.class(callerOf(o))
@@ -120,8 +114,8 @@ func (vs *views) list(o *engine.Origin) *view {
 			}
 		}
 	}
-	key := "l\x00" + class + "\x00" + strings.Join(granted, " ")
-	return vs.get(key, class, func(ep *engine.Endpoint) bool {
+	key := class + "\x00" + strings.Join(granted, " ") // scopes hold neither NUL nor space
+	return vs.get(vs.lists, key, class, func(ep *engine.Endpoint) bool {
 		for _, s := range ep.Scopes() {
 			if !slices.Contains(granted, s) {
 				return false
@@ -131,10 +125,10 @@ func (vs *views) list(o *engine.Origin) *view {
 	})
 }
 
-// get returns the view called key, computing it on first use.
-func (vs *views) get(key, class string, permits func(*engine.Endpoint) bool) *view {
+// get returns the view called key in cache, computing it on first use.
+func (vs *views) get(cache map[string]view, key, class string, permits func(*engine.Endpoint) bool) view {
 	vs.mu.RLock()
-	v, ok := vs.cache[key]
+	v, ok := cache[key]
 	vs.mu.RUnlock()
 	if ok {
 		return v
@@ -148,14 +142,13 @@ func (vs *views) get(key, class string, permits func(*engine.Endpoint) bool) *vi
 		}
 		return vs.visible == nil || vs.visible(class, actionInfo(ep))
 	})
-	v = &view{byName: make(map[string]engine.Route, len(routes)), tools: make(map[string]*mcp.Tool, len(routes))}
+	v = make(view, len(routes))
 	for _, r := range routes {
-		v.byName[r.Wire().Name] = r
-		v.tools[r.Wire().Name] = r.Wire()
+		v[r.Wire().Name] = r
 	}
 	vs.mu.Lock()
-	if len(vs.cache) < maxViews {
-		vs.cache[key] = v
+	if len(cache) < maxViews {
+		cache[key] = v
 	}
 	vs.mu.Unlock()
 	return v
@@ -174,14 +167,18 @@ func (vs *views) listMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if !ok {
 			return res, err
 		}
-		o := originOf(list)
+		var meta mcp.Meta
+		if list.Params != nil {
+			meta = list.Params.Meta
+		}
+		o := originOf(list, meta)
 		v := vs.list(&o)
 		out := *lr
 		out.Tools = make([]*mcp.Tool, 0, len(lr.Tools))
 		for _, t := range lr.Tools {
-			if vt, ok := v.tools[t.Name]; ok {
-				out.Tools = append(out.Tools, vt)
-			} else if !vs.own[t.Name] {
+			if r, ok := v[t.Name]; ok {
+				out.Tools = append(out.Tools, r.Wire())
+			} else if !vs.plan.Has(t.Name) {
 				out.Tools = append(out.Tools, t) // not the app's: the server's own
 			}
 		}

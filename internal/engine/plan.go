@@ -93,6 +93,12 @@ func (p *Plan) Call(ctx context.Context, name string, args json.RawMessage, o Or
 	return r.Call(ctx, args, o)
 }
 
+// Has reports whether the plan exposes a wire tool called name.
+func (p *Plan) Has(name string) bool {
+	_, ok := p.byName[name]
+	return ok
+}
+
 // View returns the routes whose actions allow lets through, in declaration
 // order: a route all of whose actions pass is the plan's own; one some of
 // whose actions pass (a grouped tool) is exposed again over those actions
