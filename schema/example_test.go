@@ -25,7 +25,7 @@ func ExampleCodecFor() {
 	err = c.Decode([]byte(`{"Workspace_ID":"ws_1","limit":500}`), &in, schema.DecodeOptions{})
 	fmt.Println(err)
 	// Output:
-	// {"type":"object","properties":{"workspace_id":{"type":"string","description":"Workspace ID","minLength":1},"limit":{"type":"integer","description":"Page size","minimum":1,"maximum":100}},"required":["workspace_id"],"additionalProperties":false}
+	// {"type":"object","properties":{"workspace_id":{"type":"string","minLength":1},"limit":{"type":"integer","description":"Page size","minimum":1,"maximum":100}},"required":["workspace_id"],"additionalProperties":false}
 	// ws_1 20 <nil>
 	// unknown field "Workspace_ID" (did you mean "workspace_id"?); accepted: workspace_id, limit; workspace_id: is required; limit: must be at most 100
 }

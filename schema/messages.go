@@ -95,6 +95,7 @@ func DefaultMessages() *Messages {
 		DiscriminatorDescription: DiscriminatorDescription,
 		DiscriminatorActions:     DiscriminatorActions,
 		NoteRequired:             NoteRequired,
+		NoteAllBut:               NoteAllBut,
 		NoteAlwaysRequired:       NoteAlwaysRequired,
 		NoteRequiredFor:          NoteRequiredFor,
 		NoteRequiredAndFor:       NoteRequiredAndFor,
@@ -258,6 +259,13 @@ var DiscriminatorActions = builtin.DiscriminatorActions
 // NoteRequired marks, in a grouped property's per-action lines, the actions
 // that require the property: "get (required), list: Project ID".
 var NoteRequired = builtin.NoteRequired
+
+// NoteAllBut names, in a grouped property's only per-action line, the
+// actions that take it as all those of the tool but the others, when that
+// is shorter: "all but list, create (required): Project ID". The verb
+// receives the comma-separated keys of the others; empty names the actions
+// always.
+var NoteAllBut = builtin.NoteAllBut
 
 // Tier notes appended to a property's description in a grouped tool's
 // schema, saying which actions need it, instead of per-action lines when

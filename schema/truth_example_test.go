@@ -35,7 +35,7 @@ func Example_theWholeTruth() {
 	err = c.Decode([]byte(`{"method":"card","count":2.5,"sku":null}`), &p, schema.DecodeOptions{})
 	fmt.Println(err)
 	// Output:
-	// {"type":"object","properties":{"method":{"type":"string","enum":["card","bank"],"minLength":1},"card":{"type":"string","description":"Required when method is \"card\".","minLength":16,"maxLength":16},"count":{"type":"integer","default":1,"minimum":1,"maximum":9},"sku":{"type":"string","pattern":"^[A-Z]{3}-\\d{4}$"}},"required":["method"],"additionalProperties":false,"if":{"properties":{"method":{"const":"card"}},"required":["method"]},"then":{"required":["card"]}}
+	// {"type":"object","properties":{"method":{"type":"string","enum":["card","bank"]},"card":{"type":"string","description":"Required when method is \"card\".","minLength":16,"maxLength":16},"count":{"type":"integer","default":1,"minimum":1,"maximum":9},"sku":{"type":"string","pattern":"^[A-Z]{3}-\\d{4}$"}},"required":["method"],"additionalProperties":false,"if":{"properties":{"method":{"const":"card"}},"required":["method"]},"then":{"required":["card"]}}
 	// bank 3 <nil>
 	// 1 <nil>
 	// count: must be an integer, got 2.5; sku: must not be null: leave the property out instead; card: is required when method is "card"

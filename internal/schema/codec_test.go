@@ -15,7 +15,7 @@ type listProjects struct {
 func TestCodecSchema(t *testing.T) {
 	is := is.New(t)
 	c := For[listProjects]()
-	is.Equal(string(c.Schema()), `{"type":"object","properties":{"workspace_id":{"type":"string","description":"Workspace ID","minLength":1},"limit":{"type":"integer","description":"Page size","minimum":1,"maximum":100}},"required":["workspace_id"],"additionalProperties":false}`)
+	is.Equal(string(c.Schema()), `{"type":"object","properties":{"workspace_id":{"type":"string","minLength":1},"limit":{"type":"integer","description":"Page size","minimum":1,"maximum":100}},"required":["workspace_id"],"additionalProperties":false}`)
 	fs := c.Fields()
 	is.Equal(len(fs), 2)
 	is.Equal(fs[0].Name, "workspace_id")
@@ -75,7 +75,7 @@ func TestCodecEdgeShapes(t *testing.T) {
 
 	c := For[embeddedPtr]()
 	// The promoted field keeps its own required rule, even through a pointer.
-	is.Equal(string(c.Schema()), `{"type":"object","properties":{"workspace_id":{"type":"string","description":"Workspace ID","minLength":1},"note":{"type":"string"}},"required":["workspace_id"],"additionalProperties":false}`)
+	is.Equal(string(c.Schema()), `{"type":"object","properties":{"workspace_id":{"type":"string","minLength":1},"note":{"type":"string"}},"required":["workspace_id"],"additionalProperties":false}`)
 	var v embeddedPtr
 	is.NoErr(c.Decode([]byte(`{"workspace_id":"w"}`), &v, DecodeOptions{}))
 	is.Equal(v.WorkspaceID, "w")
@@ -93,6 +93,6 @@ func TestFieldsAreCopies(t *testing.T) {
 	s := c.Schema()
 	s[0] = 'X'
 	is.Equal(c.Fields()[0].Name, "workspace_id")
-	is.Equal(string(c.Fields()[0].Schema), `{"type":"string","description":"Workspace ID","minLength":1}`)
+	is.Equal(string(c.Fields()[0].Schema), `{"type":"string","minLength":1}`)
 	is.Equal(c.Schema()[0], byte('{'))
 }

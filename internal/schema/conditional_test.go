@@ -29,7 +29,7 @@ type (
 func TestConditionalSchema(t *testing.T) {
 	is := is.New(t)
 	is.Equal(string(For[condPay]().Schema()), `{"type":"object","properties":{`+
-		`"method":{"type":"string","enum":["card","bank"],"minLength":1},`+
+		`"method":{"type":"string","enum":["card","bank"]},`+
 		`"card":{"type":"string","description":"Required when method is \"card\".","minLength":16,"maxLength":16},`+
 		`"iban":{"type":"string","description":"Must be left out when method is \"card\"."},`+
 		`"note":{"type":"string","description":"Required when ref is set."},`+

@@ -23,7 +23,7 @@ func ExampleCodecFor() {
 	err = c.Decode([]byte(`{"Workspace_ID":"ws_1","limit":500}`), &in, schema.DecodeOptions{})
 	fmt.Println(err)
 	// Output:
-	// {"type":"object","properties":{"workspace_id":{"type":"string","description":"Workspace ID","minLength":1},"limit":{"type":"integer","description":"Page size","minimum":1,"maximum":100}},"required":["workspace_id"],"additionalProperties":false}
+	// {"type":"object","properties":{"workspace_id":{"type":"string","minLength":1},"limit":{"type":"integer","description":"Page size","minimum":1,"maximum":100}},"required":["workspace_id"],"additionalProperties":false}
 	// ws_1 20 <nil>
 	// unknown field "Workspace_ID" (did you mean "workspace_id"?); accepted: workspace_id, limit; workspace_id: is required; limit: must be at most 100
 }
@@ -63,7 +63,7 @@ func ExampleMerge() {
 	err := schema.DecodeSkipping(schema.For[RenameProject](), args, &in, schema.DecodeOptions{}, "action")
 	fmt.Println(string(raw), in.ID, err)
 	// Output:
-	// {"type":"object","properties":{"action":{"type":"string","enum":["create","rename","search"]},"workspace_id":{"type":"string","description":"Workspace ID","minLength":1},"name":{"type":"string","description":"Project name\ncreate (required): min length 1\nrename"},"id":{"type":"string","description":"rename (required): Project ID","minLength":1},"query":{"type":"string","description":"search: Full-text query"}},"required":["action","workspace_id"],"additionalProperties":false}
+	// {"type":"object","properties":{"action":{"type":"string","enum":["create","rename","search"]},"workspace_id":{"type":"string","minLength":1},"name":{"type":"string","description":"Project name\ncreate (required): min length 1\nrename"},"id":{"type":"string","description":"rename (required): Project ID","minLength":1},"query":{"type":"string","description":"search: Full-text query"}},"required":["action","workspace_id"],"additionalProperties":false}
 	// "rename" p_9 <nil>
 }
 

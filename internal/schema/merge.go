@@ -43,13 +43,15 @@ type mergedField struct {
 // each declares (see perAction): a grouped tool never tells one action what
 // another's declaration says.
 //
-// Only the discriminator and the required fields of common are required,
-// since no other property is needed by every action; instead each
-// description says who takes the property and who requires it, in lines
-// of the form "actions: what they say of it" (see perAction):
+// Required are the discriminator, the required fields of common and the
+// fields every action requires. Of any other property, the description
+// says who takes it and who requires it, in lines of the form "actions:
+// what they say of it" (see perAction), naming the others instead when
+// that is shorter (Messages.NoteAllBut):
 //
 //	list, search: Page size
 //	get, update (required): Project ID
+//	all but list, create (required): Task ID
 //
 // An optional property that every action accepts (such as an optional field
 // of common) gets no line: it applies everywhere. When a Messages sets the
@@ -77,6 +79,7 @@ func MergeWith(discriminator string, common *Codec, members []Member, msgs *Mess
 		panic("schema: Merge: no members")
 	}
 	keys := make([]any, 0, len(members))
+	names := make([]string, 0, len(members))
 	seen := make(map[string]bool, len(members)) // a set: tools may have thousands of actions
 	for _, m := range members {
 		if m.Codec == nil {
@@ -87,6 +90,7 @@ func MergeWith(discriminator string, common *Codec, members []Member, msgs *Mess
 		}
 		seen[m.Key] = true
 		keys = append(keys, m.Key)
+		names = append(names, m.Key)
 	}
 
 	var order []*mergedField
@@ -164,12 +168,18 @@ func MergeWith(discriminator string, common *Codec, members []Member, msgs *Mess
 	required := []any{discriminator}
 	tiers := msgs.NoteRequiredFor != "" || msgs.NoteRequiredAndFor != "" || msgs.NoteFor != ""
 	for _, e := range order {
+		// A field every action requires is required by the tool: its
+		// schema's own "required" says so, no note has to.
+		everyone := !e.common && len(e.requiredIn) == len(members)
+		if everyone {
+			required = append(required, e.name)
+		}
 		switch {
 		case e.common:
-		case !agreed(e.decls) || !tiers && (len(e.usedIn) < len(members) || len(e.requiredIn) > 0):
+		case !agreed(e.decls) || !tiers && (len(e.usedIn) < len(members) || len(e.requiredIn) > 0 && !everyone):
 			// Per-action lines: who takes the field, who requires it, and
 			// what each says of it when they disagree.
-			e.schema = perAction(e.decls, msgs)
+			e.schema = perAction(e.decls, names, everyone, msgs)
 			props.set(e.name, e.schema)
 			continue
 		}
@@ -240,13 +250,21 @@ func tierNote(e *mergedField, actions int, msgs *Messages) string {
 	}
 	switch {
 	case len(e.requiredIn) > 0 && len(optional) == 0:
-		return fmt.Sprintf(msgs.NoteRequiredFor, strings.Join(e.requiredIn, ", "))
+		return note(msgs.NoteRequiredFor, strings.Join(e.requiredIn, ", "))
 	case len(e.requiredIn) > 0:
-		return fmt.Sprintf(msgs.NoteRequiredAndFor, strings.Join(e.requiredIn, ", "), strings.Join(optional, ", "))
+		return note(msgs.NoteRequiredAndFor, strings.Join(e.requiredIn, ", "), strings.Join(optional, ", "))
 	case e.common || len(e.usedIn) == actions:
 		return ""
 	}
-	return fmt.Sprintf(msgs.NoteFor, strings.Join(e.usedIn, ", "))
+	return note(msgs.NoteFor, strings.Join(e.usedIn, ", "))
+}
+
+// note fills in a tier note's verbs; an empty note stays empty.
+func note(format string, lists ...any) string {
+	if format == "" {
+		return ""
+	}
+	return fmt.Sprintf(format, lists...)
 }
 
 // joinNote appends note to desc as a sentence of its own.

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/matryer/is"
@@ -58,7 +59,7 @@ func TestMergeTiers(t *testing.T) {
 	is := is.New(t)
 	got := Merge("action", For[projCommon](), projMembers())
 	// Declared differently: each action says its own.
-	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","enum":["create","update","delete","list","search"]},"workspace_id":{"type":"string","description":"Workspace ID","minLength":1},"verbose":{"type":"boolean","description":"Explain the result."},"name":{"type":"string","description":"create (required): Project name\nupdate: New name","minLength":1},"color":{"type":"string","description":"create: one of red, green\nupdate: one of green, blue"},"id":{"type":"string","description":"update (required): Project ID\ndelete (required)","minLength":1},"limit":{"type":"integer","description":"list: Page size; max 100\nsearch: max 50","minimum":1},"query":{"type":"string","description":"search (required): Full-text query","minLength":1}},"required":["action","workspace_id"],"additionalProperties":false}`)
+	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","enum":["create","update","delete","list","search"]},"workspace_id":{"type":"string","minLength":1},"verbose":{"type":"boolean","description":"Explain the result."},"name":{"type":"string","description":"create (required): Project name\nupdate: New name","minLength":1},"color":{"type":"string","description":"create: one of red, green\nupdate: one of green, blue"},"id":{"type":"string","description":"update (required): Project ID\ndelete (required)","minLength":1},"limit":{"type":"integer","description":"list: Page size; max 100\nsearch: max 50","minimum":1},"query":{"type":"string","description":"search (required): Full-text query","minLength":1}},"required":["action","workspace_id"],"additionalProperties":false}`)
 }
 
 func TestMergeWithoutCommon(t *testing.T) {
@@ -67,9 +68,9 @@ func TestMergeWithoutCommon(t *testing.T) {
 		{Key: "users.list", Codec: For[projList]()},
 		{Key: "users.find", Codec: For[projSearch]()},
 	})
-	// Without a common struct, workspace_id is a field like any other: required
-	// by every action, but only the discriminator is required by the schema.
-	is.Equal(string(got), `{"type":"object","properties":{"op":{"type":"string","enum":["users.list","users.find"]},"workspace_id":{"type":"string","description":"users.list, users.find (required): Workspace ID","minLength":1},"verbose":{"type":"boolean","description":"Explain the result."},"limit":{"type":"integer","description":"users.list: Page size; max 100\nusers.find: max 50","minimum":1},"query":{"type":"string","description":"users.find (required): Full-text query","minLength":1}},"required":["op"],"additionalProperties":false}`)
+	// Without a common struct, workspace_id is required by every action, so
+	// the schema requires it: no note has to say so.
+	is.Equal(string(got), `{"type":"object","properties":{"op":{"type":"string","enum":["users.list","users.find"]},"workspace_id":{"type":"string","minLength":1},"verbose":{"type":"boolean","description":"Explain the result."},"limit":{"type":"integer","description":"users.list: Page size; max 100\nusers.find: max 50","minimum":1},"query":{"type":"string","description":"users.find (required): Full-text query","minLength":1}},"required":["op","workspace_id"],"additionalProperties":false}`)
 }
 
 func TestMergeEnumOfOneActionOnly(t *testing.T) {
@@ -80,7 +81,7 @@ func TestMergeEnumOfOneActionOnly(t *testing.T) {
 	})
 	// paint accepts any color: the schema has no enum, and the enum is
 	// create's alone.
-	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","enum":["create","paint"]},"workspace_id":{"type":"string","description":"create, paint (required): Workspace ID","minLength":1},"verbose":{"type":"boolean","description":"Explain the result."},"name":{"type":"string","description":"create (required): Project name","minLength":1},"color":{"type":"string","description":"create: one of red, green\npaint"}},"required":["action"],"additionalProperties":false}`)
+	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","enum":["create","paint"]},"workspace_id":{"type":"string","minLength":1},"verbose":{"type":"boolean","description":"Explain the result."},"name":{"type":"string","description":"create (required): Project name","minLength":1},"color":{"type":"string","description":"create: one of red, green\npaint"}},"required":["action","workspace_id"],"additionalProperties":false}`)
 }
 
 func TestMergeRecursiveDefs(t *testing.T) {
@@ -89,7 +90,7 @@ func TestMergeRecursiveDefs(t *testing.T) {
 		{Key: "tree", Codec: For[treeInput]()},
 		{Key: "list", Codec: For[projList]()},
 	})
-	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","enum":["tree","list"]},"root":{"description":"tree","allOf":[{"$ref":"#/$defs/treeNode"}]},"workspace_id":{"type":"string","description":"list (required): Workspace ID","minLength":1},"verbose":{"type":"boolean","description":"list: Explain the result"},"limit":{"type":"integer","description":"list: Page size","minimum":1,"maximum":100}},"required":["action"],"additionalProperties":false,"$defs":{"treeNode":{"type":"object","properties":{"name":{"type":"string","minLength":1},"children":{"type":"array","items":{"$ref":"#/$defs/treeNode"}}},"required":["name"],"additionalProperties":false}}}`)
+	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","enum":["tree","list"]},"root":{"description":"tree","allOf":[{"$ref":"#/$defs/treeNode"}]},"workspace_id":{"type":"string","description":"list (required)","minLength":1},"verbose":{"type":"boolean","description":"list: Explain the result"},"limit":{"type":"integer","description":"list: Page size","minimum":1,"maximum":100}},"required":["action"],"additionalProperties":false,"$defs":{"treeNode":{"type":"object","properties":{"name":{"type":"string","minLength":1},"children":{"type":"array","items":{"$ref":"#/$defs/treeNode"}}},"required":["name"],"additionalProperties":false}}}`)
 }
 
 func TestMergeActionDescriptions(t *testing.T) {
@@ -99,7 +100,7 @@ func TestMergeActionDescriptions(t *testing.T) {
 		{Key: "count", Codec: For[listProjects]()},
 		{Key: "export", Codec: For[listProjects](), Description: " Export projects as CSV "},
 	})
-	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","description":"list: List projects; export: Export projects as CSV","enum":["list","count","export"]},"workspace_id":{"type":"string","description":"list, count, export (required): Workspace ID","minLength":1},"limit":{"type":"integer","description":"Page size","minimum":1,"maximum":100}},"required":["action"],"additionalProperties":false}`)
+	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","description":"list: List projects; export: Export projects as CSV","enum":["list","count","export"]},"workspace_id":{"type":"string","minLength":1},"limit":{"type":"integer","description":"Page size","minimum":1,"maximum":100}},"required":["action","workspace_id"],"additionalProperties":false}`)
 }
 
 func TestMergePanics(t *testing.T) {
@@ -143,4 +144,56 @@ func TestJoinNote(t *testing.T) {
 	for _, tt := range tests {
 		is.New(t).Equal(joinNote(tt.desc, tt.note), tt.want)
 	}
+}
+
+type byID struct {
+	ID string `json:"id" validate:"required" description:"Project ID"`
+}
+
+type byIDNoted struct {
+	ID   string `json:"id" validate:"required" description:"Project ID"`
+	Note string `json:"note,omitempty" description:"Why"`
+}
+
+type pageOnly struct {
+	Limit int `json:"limit,omitempty" description:"Page size"`
+}
+
+// TestMergeNamesTheOthers: a property most actions take names the few that
+// do not; one every action requires is required by the tool itself.
+func TestMergeNamesTheOthers(t *testing.T) {
+	is := is.New(t)
+	got := Merge("action", nil, []Member{
+		{Key: "list", Codec: For[pageOnly]()},
+		{Key: "get", Codec: For[byID]()},
+		{Key: "archive", Codec: For[byID]()},
+		{Key: "delete", Codec: For[byID]()},
+	})
+	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","enum":["list","get","archive","delete"]},"limit":{"type":"integer","description":"list: Page size"},"id":{"type":"string","description":"all but list (required): Project ID","minLength":1}},"required":["action"],"additionalProperties":false}`)
+
+	// Two of three: naming them is no longer than naming the other.
+	got = Merge("action", nil, []Member{
+		{Key: "list", Codec: For[pageOnly]()},
+		{Key: "get", Codec: For[byID]()},
+		{Key: "archive", Codec: For[byID]()},
+	})
+	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","enum":["list","get","archive"]},"limit":{"type":"integer","description":"list: Page size"},"id":{"type":"string","description":"get, archive (required): Project ID","minLength":1}},"required":["action"],"additionalProperties":false}`)
+
+	// Required by all, declared alike: the tool requires it, no note.
+	got = Merge("action", nil, []Member{
+		{Key: "get", Codec: For[byID]()},
+		{Key: "archive", Codec: For[byIDNoted]()},
+	})
+	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","enum":["get","archive"]},"id":{"type":"string","description":"Project ID","minLength":1},"note":{"type":"string","description":"archive: Why"}},"required":["action","id"],"additionalProperties":false}`)
+
+	// Empty NoteAllBut: the actions are always named.
+	msgs := DefaultMessages()
+	msgs.NoteAllBut = ""
+	got = MergeWith("action", nil, []Member{
+		{Key: "list", Codec: For[pageOnly]()},
+		{Key: "get", Codec: For[byID]()},
+		{Key: "archive", Codec: For[byID]()},
+		{Key: "delete", Codec: For[byID]()},
+	}, msgs)
+	is.True(strings.Contains(string(got), `"get, archive, delete (required): Project ID"`))
 }

@@ -3,6 +3,8 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -51,7 +53,7 @@ func agreed(decls []decl) bool {
 // and is accepted by every client, where a top-level allOf is refused by
 // some (the Anthropic API rejects allOf, anyOf and oneOf at the root of a
 // tool's input schema).
-func perAction(decls []decl, msgs *Messages) *node {
+func perAction(decls []decl, actions []string, everyone bool, msgs *Messages) *node {
 	// The keywords the actions give alike, in the first declaration's order.
 	base := &node{}
 	var differ []string
@@ -84,13 +86,15 @@ func perAction(decls []decl, msgs *Messages) *node {
 				facts = append(facts, factText(k, v))
 			}
 		}
+		// When every action requires it, the tool's "required" says so.
+		required := d.required && !everyone
 		key := strings.Join(facts, "\x00")
-		if d.required {
+		if required {
 			key += "\x00required"
 		}
 		c := byFacts[key]
 		if c == nil {
-			c = &clause{required: d.required, facts: facts}
+			c = &clause{required: required, facts: facts}
 			byFacts[key] = c
 			clauses = append(clauses, c)
 		}
@@ -107,6 +111,9 @@ func perAction(decls []decl, msgs *Messages) *node {
 	}
 	for _, c := range clauses {
 		line := strings.Join(c.actions, ", ")
+		if len(clauses) == 1 {
+			line = allBut(line, c.actions, actions, msgs)
+		}
 		if c.required && msgs.NoteRequired != "" {
 			line += " " + msgs.NoteRequired
 		}
@@ -119,6 +126,26 @@ func perAction(decls []decl, msgs *Messages) *node {
 	base.set("description", strings.Join(lines, "\n"))
 	base.sortKeywords()
 	return base
+}
+
+// allBut names the actions of list as those of the tool but the others,
+// "all but list, create", when that is shorter: a tool's id is taken by
+// most of its actions. Only a property's single line may: with several,
+// "all but" would take in the actions the other lines name.
+func allBut(list string, named, actions []string, msgs *Messages) string {
+	if msgs.NoteAllBut == "" || len(named) == len(actions) {
+		return list
+	}
+	others := make([]string, 0, len(actions)-len(named))
+	for _, a := range actions {
+		if !slices.Contains(named, a) {
+			others = append(others, a)
+		}
+	}
+	if short := fmt.Sprintf(msgs.NoteAllBut, strings.Join(others, ", ")); len(short) < len(list) {
+		return short
+	}
+	return list
 }
 
 // sameEverywhere returns keyword k's value when every declaration gives it

@@ -108,6 +108,12 @@ type Messages struct {
 	// NoteRequired marks, in a grouped property's per-action lines, the
 	// actions that require it: "get (required), list: Project ID".
 	NoteRequired string
+	// NoteAllBut names, in a property's only per-action line, the actions
+	// that take it as all those of the tool but the others, when that is
+	// shorter than naming them: "all but list, create (required): Project
+	// ID". The verb receives the comma-separated keys of the others. Empty:
+	// the actions are always named.
+	NoteAllBut string
 	// Tier notes appended to a property's description instead of per-action
 	// lines when the actions declare it alike, if set. The verbs receive
 	// comma-separated action keys. An empty note is not written; the
@@ -267,6 +273,7 @@ var defaults = Messages{
 	DiscriminatorDescription: "",
 	DiscriminatorActions:     ". %s",
 	NoteRequired:             "(required)",
+	NoteAllBut:               "all but %s",
 	// Per-action lines say who takes and requires a property, and a
 	// required field of common is in the root's "required": tier notes
 	// would say it twice.

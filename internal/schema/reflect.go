@@ -263,10 +263,12 @@ func (b *schemaBuilder) convertObject(n *node, t reflect.Type) {
 			p = &node{}
 		}
 		p = b.convert(p, f.typ())
+		dropNameEcho(p, f.name)
 		switch b.mode {
 		case modeInput:
 			applyRules(p, f.typ(), f.rules.levels, b.v, true)
 			p = b.inputExtras(p, si, i)
+			dropImpliedLengths(p)
 			if si.required[i] {
 				required = append(required, f.name)
 			}
