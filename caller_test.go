@@ -354,3 +354,37 @@ func (h headerRoundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// TestTheManifestShowsEachCallerWhatItSees: the published manifest names no
+// action the caller's scopes or class hide, as its tools/list does not.
+func TestTheManifestShowsEachCallerWhatItSees(t *testing.T) {
+	byRole := vurb.WithVisibility(
+		func(c *vurb.Caller) string { return c.Header.Get("X-Role") },
+		func(role string, a vurb.ActionInfo) bool { return role != "guest" || a.Tool != "account" },
+	)
+	for _, tc := range callerTransports {
+		t.Run(tc.name, func(t *testing.T) {
+			is := is.New(t)
+			app := whoApp(byRole)
+			app.PublishManifest()
+			read := func(id vurbtest.Identity) string {
+				c := vurbtest.New(t, app, append(tc.opts, id)...)
+				res := c.ReadResource("vurb://manifest")
+				is.Equal(len(res.Contents), 1)
+				return res.Contents[0].Text
+			}
+			reader := &auth.TokenInfo{UserID: "r", Scopes: []string{"projects:read"}}
+			writer := &auth.TokenInfo{UserID: "w", Scopes: []string{"projects:write"}}
+			member := read(vurbtest.Identity{Token: reader, Header: http.Header{"X-Role": {"member"}}})
+			is.True(strings.Contains(member, "projects_list"))
+			is.True(strings.Contains(member, "account_who"))
+			is.True(!strings.Contains(member, "projects_delete")) // lacks projects:write
+			is.True(strings.Contains(read(vurbtest.Identity{Token: writer, Header: http.Header{"X-Role": {"member"}}}), "projects_delete"))
+			guest := read(vurbtest.Identity{Token: writer, Header: http.Header{"X-Role": {"guest"}}})
+			is.True(!strings.Contains(guest, "account_who")) // hidden from guests
+			is.True(strings.Contains(guest, "projects_delete"))
+			// The first reader's manifest was not served from the cache to the others.
+			is.True(!strings.Contains(read(vurbtest.Identity{Token: reader, Header: http.Header{"X-Role": {"member"}}}), "projects_delete"))
+		})
+	}
+}

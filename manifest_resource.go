@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/manifest"
 )
 
@@ -16,18 +17,62 @@ import (
 //
 // The manifest describes what opts select (IncludeTags, IncludeGroups,
 // ...): pass the options the app is served with, so that it names no
-// action the server hides. It is computed once, at the first read, from
-// the built app.
+// action the server hides. Each caller reads the manifest of what it
+// sees: an action its token lacks the scopes for (RequireScopes) or its
+// class does not see (WithVisibility) is not in it, as it is not in its
+// tools/list. Each manifest is computed once, at the first read by a
+// caller who sees it, from the built app.
 func (a *App) PublishManifest(opts ...ServeOption) *ResourceDef {
 	cfg := newServeConfig(opts)
 	cfg.mustNotNeedHTTP("PublishManifest")
-	doc := sync.OnceValues(func() ([]byte, error) {
-		return manifest.Of(a.modelOf(cfg.allowFunc(), nil)).Marshal()
-	})
-	return Resource(a, manifest.URI, "vurb-manifest", func(context.Context) (Contents, error) {
-		data, err := doc()
+	docs := &manifests{app: a, cfg: &cfg}
+	return Resource(a, manifest.URI, "vurb-manifest", func(ctx context.Context) (Contents, error) {
+		data, err := docs.of(CallerFrom(ctx))
 		return Contents{Text: string(data)}, err
 	}).Title("vurb manifest").
 		Describe("What this server offers, as `vurb manifest` writes it: tools in both expositions, actions, groups, prompts and resources.").
 		MIMEType("application/json")
+}
+
+// manifests are the published manifests, one per view of the app's
+// actions that its callers have.
+type manifests struct {
+	app  *App
+	cfg  *serveConfig
+	once sync.Once
+	vs   *views // nil: every caller sees the same actions
+
+	mu   sync.Mutex
+	docs map[string][]byte
+}
+
+// of returns the manifest of what c sees.
+func (m *manifests) of(c *Caller) ([]byte, error) {
+	m.once.Do(func() { m.vs = m.app.views(m.cfg) })
+	key, allow := "", m.cfg.allowFunc()
+	if m.vs != nil {
+		class := ""
+		if m.vs.class != nil {
+			class = m.vs.class(c)
+		}
+		var permits func(*engine.Endpoint) bool
+		key, permits = m.vs.listed(class, c.Token)
+		allow = m.vs.shows(class, permits)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if data, ok := m.docs[key]; ok {
+		return data, nil
+	}
+	data, err := manifest.Of(m.app.modelOf(allow, nil)).Marshal()
+	if err != nil {
+		return nil, err
+	}
+	if m.docs == nil {
+		m.docs = map[string][]byte{}
+	}
+	if len(m.docs) < maxViews {
+		m.docs[key] = data
+	}
+	return data, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
 )
@@ -106,23 +107,45 @@ func (vs *views) list(o *engine.Origin) view {
 	if vs.class != nil {
 		class = vs.class(callerOf(o))
 	}
+	key, permits := vs.listed(class, o.Token)
+	return vs.get(vs.lists, key, class, permits)
+}
+
+// listed returns the name of the list view of a caller of class with
+// token, and the test of the actions its token has the scopes for.
+func (vs *views) listed(class string, token *auth.TokenInfo) (string, func(*engine.Endpoint) bool) {
 	var granted []string
-	if o.Token != nil {
+	if token != nil {
 		for _, s := range vs.scoped {
-			if slices.Contains(o.Token.Scopes, s) {
+			if slices.Contains(token.Scopes, s) {
 				granted = append(granted, s)
 			}
 		}
 	}
 	key := class + "\x00" + strings.Join(granted, " ") // scopes hold neither NUL nor space
-	return vs.get(vs.lists, key, class, func(ep *engine.Endpoint) bool {
+	return key, func(ep *engine.Endpoint) bool {
 		for _, s := range ep.Scopes() {
 			if !slices.Contains(granted, s) {
 				return false
 			}
 		}
 		return true
-	})
+	}
+}
+
+// shows returns the test of the actions a caller of class sees: the
+// server's filters, permits (nil lets all through) and the visibility
+// rule.
+func (vs *views) shows(class string, permits func(*engine.Endpoint) bool) func(*engine.Endpoint) bool {
+	return func(ep *engine.Endpoint) bool {
+		if vs.base != nil && !vs.base(ep) {
+			return false
+		}
+		if permits != nil && !permits(ep) {
+			return false
+		}
+		return vs.visible == nil || vs.visible(class, actionInfo(ep))
+	}
 }
 
 // get returns the view called key in cache, computing it on first use.
@@ -133,15 +156,7 @@ func (vs *views) get(cache map[string]view, key, class string, permits func(*eng
 	if ok {
 		return v
 	}
-	routes := vs.plan.View(func(ep *engine.Endpoint) bool {
-		if vs.base != nil && !vs.base(ep) {
-			return false
-		}
-		if permits != nil && !permits(ep) {
-			return false
-		}
-		return vs.visible == nil || vs.visible(class, actionInfo(ep))
-	})
+	routes := vs.plan.View(vs.shows(class, permits))
 	v = make(view, len(routes))
 	for _, r := range routes {
 		v[r.Wire().Name] = r
