@@ -74,7 +74,7 @@ func toolHandler(r engine.Route, vs *views) mcp.ToolHandler {
 		if req.Params != nil {
 			meta = req.Params.Meta
 		}
-		o := originOf(req, meta)
+		o := originOf(ctx, req, meta)
 		if vs != nil && vs.class != nil {
 			name := r.Wire().Name
 			if r = vs.route(name, &o); r == nil {

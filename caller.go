@@ -37,6 +37,12 @@ type Caller struct {
 	// SessionID is the MCP session's id, "" for a sessionless request, on
 	// stdio and in-process.
 	SessionID string
+	// RemoteAddr is the network address ("host:port") of the HTTP client
+	// that sent a sessionless request, as net/http's Request.RemoteAddr
+	// gives it; "" off HTTP and within a session, which its id names.
+	// Behind a reverse proxy it is the proxy's: read the client's from
+	// Header (X-Forwarded-For) when the proxy is yours.
+	RemoteAddr string
 }
 
 // Subject is the token's subject (its UserID), "" for an anonymous caller.
@@ -86,7 +92,7 @@ func (c *Call) Caller() *Caller { return callerOf((*engine.Call)(c).Origin()) }
 // undecoded: it is decoded here, when someone asks.
 func callerOf(o *engine.Origin) *Caller {
 	c := &Caller{Token: o.Token, Header: o.Header, Meta: o.Meta, Client: o.Client,
-		Capabilities: o.Capabilities, Protocol: o.Version}
+		Capabilities: o.Capabilities, Protocol: o.Version, RemoteAddr: o.Remote}
 	if o.Session != nil {
 		c.SessionID = o.Session.ID()
 	}
@@ -109,16 +115,31 @@ func originOfContext(ctx context.Context) engine.Origin {
 		return engine.Origin{}
 	}
 	return engine.Origin{Token: c.Token, Header: c.Header, Meta: c.Meta, Client: c.Client,
-		Capabilities: c.Capabilities, Version: c.Protocol}
+		Capabilities: c.Capabilities, Version: c.Protocol, Remote: c.RemoteAddr}
 }
 
 // originOf is what a go-sdk request says about where it came from; meta
 // is its params' _meta, which the caller reads (its params may be nil).
-func originOf[P mcp.Params](req *mcp.ServerRequest[P], meta mcp.Meta) engine.Origin {
+// ctx is the request's: it carries the HTTP client's address of a
+// sessionless request (withRemote).
+func originOf[P mcp.Params](ctx context.Context, req *mcp.ServerRequest[P], meta mcp.Meta) engine.Origin {
 	o := engine.Origin{Session: req.Session, Version: req.ProtocolVersion(), Capabilities: req.ClientCapabilities(),
 		Client: req.ClientInfo(), Meta: meta}
+	o.Remote, _ = ctx.Value(remoteKey{}).(string)
 	if req.Extra != nil {
 		o.Token, o.Header = req.Extra.TokenInfo, req.Extra.Header
 	}
 	return o
+}
+
+type remoteKey struct{}
+
+// withRemote gives the go-sdk's handlers the HTTP client's address of each
+// request, in its context: the go-sdk serves a sessionless request on a
+// connection made for it with that context, and passes the client's
+// address nowhere else.
+func withRemote(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), remoteKey{}, r.RemoteAddr)))
+	})
 }

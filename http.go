@@ -100,7 +100,7 @@ func generations(server *mcp.Server, ho mcp.StreamableHTTPOptions, fast, tasks f
 	getServer := func(*http.Request) *mcp.Server { return server }
 	sessionless := ho
 	sessionless.Stateless = true
-	var stateless http.Handler = mcp.NewStreamableHTTPHandler(getServer, &sessionless)
+	stateless := withRemote(mcp.NewStreamableHTTPHandler(getServer, &sessionless))
 	if fast != nil {
 		stateless = fast(stateless)
 	}

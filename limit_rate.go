@@ -3,6 +3,7 @@ package vurb
 import (
 	"context"
 	"fmt"
+	"net"
 	"time"
 
 	"github.com/vurb-go/vurb/internal/engine"
@@ -47,8 +48,11 @@ type RateLimit struct {
 
 // PerCaller allows each caller calls per per, with bursts of as many (see
 // RateLimit.Burst). Callers are told apart by their token's subject, else
-// by their session; callers with neither (sessionless and anonymous) share
-// one bucket. KeyedBy tells them apart otherwise (by tenant, say).
+// by their session, else (sessionless and anonymous over HTTP) by the host
+// they connect from; anonymous callers on stdio or in-process share one
+// bucket. KeyedBy tells them apart otherwise: by tenant, say, or by the
+// client address a reverse proxy of yours puts in X-Forwarded-For, since
+// behind a proxy every anonymous caller connects from the proxy's host.
 func PerCaller(calls int, per time.Duration) RateLimit {
 	return RateLimit{rate: newRate("PerCaller", calls, per), key: callerBucket}
 }
@@ -146,7 +150,8 @@ func (s rateStore) Take(ctx context.Context, key string, r engine.Rate) (bool, t
 }
 
 // callerBucket names a PerCaller bucket: the token's subject, else the
-// session, else the one bucket of anonymous callers.
+// session, else the HTTP client's host, else the one bucket of anonymous
+// callers (stdio, in-process).
 func callerBucket(_ context.Context, o engine.Origin) string {
 	if o.Token != nil && o.Token.UserID != "" {
 		return "user:" + o.Token.UserID
@@ -155,6 +160,13 @@ func callerBucket(_ context.Context, o engine.Origin) string {
 		if id := o.Session.ID(); id != "" {
 			return "session:" + id
 		}
+	}
+	if o.Remote != "" {
+		host, _, err := net.SplitHostPort(o.Remote)
+		if err != nil {
+			host = o.Remote
+		}
+		return "host:" + host
 	}
 	return "anonymous"
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -392,4 +394,53 @@ func TestMaxConcurrentWaitEndsWithTheCaller(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	is.Equal(outcomes, []vurb.Outcome{vurb.OutcomeCancelled, vurb.OutcomeOK})
+}
+
+// Anonymous sessionless callers over HTTP are told apart by the host they
+// connect from: one that spends its budget does not spend another's. Two
+// real clients each time, one dialing from 127.0.0.1, the other from
+// 127.0.0.2: through the fast lane, through it with request middleware,
+// and through the go-sdk's stateless handler for the handshake revision.
+func TestRateLimitPerCallerAnonymousByHost(t *testing.T) {
+	t.Parallel()
+	passOn := func(next mcp.MethodHandler) mcp.MethodHandler { return next }
+	for _, tc := range []struct {
+		name     string
+		opts     []vurb.Option
+		serve    []vurb.ServeOption
+		protocol string
+	}{
+		{"fast lane", nil, nil, vurbtest.Sessionless},
+		{"fast lane with middleware", []vurb.Option{vurb.WithRequestMiddleware(passOn)}, nil, vurbtest.Sessionless},
+		{"stateless go-sdk", nil, []vurb.ServeOption{vurb.Stateless()}, "2025-11-25"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			app := vurb.New(tc.opts...)
+			vurb.Query(app, "notes.search", echo).RateLimit(vurb.PerCaller(1, time.Minute))
+			vurb.Query(app, "notes.whoami", func(ctx context.Context, _ struct{}) (string, error) {
+				return vurb.CallerFrom(ctx).RemoteAddr, nil
+			})
+			srv := httptest.NewServer(app.HTTPHandler(tc.serve...))
+			t.Cleanup(srv.Close)
+			for _, host := range []string{"127.0.0.1", "127.0.0.2"} {
+				is := is.New(t)
+				dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(host)}}
+				client := &http.Client{Transport: &http.Transport{DialContext: dialer.DialContext}}
+				cs, err := mcp.NewClient(&mcp.Implementation{Name: "anon"}, nil).Connect(context.Background(),
+					&mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: client},
+					&mcp.ClientSessionOptions{ProtocolVersion: tc.protocol})
+				is.NoErr(err)
+				call := func(name string, args any) *mcp.CallToolResult {
+					res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+					is.NoErr(err)
+					return res
+				}
+				addr := texts(call("notes_whoami", map[string]any{}))[0]
+				is.True(strings.HasPrefix(addr, host+":"))                                                   // the handler sees the client's address
+				is.True(!call("notes_search", echoIn{"x"}).IsError)                                          // its own budget
+				is.True(strings.Contains(texts(call("notes_search", echoIn{"x"}))[0], "rate limit reached")) // spent
+				cs.Close()
+			}
+		})
+	}
 }

@@ -151,7 +151,7 @@ func (p *PromptDef) register(s *mcp.Server, rt *engine.Runtime) {
 	s.AddPrompt(&mcp.Prompt{Name: p.name, Title: p.title, Description: p.description, Arguments: p.arguments},
 		func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			var args map[string]string
-			o := originOf(req, nil)
+			o := originOf(ctx, req, nil)
 			if req.Params != nil {
 				args, o.Answers, o.RequestState, o.Meta = req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState, req.Params.Meta
 			}

@@ -148,7 +148,7 @@ func (r *ResourceDef) register(s *mcp.Server, rt *engine.Runtime) {
 				return nil, mcp.ResourceNotFoundError(uri)
 			}
 		}
-		o := originOf(req, req.Params.Meta)
+		o := originOf(ctx, req, req.Params.Meta)
 		o.Answers, o.RequestState = req.Params.InputResponses, req.Params.RequestState
 		ctx, round, err := roundFor(ctx, rt, bind, o)
 		if err != nil {

@@ -250,7 +250,7 @@ func missingTasksCapability(what string) *jsonrpc.Error {
 func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskRequest) bool {
 	tr := f.s.routes[req.name]
 	o := engine.Origin{Version: req.lr.version, RequestState: req.state, Header: r.Header,
-		Token: auth.TokenInfoFromContext(r.Context())}
+		Token: auth.TokenInfoFromContext(r.Context()), Remote: r.RemoteAddr}
 	o.Capabilities, _ = f.s.caps.get(req.caps)
 	if vs := f.s.views; vs != nil && vs.class != nil {
 		// The caller's own view of the tool, as on every other path: a

@@ -186,7 +186,7 @@ func (vs *views) listMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if list.Params != nil {
 			meta = list.Params.Meta
 		}
-		o := originOf(list, meta)
+		o := originOf(ctx, list, meta)
 		v := vs.list(&o)
 		out := *lr
 		out.Tools = make([]*mcp.Tool, 0, len(lr.Tools))

@@ -41,6 +41,9 @@ type Origin struct {
 	RawMeta json.RawMessage
 	// Client is the client's name and version, nil when unknown.
 	Client *mcp.Implementation
+	// Remote is the network address of the HTTP client of a sessionless
+	// request (net/http's Request.RemoteAddr), "" otherwise.
+	Remote string
 }
 
 // Call is what middleware and handlers know about the call in flight. The
