@@ -76,6 +76,12 @@ func (a *App) httpServing(opts ...ServeOption) *httpServing {
 		h.ServeHTTP(w, r)
 	})
 	var served http.Handler = counted
+	if cfg.challenges {
+		if cfg.bearer == nil {
+			panic("vurb: ScopeChallenges needs BearerAuth: a challenge names the resource metadata BearerAuth serves, and scopes come from the tokens it verifies")
+		}
+		served = a.challenger(&cfg, ho.MaxRequestBodyBytes, served)
+	}
 	if cfg.bearer != nil {
 		cfg.bearer = cfg.bearer.forApp(a.requiredScopes())
 		served = cfg.bearer.protect(served) // every request, the fast lane's included

@@ -72,6 +72,7 @@ const wellKnownResourceMetadata = "/.well-known/oauth-protected-resource"
 type resourceServer struct {
 	doc           oauthex.ProtectedResourceMetadata
 	resource      string
+	metadataURL   string       // where challenges say the document is
 	metadata      http.Handler // the go-sdk's RFC 9728 handler
 	metadataPaths []string     // where it is served: the resource's own, then the bare one
 	require       func(http.Handler) http.Handler
@@ -104,6 +105,7 @@ func newResourceServer(verifier auth.TokenVerifier, metadata *oauthex.ProtectedR
 	return &resourceServer{
 		doc:           doc,
 		resource:      doc.Resource,
+		metadataURL:   ropts.ResourceMetadataURL,
 		metadata:      auth.ProtectedResourceMetadataHandler(&doc),
 		metadataPaths: paths,
 		require:       auth.RequireBearerToken(forResource(verifier, doc.Resource), &ropts),

@@ -60,3 +60,40 @@ func ExampleBearerAuth() {
 	// 200 {"resource":"https://mcp.example.com/mcp","authorization_servers":["https://auth.example.com/"],"scopes_supported":["projects:read"]}
 	// 401 Bearer error="invalid_token", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"
 }
+
+// ScopeChallenges: a token without the scope an action needs is asked for
+// it (MCP's step-up authorization) instead of the action being hidden.
+func ExampleScopeChallenges() {
+	app := vurb.New()
+	vurb.Query(app, "projects.list", func(context.Context, struct{}) (string, error) { return "p1 p2", nil })
+	vurb.Mutation(app, "projects.delete", func(context.Context, struct{}) (string, error) { return "deleted", nil }).
+		RequireScopes("projects:write")
+
+	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		if token != "reader" {
+			return nil, fmt.Errorf("%w: unknown token", auth.ErrInvalidToken)
+		}
+		return &auth.TokenInfo{UserID: "alice", Scopes: []string{"projects:read"}, Expiration: time.Now().Add(time.Hour)}, nil
+	}
+	h := app.HTTPHandler(vurb.ScopeChallenges(), vurb.BearerAuth(verify, &oauthex.ProtectedResourceMetadata{
+		Resource:             "https://mcp.example.com/mcp",
+		AuthorizationServers: []string{"https://auth.example.com/"},
+	}, nil))
+
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"projects_delete","arguments":{},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	req := httptest.NewRequest(http.MethodPost, "https://mcp.example.com/mcp", strings.NewReader(call))
+	req.Header.Set("Authorization", "Bearer reader")
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	fmt.Println(rec.Code)
+	fmt.Println(rec.Header().Get("WWW-Authenticate"))
+	fmt.Print(rec.Body.String())
+	// Output:
+	// 403
+	// Bearer error="insufficient_scope", scope="projects:write", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", error_description="this operation needs more scopes"
+	// insufficient scope: tools/call projects_delete needs projects:write
+}

@@ -2,10 +2,13 @@ package vurb_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/oidc"
+	"golang.org/x/oauth2"
 )
 
 // countingTransport counts the requests it sends that are not discovery:
@@ -242,6 +246,45 @@ func TestOpenIDProvider(t *testing.T) {
 		is.True(strings.Contains(text(res), "needs the OAuth scope(s) projects:write"))
 	})
 
+	// The same app behind ScopeChallenges, on a second listener: a client
+	// that lacks a scope is challenged for it, goes to the issuer the
+	// challenge leads to, and calls again with the token it gets.
+	stepLn, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	stepResource := "http://" + stepLn.Addr().String() + "/mcp"
+	stepVerify, err := oidc.NewVerifier(ctx, provider.issuer, stepResource)
+	must(t, err)
+	stepServed := make(chan error, 1)
+	go func() {
+		stepServed <- app.ServeListener(serving, stepLn, vurb.ShutdownGrace(time.Second), vurb.ScopeChallenges(),
+			vurb.BearerAuth(stepVerify, &oauthex.ProtectedResourceMetadata{
+				Resource: stepResource, AuthorizationServers: []string{provider.issuer},
+			}, nil))
+	}()
+	t.Cleanup(func() { stop(); <-stepServed })
+
+	t.Run("step-up: challenged for a scope, granted it by the issuer, the call runs", func(t *testing.T) {
+		for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
+			t.Run(protocol, func(t *testing.T) {
+				is := is.New(t)
+				client := &issuerStepUp{t: t, provider: provider, client: "alice", scopes: []string{"projects:read"}}
+				cs, err := mcp.NewClient(&mcp.Implementation{Name: "step-up"}, nil).Connect(ctx,
+					&mcp.StreamableClientTransport{Endpoint: stepResource, OAuthHandler: client, DisableStandaloneSSE: true},
+					&mcp.ClientSessionOptions{ProtocolVersion: protocol})
+				is.NoErr(err)
+				defer cs.Close()
+				is.Equal(tools(t, cs), []string{"account_who", "projects_delete", "projects_list"}) // offered, to be asked for
+				res, err := callRaw(t, cs, "account_who", "{}")
+				is.NoErr(err)
+				is.Equal(text(res), "alice holding projects:read")
+				res, err = callRaw(t, cs, "projects_delete", "{}")
+				is.NoErr(err)
+				is.Equal(text(res), "deleted by alice holding projects:read projects:write")
+				is.Equal(client.asked, []string{"projects:write"}) // one challenge, naming what the call needs
+			})
+		}
+	})
+
 	t.Run("a session is bound to its subject", func(t *testing.T) {
 		is := is.New(t)
 		cs, bt, err := bearerClient(ctx, resource, "2025-11-25", provider.token("alice", resource, "projects:read"))
@@ -278,3 +321,60 @@ func mustDecode(t *testing.T, segment string) []byte {
 }
 
 func encodeSegment(s string) string { return base64RawURL.EncodeToString([]byte(s)) }
+
+// issuerStepUp is a machine client's OAuth handler doing MCP's step-up
+// with a real issuer: on a 403 insufficient_scope it follows the
+// challenge's resource_metadata to the authorization server, and asks its
+// token endpoint (client credentials) for the scopes it holds and those
+// the challenge names, for the resource the metadata names.
+type issuerStepUp struct {
+	t        *testing.T
+	provider *openIDProvider
+	client   string
+	mu       sync.Mutex
+	scopes   []string
+	token    string
+	asked    []string // the scopes each challenge named
+}
+
+func (h *issuerStepUp) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return oauth2.StaticTokenSource(&oauth2.Token{AccessToken: h.token, TokenType: "Bearer"}), nil
+}
+
+func (h *issuerStepUp) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	defer resp.Body.Close()
+	challenges, err := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	if err != nil || len(challenges) != 1 {
+		return fmt.Errorf("no challenge: %v", err)
+	}
+	params := challenges[0].Params
+	if resp.StatusCode == http.StatusForbidden && params["error"] != "insufficient_scope" {
+		return fmt.Errorf("refused: %s", params["error"])
+	}
+	resource := strings.TrimSuffix(req.URL.String(), "/")
+	doc, err := oauthex.GetProtectedResourceMetadata(ctx, params["resource_metadata"], resource, http.DefaultClient)
+	if err != nil {
+		return err
+	}
+	as, err := oauthex.GetAuthServerMeta(ctx, doc.AuthorizationServers[0]+"/.well-known/openid-configuration", doc.AuthorizationServers[0], http.DefaultClient)
+	if err != nil {
+		return err
+	}
+	if as.TokenEndpoint != h.provider.issuer+"/token" {
+		return fmt.Errorf("the metadata leads to %s", as.TokenEndpoint)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if resp.StatusCode == http.StatusForbidden {
+		h.asked = append(h.asked, params["scope"])
+	}
+	for _, s := range strings.Fields(params["scope"]) {
+		if !slices.Contains(h.scopes, s) {
+			h.scopes = append(h.scopes, s)
+		}
+	}
+	h.token = h.provider.token(h.client, doc.Resource, strings.Join(h.scopes, " "))
+	return nil
+}

@@ -39,6 +39,7 @@ type serveConfig struct {
 	timeouts       httpTimeouts
 	maxConns       int
 	bearer         *resourceServer // BearerAuth
+	challenges     bool            // ScopeChallenges
 }
 
 func newServeConfig(opts []ServeOption) serveConfig {

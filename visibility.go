@@ -78,6 +78,9 @@ type view map[string]engine.Route
 func (a *App) views(cfg *serveConfig) *views {
 	p := a.built()
 	scoped := a.requiredScopes()
+	if cfg.challenges {
+		scoped = nil // a challenge asks for the scopes: lists keep the actions
+	}
 	if a.cfg.class == nil && len(scoped) == 0 {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -38,4 +39,18 @@ func (ep *Endpoint) Permits(token *auth.TokenInfo) bool {
 // needs: a result the model reads, naming them.
 func (ep *Endpoint) denied(missing []string) *mcp.CallToolResult {
 	return ErrorResult(ep.prefix + fmt.Sprintf(ep.rt.Messages.MissingScopes, strings.Join(missing, " ")))
+}
+
+// Target is the endpoint a call of r with args reaches, nil when args name
+// none (a grouped tool's discriminator missing, not a string, or no action
+// of the route): the route itself answers such a call.
+func Target(r Route, args json.RawMessage) *Endpoint {
+	if g, ok := r.(*groupedRoute); ok {
+		ep, _ := g.pick(args)
+		return ep
+	}
+	if eps := r.Endpoints(); len(eps) == 1 {
+		return eps[0]
+	}
+	return nil
 }

@@ -1,0 +1,167 @@
+package vurb
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// ScopeChallenges asks for scopes when they are needed, as MCP's step-up
+// authorization does, instead of hiding what a token cannot reach. It
+// needs BearerAuth. With it:
+//
+//   - an action whose scopes (RequireScopes) the caller's token lacks stays
+//     in its tools/list, so the model can choose it;
+//   - a request that invokes it (tools/call, and prompts/get or
+//     resources/read when the app itself requires scopes) is answered,
+//     before any handler runs or any stream starts, with HTTP 403 and
+//     WWW-Authenticate: Bearer error="insufficient_scope",
+//     scope="<every scope the operation needs>", resource_metadata="...".
+//     A client that supports step-up sends the user to the authorization
+//     server for those scopes (joined to those it holds) and sends the
+//     request again with the new token.
+//
+// A client without step-up support sees a failed request rather than a
+// tool error it can read, which is why this is a choice: without
+// ScopeChallenges, a scoped action is absent from the lists of callers who
+// lack its scopes, and a call of it is a tool error naming them. Visibility
+// rules (WithVisibility) still hide what they hide: a hidden tool is
+// unknown, never challenged for.
+func ScopeChallenges() ServeOption {
+	return func(c *serveConfig) { c.httpSetting("ScopeChallenges"); c.challenges = true }
+}
+
+// challenger answers, before next, a request whose operation needs scopes
+// the verified token lacks.
+type challenger struct {
+	app      *App
+	routes   map[string]engine.Route // the server's tools, by wire name
+	views    *views                  // per-caller views, nil when every caller sees the same
+	maxBody  int64
+	metadata string // the resource metadata URL the challenge names
+	next     http.Handler
+}
+
+func (a *App) challenger(cfg *serveConfig, maxBody int64, next http.Handler) http.Handler {
+	ch := &challenger{app: a, routes: map[string]engine.Route{}, views: a.views(cfg), maxBody: maxBody,
+		metadata: cfg.bearer.metadataURL, next: next}
+	for _, r := range a.view(cfg) {
+		ch.routes[r.Wire().Name] = r
+	}
+	return ch
+}
+
+func (ch *challenger) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.Body == nil {
+		ch.next.ServeHTTP(w, r)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, ch.maxBody+1))
+	// The handler behind reads the body as it came, errors included.
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+	if err != nil || int64(len(body)) > ch.maxBody {
+		ch.next.ServeHTTP(w, r)
+		return
+	}
+	need, what := ch.needs(r, body)
+	if need == nil {
+		ch.next.ServeHTTP(w, r)
+		return
+	}
+	// Scopes hold neither quotes nor backslashes (RFC 6749 §3.3), and the
+	// metadata URL is the server's own; what the client named goes in the
+	// body only.
+	scopes := strings.Join(need, " ")
+	w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="`+scopes+
+		`", resource_metadata="`+ch.metadata+`", error_description="this operation needs more scopes"`)
+	http.Error(w, "insufficient scope: "+what+" needs "+scopes, http.StatusForbidden)
+}
+
+// challengedRequest is what the challenge reads of a JSON-RPC request.
+type challengedRequest struct {
+	Method string `json:"method"`
+	Params struct {
+		Name      string          `json:"name"`
+		URI       string          `json:"uri"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"params"`
+}
+
+// needs returns every scope the operations of body need when the token
+// lacks one of them, and says which operation; nil when it lacks none or
+// body is not a request vurb answers (the handler behind then says what is
+// wrong with it). A batch is challenged for the scopes of all its
+// operations.
+func (ch *challenger) needs(r *http.Request, body []byte) (need []string, what string) {
+	var reqs []challengedRequest
+	body = bytes.TrimSpace(body)
+	switch {
+	case len(body) > 0 && body[0] == '[':
+		if json.Unmarshal(body, &reqs) != nil {
+			return nil, ""
+		}
+	default:
+		var one challengedRequest
+		if json.Unmarshal(body, &one) != nil {
+			return nil, ""
+		}
+		reqs = append(reqs, one)
+	}
+	token := auth.TokenInfoFromContext(r.Context())
+	lacks := false
+	var whats []string
+	for i := range reqs {
+		scopes, name := ch.scopesOf(r, token, &reqs[i])
+		if len(scopes) == 0 {
+			continue
+		}
+		if engine.Missing(scopes, token) != nil {
+			lacks = true
+			whats = append(whats, name)
+		}
+		for _, s := range scopes {
+			if !slices.Contains(need, s) {
+				need = append(need, s)
+			}
+		}
+	}
+	if !lacks {
+		return nil, ""
+	}
+	return need, strings.Join(whats, ", ")
+}
+
+// scopesOf returns the scopes the operation req invokes needs, and names
+// it ("tools/call projects_delete").
+func (ch *challenger) scopesOf(r *http.Request, token *auth.TokenInfo, req *challengedRequest) ([]string, string) {
+	switch req.Method {
+	case "tools/call":
+		route := ch.routes[req.Params.Name]
+		if ch.views != nil && ch.views.class != nil && route != nil {
+			o := engine.Origin{Token: token, Header: r.Header, Remote: r.RemoteAddr}
+			route = ch.views.route(req.Params.Name, &o)
+		}
+		if route == nil {
+			return nil, "" // unknown to this caller: the handler says so
+		}
+		ep := engine.Target(route, req.Params.Arguments)
+		if ep == nil {
+			return nil, ""
+		}
+		return ep.Scopes(), req.Method + " " + engine.Truncate(req.Params.Name, 64)
+	case "prompts/get":
+		return ch.app.scopes, req.Method + " " + engine.Truncate(req.Params.Name, 64)
+	case "resources/read":
+		return ch.app.scopes, req.Method + " " + engine.Truncate(req.Params.URI, 64)
+	}
+	return nil, ""
+}
