@@ -80,7 +80,7 @@ func (a *App) httpServing(opts ...ServeOption) *httpServing {
 		if cfg.bearer == nil {
 			panic("vurb: ScopeChallenges needs BearerAuth: a challenge names the resource metadata BearerAuth serves, and scopes come from the tokens it verifies")
 		}
-		served = a.challenger(&cfg, ho.MaxRequestBodyBytes, served)
+		served = a.challenger(&cfg, server, ho.MaxRequestBodyBytes, served)
 	}
 	if cfg.bearer != nil {
 		cfg.bearer = cfg.bearer.forApp(a.requiredScopes())

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -41,6 +42,7 @@ func ScopeChallenges() ServeOption {
 // the verified token lacks.
 type challenger struct {
 	app      *App
+	server   *mcp.Server             // its sessions, for the client a session's caller named
 	routes   map[string]engine.Route // the server's tools, by wire name
 	views    *views                  // per-caller views, nil when every caller sees the same
 	maxBody  int64
@@ -48,8 +50,8 @@ type challenger struct {
 	next     http.Handler
 }
 
-func (a *App) challenger(cfg *serveConfig, maxBody int64, next http.Handler) http.Handler {
-	ch := &challenger{app: a, routes: map[string]engine.Route{}, views: a.views(cfg), maxBody: maxBody,
+func (a *App) challenger(cfg *serveConfig, server *mcp.Server, maxBody int64, next http.Handler) http.Handler {
+	ch := &challenger{app: a, server: server, routes: map[string]engine.Route{}, views: a.views(cfg), maxBody: maxBody,
 		metadata: cfg.bearer.metadataURL, next: next}
 	for _, r := range a.view(cfg) {
 		ch.routes[r.Wire().Name] = r
@@ -93,6 +95,7 @@ type challengedRequest struct {
 		Name      string          `json:"name"`
 		URI       string          `json:"uri"`
 		Arguments json.RawMessage `json:"arguments"`
+		Meta      json.RawMessage `json:"_meta"`
 	} `json:"params"`
 }
 
@@ -147,7 +150,7 @@ func (ch *challenger) scopesOf(r *http.Request, token *auth.TokenInfo, req *chal
 	case "tools/call":
 		route := ch.routes[req.Params.Name]
 		if ch.views != nil && ch.views.class != nil && route != nil {
-			o := engine.Origin{Token: token, Header: r.Header, Remote: r.RemoteAddr}
+			o := ch.origin(r, token, req)
 			route = ch.views.route(req.Params.Name, &o)
 		}
 		if route == nil {
@@ -164,4 +167,32 @@ func (ch *challenger) scopesOf(r *http.Request, token *auth.TokenInfo, req *chal
 		return ch.app.scopes, req.Method + " " + engine.Truncate(req.Params.URI, 64)
 	}
 	return nil, ""
+}
+
+// origin is what the handlers behind will know of the caller of req, so
+// that its class is the one they judge it by: its _meta (and the client it
+// names there), its revision, and on a session the session and the client
+// that opened it; the client's address only for a sessionless request.
+func (ch *challenger) origin(r *http.Request, token *auth.TokenInfo, req *challengedRequest) engine.Origin {
+	o := engine.Origin{Token: token, Header: r.Header, RawMeta: req.Params.Meta,
+		Version: r.Header.Get(protocolVersionHeader)}
+	id := r.Header.Get(sessionIDHeader)
+	if id == "" {
+		o.Remote = r.RemoteAddr
+		return o
+	}
+	for ss := range ch.server.Sessions() {
+		if ss.ID() != id {
+			continue
+		}
+		o.Session = ss
+		if p := ss.InitializeParams(); p != nil {
+			o.Client, o.Capabilities = p.ClientInfo, p.Capabilities
+			if o.Version == "" {
+				o.Version = p.ProtocolVersion
+			}
+		}
+		break
+	}
+	return o
 }

@@ -1,0 +1,54 @@
+package vurb_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/matryer/is"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb"
+)
+
+// TestScopeChallengesJudgeTheCallersOwnClass: the challenger decides
+// whether a caller sees an action with the caller its handlers see, client
+// name and session included. A kiosk client, whose class does not see
+// projects_delete, is told the tool is unknown, as without ScopeChallenges;
+// it is not challenged for the hidden tool's scopes (a 403 whose challenge
+// names them, and shows the tool exists). Another client, whose class sees it, is
+// challenged. Over a session (the client named at initialize) and
+// sessionless (named in each request's _meta).
+func TestScopeChallengesJudgeTheCallersOwnClass(t *testing.T) {
+	byClient := vurb.WithVisibility(func(c *vurb.Caller) string {
+		if c.Client != nil && c.Client.Name == "kiosk" {
+			return "kiosk"
+		}
+		return ""
+	}, func(class string, a vurb.ActionInfo) bool { return class != "kiosk" || a.Action != "delete" })
+	_, resource := protectedServer(t, stepUpApp(byClient), stepUpTokens, nil, vurb.ScopeChallenges())
+	for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(protocol, func(t *testing.T) {
+			ctx := context.Background()
+			call := func(client string) error {
+				t.Helper()
+				is := is.New(t)
+				bt := &bearerTransport{base: http.DefaultTransport}
+				bt.set("reader")
+				cs, err := mcp.NewClient(&mcp.Implementation{Name: client, Version: "1"}, nil).Connect(ctx,
+					&mcp.StreamableClientTransport{Endpoint: resource, HTTPClient: &http.Client{Transport: bt}, DisableStandaloneSSE: true},
+					&mcp.ClientSessionOptions{ProtocolVersion: protocol})
+				is.NoErr(err)
+				defer cs.Close()
+				_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "projects_delete", Arguments: map[string]any{}})
+				return err
+			}
+			is := is.New(t)
+			kiosk := fmt.Sprint(call("kiosk"))
+			is.True(strings.Contains(kiosk, "unknown tool"))                 // hidden from kiosks: unknown
+			is.True(!strings.Contains(kiosk, "Forbidden"))                   // not challenged for
+			is.True(strings.Contains(fmt.Sprint(call("desk")), "Forbidden")) // seen by others: challenged
+		})
+	}
+}
