@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/netip"
 	"time"
 
 	"github.com/vurb-go/vurb/internal/engine"
@@ -49,8 +50,8 @@ type RateLimit struct {
 // PerCaller allows each caller calls per per, with bursts of as many (see
 // RateLimit.Burst). Callers are told apart by their token's subject, else
 // by their session, else (sessionless and anonymous over HTTP) by the host
-// they connect from; anonymous callers on stdio or in-process share one
-// bucket. KeyedBy tells them apart otherwise: by tenant, say, or by the
+// they connect from (over IPv6, its /64); anonymous callers on stdio or
+// in-process share one bucket. KeyedBy tells them apart otherwise: by tenant, say, or by the
 // client address a reverse proxy of yours puts in X-Forwarded-For, since
 // behind a proxy every anonymous caller connects from the proxy's host.
 func PerCaller(calls int, per time.Duration) RateLimit {
@@ -150,8 +151,8 @@ func (s rateStore) Take(ctx context.Context, key string, r engine.Rate) (bool, t
 }
 
 // callerBucket names a PerCaller bucket: the token's subject, else the
-// session, else the HTTP client's host, else the one bucket of anonymous
-// callers (stdio, in-process).
+// session, else the HTTP client's host (its /64 over IPv6), else the one
+// bucket of anonymous callers (stdio, in-process).
 func callerBucket(_ context.Context, o engine.Origin) string {
 	if o.Token != nil && o.Token.UserID != "" {
 		return "user:" + o.Token.UserID
@@ -165,6 +166,11 @@ func callerBucket(_ context.Context, o engine.Origin) string {
 		host, _, err := net.SplitHostPort(o.Remote)
 		if err != nil {
 			host = o.Remote
+		}
+		// An IPv6 host is given a /64 (RFC 6177) and may send each request
+		// from another address of it: the /64 is the caller.
+		if ip, err := netip.ParseAddr(host); err == nil && ip.Is6() && !ip.Is4In6() {
+			return "host:" + netip.PrefixFrom(ip.WithZone(""), 64).Masked().String()
 		}
 		return "host:" + host
 	}
