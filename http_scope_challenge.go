@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -53,6 +54,9 @@ type challenger struct {
 func (a *App) challenger(cfg *serveConfig, server *mcp.Server, maxBody int64, next http.Handler) http.Handler {
 	ch := &challenger{app: a, server: server, routes: map[string]engine.Route{}, views: a.views(cfg), maxBody: maxBody,
 		metadata: cfg.bearer.metadataURL, next: next}
+	if maxBody < 0 { // no limit (the go-sdk's negative MaxRequestBodyBytes)
+		ch.maxBody = math.MaxInt64 - 1
+	}
 	for _, r := range a.view(cfg) {
 		ch.routes[r.Wire().Name] = r
 	}

@@ -52,3 +52,16 @@ func TestScopeChallengesJudgeTheCallersOwnClass(t *testing.T) {
 		})
 	}
 }
+
+// TestScopeChallengesWithoutABodyLimit: MaxBodyBytes(-1) lifts the limit
+// on bodies (the go-sdk's negative MaxRequestBodyBytes); calls are
+// challenged all the same.
+func TestScopeChallengesWithoutABodyLimit(t *testing.T) {
+	is := is.New(t)
+	_, resource := protectedServer(t, stepUpApp(), stepUpTokens, nil, vurb.ScopeChallenges(), vurb.MaxBodyBytes(-1))
+	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"projects_delete","arguments":{},` + sessionlessMeta + `}}`
+	res := post(t, resource, map[string]string{"Authorization": "Bearer reader", "Mcp-Protocol-Version": "2026-07-28",
+		"Mcp-Method": "tools/call", "Mcp-Name": "projects_delete"}, call)
+	is.Equal(res.StatusCode, http.StatusForbidden)
+	is.True(strings.Contains(res.Header.Get("WWW-Authenticate"), `scope="projects:write"`))
+}
