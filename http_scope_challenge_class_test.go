@@ -65,3 +65,24 @@ func TestScopeChallengesWithoutABodyLimit(t *testing.T) {
 	is.Equal(res.StatusCode, http.StatusForbidden)
 	is.True(strings.Contains(res.Header.Get("WWW-Authenticate"), `scope="projects:write"`))
 }
+
+// TestScopeChallengesManifestListsWhatToolsListLists: under
+// ScopeChallenges a scoped action stays in the tools/list of a caller
+// whose token lacks its scopes, and so in the manifest that caller reads,
+// which says what its tools/list does.
+func TestScopeChallengesManifestListsWhatToolsListLists(t *testing.T) {
+	is := is.New(t)
+	app := stepUpApp()
+	app.PublishManifest(vurb.ScopeChallenges())
+	_, resource := protectedServer(t, app, stepUpTokens, nil, vurb.ScopeChallenges())
+	ctx := context.Background()
+	cs, _, err := bearerClient(ctx, resource, "2025-11-25", "reader")
+	is.NoErr(err)
+	defer cs.Close()
+	tools, err := cs.ListTools(ctx, nil)
+	is.NoErr(err)
+	is.True(strings.Contains(toolsText(tools.Tools), "projects_delete"))
+	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "vurb://manifest"})
+	is.NoErr(err)
+	is.True(strings.Contains(res.Contents[0].Text, "projects_delete")) // as in its tools/list
+}

@@ -2,6 +2,7 @@ package vurb
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/vurb-go/vurb/internal/engine"
@@ -20,10 +21,14 @@ import (
 // action the server hides. Each caller reads the manifest of what it
 // sees: an action its token lacks the scopes for (RequireScopes) or its
 // class does not see (WithVisibility) is not in it, as it is not in its
-// tools/list. Each manifest is computed once, at the first read by a
-// caller who sees it, from the built app.
+// tools/list. ScopeChallenges keeps the former in lists: pass it here too,
+// and they stay in the manifest. Each manifest is computed once, at the
+// first read by a caller who sees it, from the built app.
 func (a *App) PublishManifest(opts ...ServeOption) *ResourceDef {
 	cfg := newServeConfig(opts)
+	// ScopeChallenges, HTTP's own, decides what lists show: the manifest
+	// shows what they do.
+	cfg.httpOnly = slices.DeleteFunc(cfg.httpOnly, func(s string) bool { return s == "ScopeChallenges" })
 	cfg.mustNotNeedHTTP("PublishManifest")
 	docs := &manifests{app: a, cfg: &cfg}
 	return Resource(a, manifest.URI, "vurb-manifest", func(ctx context.Context) (Contents, error) {
