@@ -3,6 +3,7 @@ package vurb
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"math"
 	"net/http"
@@ -94,13 +95,38 @@ func (ch *challenger) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // challengedRequest is what the challenge reads of a JSON-RPC request.
 type challengedRequest struct {
-	Method string `json:"method"`
+	Method string
 	Params struct {
-		Name      string          `json:"name"`
-		URI       string          `json:"uri"`
-		Arguments json.RawMessage `json:"arguments"`
-		Meta      json.RawMessage `json:"_meta"`
-	} `json:"params"`
+		Name      string
+		URI       string
+		Arguments json.RawMessage
+		Meta      json.RawMessage
+	}
+}
+
+// UnmarshalJSON reads the members by their exact names, as the go-sdk
+// does: encoding/json would fill Name from "Name" or "NAME" too, and the
+// challenge would then judge another call than the server answers.
+func (c *challengedRequest) UnmarshalJSON(data []byte) error {
+	var req, params map[string]json.RawMessage
+	if err := json.Unmarshal(data, &req); err != nil {
+		return err
+	}
+	if err := member(req["params"], &params); err != nil {
+		return err
+	}
+	c.Params.Arguments, c.Params.Meta = params["arguments"], params["_meta"]
+	return errors.Join(member(req["method"], &c.Method), member(params["name"], &c.Params.Name),
+		member(params["uri"], &c.Params.URI))
+}
+
+// member decodes raw, a member's value, into dst; an absent member leaves
+// dst as it is.
+func member(raw json.RawMessage, dst any) error {
+	if raw == nil {
+		return nil
+	}
+	return json.Unmarshal(raw, dst)
 }
 
 // needs returns every scope the operations of body need when the token

@@ -86,3 +86,20 @@ func TestScopeChallengesManifestListsWhatToolsListLists(t *testing.T) {
 	is.NoErr(err)
 	is.True(strings.Contains(res.Contents[0].Text, "projects_delete")) // as in its tools/list
 }
+
+// TestScopeChallengesReadNamesAsTheServerDoes: the challenger reads a
+// request's members by their exact names, as the go-sdk does, where
+// encoding/json would also take "Name" for "name": a call of projects_list
+// is answered, whatever else it carries, and a call of projects_delete is
+// challenged.
+func TestScopeChallengesReadNamesAsTheServerDoes(t *testing.T) {
+	is := is.New(t)
+	_, resource := protectedServer(t, stepUpApp(), stepUpTokens, nil, vurb.ScopeChallenges())
+	call := func(name, params string) *http.Response {
+		return post(t, resource, map[string]string{"Authorization": "Bearer reader", "Mcp-Protocol-Version": "2026-07-28",
+			"Mcp-Method": "tools/call", "Mcp-Name": name},
+			`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{`+params+`"arguments":{},`+sessionlessMeta+`}}`)
+	}
+	is.Equal(call("projects_list", `"name":"projects_list","Name":"projects_delete",`).StatusCode, http.StatusOK)
+	is.Equal(call("projects_delete", `"name":"projects_delete","NAME":"projects_list",`).StatusCode, http.StatusForbidden)
+}
