@@ -103,3 +103,47 @@ func TestScopeChallengesReadNamesAsTheServerDoes(t *testing.T) {
 	is.Equal(call("projects_list", `"name":"projects_list","Name":"projects_delete",`).StatusCode, http.StatusOK)
 	is.Equal(call("projects_delete", `"name":"projects_delete","NAME":"projects_list",`).StatusCode, http.StatusForbidden)
 }
+
+// TestScopeChallengesJudgeTheCallersCapabilities: a class read from the
+// client's capabilities is the one the handlers read, sessionless (from
+// the request's _meta) as on a session: a client that takes forms, whose
+// class sees projects_delete, is challenged for it; one that does not is
+// told the tool is unknown.
+func TestScopeChallengesJudgeTheCallersCapabilities(t *testing.T) {
+	byForms := vurb.WithVisibility(func(c *vurb.Caller) string {
+		if c.Capabilities != nil && c.Capabilities.Elicitation != nil {
+			return "forms"
+		}
+		return "plain"
+	}, func(class string, a vurb.ActionInfo) bool { return class == "forms" || a.Action != "delete" })
+	_, resource := protectedServer(t, stepUpApp(byForms), stepUpTokens, nil, vurb.ScopeChallenges())
+	for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(protocol, func(t *testing.T) {
+			ctx := context.Background()
+			call := func(forms bool) error {
+				t.Helper()
+				is := is.New(t)
+				bt := &bearerTransport{base: http.DefaultTransport}
+				bt.set("reader")
+				var opts *mcp.ClientOptions
+				if forms {
+					opts = &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+						return &mcp.ElicitResult{Action: "decline"}, nil
+					}}
+				}
+				cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, opts).Connect(ctx,
+					&mcp.StreamableClientTransport{Endpoint: resource, HTTPClient: &http.Client{Transport: bt}, DisableStandaloneSSE: true},
+					&mcp.ClientSessionOptions{ProtocolVersion: protocol})
+				is.NoErr(err)
+				defer cs.Close()
+				_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "projects_delete", Arguments: map[string]any{}})
+				return err
+			}
+			is := is.New(t)
+			is.True(strings.Contains(fmt.Sprint(call(true)), "Forbidden")) // its class sees delete: challenged
+			plain := fmt.Sprint(call(false))
+			is.True(strings.Contains(plain, "unknown tool")) // hidden: unknown
+			is.True(!strings.Contains(plain, "Forbidden"))
+		})
+	}
+}
