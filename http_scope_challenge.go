@@ -179,16 +179,23 @@ func (ch *challenger) scopesOf(r *http.Request, token *auth.TokenInfo, req *chal
 	switch req.Method {
 	case "tools/call":
 		route := ch.routes[req.Params.Name]
-		if ch.views != nil && ch.views.class != nil && route != nil {
-			o := ch.origin(r, token, req)
-			route = ch.views.route(req.Params.Name, &o)
-		}
 		if route == nil {
-			return nil, "" // unknown to this caller: the handler says so
+			return nil, "" // unknown: the handler says so
 		}
 		ep := engine.Target(route, req.Params.Arguments)
-		if ep == nil {
+		if ep == nil || len(ep.Scopes()) == 0 {
 			return nil, ""
+		}
+		// Only now the caller's own view, which may take a look through
+		// the sessions: most calls need no scope.
+		if ch.views != nil && ch.views.class != nil {
+			o := ch.origin(r, token, req)
+			if route = ch.views.route(req.Params.Name, &o); route == nil {
+				return nil, "" // unknown to this caller: the handler says so
+			}
+			if ep = engine.Target(route, req.Params.Arguments); ep == nil {
+				return nil, ""
+			}
 		}
 		return ep.Scopes(), req.Method + " " + engine.Truncate(req.Params.Name, 64)
 	case "prompts/get":
