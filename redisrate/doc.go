@@ -26,6 +26,6 @@
 //
 // When Redis is down or slow, Take returns the error, and vurb lets the
 // call through unlimited and logs it (see vurb.RateStore): a limiter that
-// is down does not take the server down with it. Bound how long a call
-// may wait for Redis with WithTimeout.
+// is down does not take the server down with it. A call waits for Redis
+// at most DefaultTimeout, 250 ms (WithTimeout sets another bound).
 package redisrate
