@@ -2,7 +2,7 @@
 // replicas of a vurb server behind a load balancer hold one rate limit
 // together:
 //
-//	client := redis.NewClient(&redis.Options{Addr: "redis:6379"})
+//	client := redis.NewClient(&redis.Options{Addr: "redis:6379", ContextTimeoutEnabled: true})
 //	app := vurb.New(
 //		vurb.WithRateStore(redisrate.New(client)),
 //		vurb.WithRateLimit(vurb.PerCaller(600, time.Minute)),
@@ -27,5 +27,7 @@
 // When Redis is down or slow, Take returns the error, and vurb lets the
 // call through unlimited and logs it (see vurb.RateStore): a limiter that
 // is down does not take the server down with it. A call waits for Redis
-// at most DefaultTimeout, 250 ms (WithTimeout sets another bound).
+// at most DefaultTimeout, 250 ms (WithTimeout sets another bound), when
+// the client's options set ContextTimeoutEnabled, as above: go-redis
+// otherwise waits out its own ReadTimeout on a Redis that hangs.
 package redisrate

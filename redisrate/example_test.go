@@ -18,7 +18,7 @@ import (
 // the second refuses her third.
 func ExampleNew() {
 	replica := func() *vurb.App {
-		client := redis.NewClient(&redis.Options{Addr: os.Getenv("REDIS_ADDR")})
+		client := redis.NewClient(&redis.Options{Addr: os.Getenv("REDIS_ADDR"), ContextTimeoutEnabled: true})
 		app := vurb.New(vurb.WithRateStore(redisrate.New(client, redisrate.WithTimeout(100*time.Millisecond))))
 		vurb.Query(app, "reports.build", func(context.Context, struct{}) (string, error) {
 			return "report ready", nil

@@ -101,10 +101,10 @@ func (s *redisServer) stop() {
 }
 
 // client returns a go-redis client of the server, closed at the test's
-// end: each is a replica's own connection pool.
+// end: each is a replica's own connection pool, set as the docs advise.
 func (s *redisServer) client(t testing.TB) *redis.Client {
 	t.Helper()
-	c := redis.NewClient(&redis.Options{Addr: s.addr})
+	c := redis.NewClient(&redis.Options{Addr: s.addr, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { _ = c.Close() })
 	return c
 }
