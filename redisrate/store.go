@@ -35,7 +35,7 @@ func WithPrefix(prefix string) Option { return func(s *Store) { s.prefix = prefi
 
 // DefaultTimeout bounds each Take unless WithTimeout sets another bound.
 // A Take normally takes one round trip: 75 to 90 µs to a Redis on the
-// same host, of which 55 to 70 µs are a bare PING's (BenchmarkTake and
+// same host, of which 45 to 70 µs are a bare PING's (BenchmarkTake and
 // BenchmarkPing on a 2 vCPU VM). With Redis down, go-redis's default
 // options retry the dial for about 1.7 s, which every call would wait
 // without a bound.
