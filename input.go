@@ -74,6 +74,7 @@ func Ask[T any](ctx context.Context, id, message string) (T, error) {
 	}
 	delete(requested, "additionalProperties")
 	delete(requested, "$schema")
+	labelForm(requested, codec.Fields())
 	res, err := AskElicitation(ctx, id, &mcp.ElicitParams{Message: message, RequestedSchema: requested})
 	if err != nil {
 		return zero, err
@@ -205,4 +206,15 @@ func Carried(ctx context.Context, v any) (bool, error) {
 		return false, nil
 	}
 	return true, json.Unmarshal(r.Carried(), v)
+}
+
+// labelForm gives a form's fields the labels their schema leaves out for a
+// model (Field.Title): a person reads "Due date" better than due_date.
+func labelForm(form map[string]any, fields []schema.Field) {
+	props, _ := form["properties"].(map[string]any)
+	for _, f := range fields {
+		if p, ok := props[f.Name].(map[string]any); ok && f.Title != "" {
+			p["title"] = f.Title
+		}
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/vurbtest"
 )
 
 // A handler asks the client for input with vurb.Ask and friends, and the
@@ -267,4 +268,35 @@ func TestAskInPromptsAndInProcess(t *testing.T) {
 	is.NoErr(err)
 	is.True(res.InputRequests["confirm"] != nil)
 	is.True(res.RequestState != "")
+}
+
+type Reschedule struct {
+	DueDate string `json:"due_date" validate:"required" description:"Due date"`
+	Reason  string `json:"reason,omitempty" description:"Why it moves"`
+}
+
+// TestPeopleReadLabels: a description that only repeats a field's name is
+// left out of what a model reads, and given to people as the field's title:
+// in a form (elicitation) and as a prompt's argument.
+func TestPeopleReadLabels(t *testing.T) {
+	is := is.New(t)
+	app := vurb.New()
+	vurb.Action(app, "tasks.reschedule", func(ctx context.Context, _ struct{}) (string, error) {
+		in, err := vurb.Ask[Reschedule](ctx, "when", "When is it due?")
+		return in.DueDate, err
+	})
+	vurb.Prompt(app, "plan", func(_ context.Context, in Reschedule) (string, error) { return "plan for " + in.DueDate, nil })
+	var form map[string]any
+	c := vurbtest.New(t, app, vurbtest.OnElicit(func(p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+		form, _ = p.RequestedSchema.(map[string]any)
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"due_date": "2026-12-01"}}, nil
+	}))
+	is.Equal(c.CallText("tasks_reschedule", map[string]any{}), "2026-12-01")
+	props := form["properties"].(map[string]any)
+	is.Equal(props["due_date"], map[string]any{"type": "string", "title": "Due date", "minLength": float64(1)})
+	is.Equal(props["reason"], map[string]any{"type": "string", "description": "Why it moves"}) // says more than the name: kept
+
+	args := c.Prompts()[0].Arguments
+	is.Equal(*args[0], mcp.PromptArgument{Name: "due_date", Title: "Due date", Required: true})
+	is.Equal(*args[1], mcp.PromptArgument{Name: "reason", Description: "Why it moves"})
 }

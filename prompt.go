@@ -60,7 +60,7 @@ func Prompt[Args, Out any](a *App, name string, handler func(ctx context.Context
 			panic(fmt.Sprintf("vurb: prompt %q: argument %q is a %s; prompt arguments are strings, so use string or *string",
 				name, f.Name, f.Type))
 		}
-		p.arguments = append(p.arguments, &mcp.PromptArgument{Name: f.Name, Description: f.Description, Required: f.Required})
+		p.arguments = append(p.arguments, &mcp.PromptArgument{Name: f.Name, Title: f.Title, Description: f.Description, Required: f.Required})
 	}
 	encode := promptEncoder[Out](name)
 	p.get = func(ctx context.Context, raw map[string]string) (*mcp.GetPromptResult, error) {

@@ -60,11 +60,16 @@ func Pending(t reflect.Type, problem string) *Codec {
 // Field describes one top-level property of a Codec's schema, so that callers
 // can describe or regroup properties without parsing the schema.
 type Field struct {
-	Name        string          // JSON name
-	Type        string          // JSON Schema type: "string", "integer", "number", "boolean", "array", "object", or "" if any
-	Required    bool            // listed in the schema's "required"; Decode reports it missing
-	Description string          // the property's own description
-	Schema      json.RawMessage // the property's own schema (a recursive type's $ref resolves in Codec.Schema's $defs)
+	Name        string // JSON name
+	Type        string // JSON Schema type: "string", "integer", "number", "boolean", "array", "object", or "" if any
+	Required    bool   // listed in the schema's "required"; Decode reports it missing
+	Description string // the property's own description
+	// Title is the field's description tag when the schema leaves it out
+	// for only repeating the field's name ("Due date" on due_date): what a
+	// model reads in the name, a person reads better as a label, in a form
+	// or as a prompt's argument.
+	Title  string
+	Schema json.RawMessage // the property's own schema (a recursive type's $ref resolves in Codec.Schema's $defs)
 }
 
 // buildMu guards every build, whatever the Validator: the shared
@@ -143,6 +148,7 @@ func (v *Validator) buildCodec(t reflect.Type) *Codec {
 			Type:        fieldType(p),
 			Required:    si.required[i],
 			Description: p.str("description"),
+			Title:       echoedTitle(f, p),
 			Schema:      p.marshal(),
 		})
 	}

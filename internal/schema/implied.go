@@ -22,6 +22,16 @@ func dropNameEcho(p *node, name string) {
 	}
 }
 
+// echoedTitle is the description tag of field f when the schema p leaves it
+// out for only repeating the name (see Field.Title), else "".
+func echoedTitle(f fieldInfo, p *node) string {
+	d := f.sf.Tag.Get("description")
+	if d == "" || p.has("description") || !sameWords(d, f.name) {
+		return ""
+	}
+	return d
+}
+
 // sameWords reports whether a and b are the same words once case,
 // punctuation and separators are set aside.
 func sameWords(a, b string) bool {
