@@ -65,19 +65,31 @@ func (m *manifests) of(c *Caller) ([]byte, error) {
 		allow = m.vs.shows(class, permits)
 	}
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	if data, ok := m.docs[key]; ok {
+	data, ok := m.docs[key]
+	m.mu.Unlock()
+	if ok {
 		return data, nil
 	}
 	data, err := manifest.Of(m.app.modelOf(allow, nil)).Marshal()
 	if err != nil {
 		return nil, err
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.docs == nil {
 		m.docs = map[string][]byte{}
 	}
-	if len(m.docs) < maxViews {
-		m.docs[key] = data
+	if len(m.docs) >= maxManifests {
+		for k := range m.docs { // any one: the views callers keep asking for come back
+			delete(m.docs, k)
+			break
+		}
 	}
+	m.docs[key] = data
 	return data, nil
 }
+
+// maxManifests bounds the manifests kept: each is a whole document (tens
+// of KB for a large app), and a caller who may ask for any set of scopes
+// could otherwise make many.
+const maxManifests = 64
