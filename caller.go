@@ -37,11 +37,11 @@ type Caller struct {
 	// SessionID is the MCP session's id, "" for a sessionless request, on
 	// stdio and in-process.
 	SessionID string
-	// RemoteAddr is the network address ("host:port") of the HTTP client
-	// that sent a sessionless request, as net/http's Request.RemoteAddr
-	// gives it; "" off HTTP and within a session, which its id names.
-	// Behind a reverse proxy it is the proxy's: read the client's from
-	// Header (X-Forwarded-For) when the proxy is yours.
+	// RemoteAddr is the network address ("host:port") of the HTTP client,
+	// as net/http's Request.RemoteAddr gives it: of the request itself when
+	// it is sessionless, of the request that opened the session otherwise;
+	// "" off HTTP. Behind a reverse proxy it is the proxy's: read the
+	// client's from Header (X-Forwarded-For) when the proxy is yours.
 	RemoteAddr string
 }
 
@@ -134,9 +134,10 @@ func originOf[P mcp.Params](ctx context.Context, req *mcp.ServerRequest[P], meta
 
 type remoteKey struct{}
 
-// withRemote gives the go-sdk's handlers the HTTP client's address of each
-// request, in its context: the go-sdk serves a sessionless request on a
-// connection made for it with that context, and passes the client's
+// withRemote gives the go-sdk's handlers the HTTP client's address, in the
+// request's context: the go-sdk serves a sessionless request on a
+// connection made for it with that context, and a session on one made
+// with the context of the request that opened it; it passes the client's
 // address nowhere else.
 func withRemote(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -116,7 +116,7 @@ func generations(server *mcp.Server, ho mcp.StreamableHTTPOptions, fast, tasks f
 	if ho.Stateless {
 		return stateless
 	}
-	stateful := mcp.NewStreamableHTTPHandler(getServer, &ho)
+	stateful := withRemote(mcp.NewStreamableHTTPHandler(getServer, &ho))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get(sessionIDHeader) == "" && sessionlessRevision(r.Header.Get(protocolVersionHeader)) {
 			stateless.ServeHTTP(w, r)

@@ -207,15 +207,16 @@ func (ch *challenger) scopesOf(r *http.Request, token *auth.TokenInfo, req *chal
 }
 
 // origin is what the handlers behind will know of the caller of req, so
-// that its class is the one they judge it by: its _meta (and the client and
-// capabilities it names there), its revision, and on a session the session and the client
-// that opened it; the client's address only for a sessionless request.
+// that its class is the one they judge it by: its _meta (and the client
+// and capabilities it names there), its revision, its address, and on a
+// session the session and the client that opened it.
 func (ch *challenger) origin(r *http.Request, token *auth.TokenInfo, req *challengedRequest) engine.Origin {
+	// On a session the handlers see the address that opened it, most
+	// likely this one.
 	o := engine.Origin{Token: token, Header: r.Header, RawMeta: req.Params.Meta,
-		Version: r.Header.Get(protocolVersionHeader)}
+		Version: r.Header.Get(protocolVersionHeader), Remote: r.RemoteAddr}
 	id := r.Header.Get(sessionIDHeader)
 	if id == "" {
-		o.Remote = r.RemoteAddr
 		var meta map[string]json.RawMessage
 		if member(req.Params.Meta, &meta) == nil {
 			_ = member(meta[mcp.MetaKeyClientCapabilities], &o.Capabilities)

@@ -49,11 +49,13 @@ type RateLimit struct {
 
 // PerCaller allows each caller calls per per, with bursts of as many (see
 // RateLimit.Burst). Callers are told apart by their token's subject, else
-// by their session, else (sessionless and anonymous over HTTP) by the host
-// they connect from (over IPv6, its /64); anonymous callers on stdio or
-// in-process share one bucket. KeyedBy tells them apart otherwise: by tenant, say, or by the
-// client address a reverse proxy of yours puts in X-Forwarded-For, since
-// behind a proxy every anonymous caller connects from the proxy's host.
+// (anonymous over HTTP) by the host they connect from (over IPv6, its
+// /64), so that opening a new session does not refill the bucket, else by
+// their session; anonymous callers with neither (stdio, in-process) share
+// one bucket.
+// KeyedBy tells them apart otherwise: by tenant, say, or by the client
+// address a reverse proxy of yours puts in X-Forwarded-For, since behind a
+// proxy every anonymous caller connects from the proxy's host.
 func PerCaller(calls int, per time.Duration) RateLimit {
 	return RateLimit{rate: newRate("PerCaller", calls, per), key: callerBucket}
 }
@@ -151,16 +153,13 @@ func (s rateStore) Take(ctx context.Context, key string, r engine.Rate) (bool, t
 }
 
 // callerBucket names a PerCaller bucket: the token's subject, else the
-// session, else the HTTP client's host (its /64 over IPv6), else the one
-// bucket of anonymous callers (stdio, in-process).
+// HTTP client's host (its /64 over IPv6), else the session, else the one
+// bucket of anonymous callers (stdio, in-process). The host comes before the
+// session: over HTTP an anonymous client may open a session per call, and
+// would get a full bucket with each.
 func callerBucket(_ context.Context, o engine.Origin) string {
 	if o.Token != nil && o.Token.UserID != "" {
 		return "user:" + o.Token.UserID
-	}
-	if o.Session != nil {
-		if id := o.Session.ID(); id != "" {
-			return "session:" + id
-		}
 	}
 	if o.Remote != "" {
 		host, _, err := net.SplitHostPort(o.Remote)
@@ -173,6 +172,11 @@ func callerBucket(_ context.Context, o engine.Origin) string {
 			return "host:" + netip.PrefixFrom(ip.WithZone(""), 64).Masked().String()
 		}
 		return "host:" + host
+	}
+	if o.Session != nil {
+		if id := o.Session.ID(); id != "" {
+			return "session:" + id
+		}
 	}
 	return "anonymous"
 }

@@ -41,8 +41,9 @@ type Origin struct {
 	RawMeta json.RawMessage
 	// Client is the client's name and version, nil when unknown.
 	Client *mcp.Implementation
-	// Remote is the network address of the HTTP client of a sessionless
-	// request (net/http's Request.RemoteAddr), "" otherwise.
+	// Remote is the network address of the HTTP client (net/http's
+	// Request.RemoteAddr) of a sessionless request, or of the request that
+	// opened the session; "" off HTTP.
 	Remote string
 }
 
