@@ -3,6 +3,7 @@ package vurb_test
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -70,6 +71,48 @@ func TestTokenBudget(t *testing.T) {
 		f, len(flat), g, len(grouped), float64(g)/float64(f))
 	is.True(f <= flatBudget)    // flat exposition over its token budget
 	is.True(g <= groupedBudget) // grouped exposition over its token budget
+
+	// What telling each action's truth costs: the grouped tools with and
+	// without their per-action lines (who takes a field, who requires it,
+	// what each action declares) and marks, both re-encoded alike.
+	truthful, bare := reencoded(t, grouped, false), reencoded(t, grouped, true)
+	is.True(bare < truthful) // the notes cost something
+	t.Logf("the truth costs %d tokens of grouped; without it grouped would be %.2f of flat", truthful-bare, float64(g-(truthful-bare))/float64(f))
+}
+
+// noteHead is the head of a per-action line: the actions, maybe "(required)".
+var noteHead = regexp.MustCompile(`^(all but )?[a-z_]+(, [a-z_]+)*( \(required\))?(: |$)`)
+
+// reencoded counts tools as modelView does, their schemas re-encoded from
+// maps; bare leaves out the per-action lines of field descriptions (keeping
+// the first one's text) and the marks of the description.
+func reencoded(t *testing.T, tools []*mcp.Tool, bare bool) int {
+	n := 0
+	for _, tool := range tools {
+		var s map[string]any
+		if err := json.Unmarshal([]byte(mustJSON(t, tool.InputSchema)), &s); err != nil {
+			t.Fatal(err)
+		}
+		desc := tool.Description
+		if bare {
+			for _, m := range []string{describe.ReadOnlyMark, describe.IdempotentMark, describe.DestructiveMark} {
+				desc = strings.NewReplacer(" ("+m+")", "", ", "+m, "", m+", ", "").Replace(desc)
+			}
+			for _, p := range s["properties"].(map[string]any) {
+				prop := p.(map[string]any)
+				d, ok := prop["description"].(string)
+				if !ok {
+					continue
+				}
+				text, _, _ := strings.Cut(noteHead.ReplaceAllString(strings.Split(d, "\n")[0], ""), "; ")
+				if prop["description"] = text; text == "" {
+					delete(prop, "description")
+				}
+			}
+		}
+		n += tokens(t, tool.Name) + tokens(t, desc) + tokens(t, mustJSON(t, s))
+	}
+	return n
 }
 
 // groupedClaim is what a grouped tool says about one field for one action.
