@@ -23,7 +23,8 @@ import (
 // A call refused by a rate limit or the concurrency cap gets an error
 // result that says when to retry (Messages.RateLimited, AtCapacity), and
 // the observer sees it end OutcomeLimited. Limits count only calls whose
-// arguments are valid.
+// arguments are valid, and a call takes its concurrency slot before its
+// rate tokens, so one refused as busy spends none.
 
 // limitSet is what one level declares; zero fields defer to the enclosing
 // level.

@@ -190,6 +190,36 @@ func TestMaxConcurrentWaitsThenRefuses(t *testing.T) {
 	is.Equal(<-waited, "after")
 }
 
+// A call refused as busy spends no rate token: the rate counts the calls
+// that could run, and a client retrying a busy action is not pushed past
+// its rate by the refusals.
+func TestBusyRefusalsSpendNoRateToken(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	release := make(chan struct{})
+	started := make(chan struct{})
+	app := vurb.New()
+	vurb.Query(app, "reports.build", func(_ context.Context, in echoIn) (string, error) {
+		if in.Text == "hold" {
+			close(started)
+			<-release
+		}
+		return in.Text, nil
+	}).MaxConcurrent(1, 0).RateLimit(vurb.PerCaller(2, time.Hour))
+	c := vurbtest.New(t, app)
+
+	done := make(chan string)
+	go func() { done <- c.CallText("reports_build", echoIn{"hold"}) }() // token 1 of 2
+	<-started
+	for range 3 {
+		is.True(strings.Contains(c.CallError("reports_build", echoIn{"busy"}), "limit of concurrent calls"))
+	}
+	close(release)
+	is.Equal(<-done, "hold")
+	is.Equal(c.CallText("reports_build", echoIn{"second"}), "second") // token 2: the refusals spent none
+	is.True(strings.Contains(c.CallError("reports_build", echoIn{"third"}), "rate limit reached"))
+}
+
 // The innermost level that sets a cap wins, and a negative cap removes an
 // enclosing one.
 func TestMaxConcurrentLevels(t *testing.T) {

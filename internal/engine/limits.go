@@ -52,27 +52,30 @@ func (ep *Endpoint) setLimits(l Limits) {
 	ep.handler = ep.capOutput(ep.handler, l.MaxOutput)
 }
 
-// limit applies the rate limits, then takes a concurrency slot. When stop
+// limit takes a concurrency slot, then applies the rate limits. When stop
 // is set the call ends there with res, outcome and err; otherwise it
-// holds a slot (if the action has slots), which release gives back.
+// holds a slot (if the action has slots), which release gives back. The
+// slot comes first so that a call refused as busy spends no rate token: a
+// rate counts the calls that could run, and a client retrying a busy
+// action is not also pushed past its rate by the refusals.
 func (ep *Endpoint) limit(ctx context.Context, o *Origin) (stop bool, res *mcp.CallToolResult, outcome Outcome, err error) {
 	l := ep.limits
 	if l == nil {
 		return false, nil, "", nil
 	}
-	for i := range l.rates {
-		if res := ep.checkRate(ctx, &l.rates[i], o); res != nil {
-			return true, res, OutcomeLimited, nil
+	if l.slots != nil {
+		switch ok, err := l.slots.take(ctx); {
+		case err != nil:
+			return true, nil, OutcomeCancelled, err
+		case !ok:
+			return true, ep.atCapacity(), OutcomeLimited, nil
 		}
 	}
-	if l.slots == nil {
-		return false, nil, "", nil
-	}
-	switch ok, err := l.slots.take(ctx); {
-	case err != nil:
-		return true, nil, OutcomeCancelled, err
-	case !ok:
-		return true, ep.atCapacity(), OutcomeLimited, nil
+	for i := range l.rates {
+		if res := ep.checkRate(ctx, &l.rates[i], o); res != nil {
+			ep.freeSlot()
+			return true, res, OutcomeLimited, nil
+		}
 	}
 	return false, nil, "", nil
 }

@@ -83,7 +83,7 @@ func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id
 	if err != nil {
 		return ErrorResult(ep.prefix + fmt.Sprintf(ep.rt.Messages.InvalidArguments, err)), OutcomeValidation, nil
 	}
-	if stop, res, outcome, err := ep.limit(ctx, &o); stop { // limits.go: rate limits, then a slot
+	if stop, res, outcome, err := ep.limit(ctx, &o); stop { // limits.go: a slot, then rate limits
 		return res, outcome, err
 	}
 	if ok, bound := ep.admit(); !ok {
