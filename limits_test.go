@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -218,6 +219,29 @@ func TestBusyRefusalsSpendNoRateToken(t *testing.T) {
 	is.Equal(<-done, "hold")
 	is.Equal(c.CallText("reports_build", echoIn{"second"}), "second") // token 2: the refusals spent none
 	is.True(strings.Contains(c.CallError("reports_build", echoIn{"third"}), "rate limit reached"))
+}
+
+// A rate limit that panics (a KeyedBy function, a RateStore) while its
+// call holds a concurrency slot gives the slot back: the panic is
+// recovered and answered as an internal error, and the action's next
+// call runs instead of finding every slot taken for good.
+func TestPanickingRateLimitKeepsNoSlot(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	var calls atomic.Int32
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+	vurb.Query(app, "reports.build", echo).MaxConcurrent(1, 0).
+		RateLimit(vurb.PerCaller(100, time.Minute).KeyedBy(func(context.Context, *vurb.Caller) string {
+			if calls.Add(1) == 1 {
+				panic("no tenant")
+			}
+			return "tenant"
+		}))
+	c := vurbtest.New(t, app)
+
+	_, err := c.CallResult("reports_build", echoIn{"first"})
+	is.True(err != nil) // the panic, answered as an internal error
+	is.Equal(c.CallText("reports_build", echoIn{"second"}), "second")
 }
 
 // The innermost level that sets a cap wins, and a negative cap removes an

@@ -71,13 +71,31 @@ func (ep *Endpoint) limit(ctx context.Context, o *Origin) (stop bool, res *mcp.C
 			return true, ep.atCapacity(), OutcomeLimited, nil
 		}
 	}
-	for i := range l.rates {
-		if res := ep.checkRate(ctx, &l.rates[i], o); res != nil {
-			ep.freeSlot()
-			return true, res, OutcomeLimited, nil
-		}
+	if res := ep.checkRates(ctx, l, o); res != nil {
+		return true, res, OutcomeLimited, nil
 	}
 	return false, nil, "", nil
+}
+
+// checkRates applies the rate limits of a call that holds its slot, if
+// its action has slots, and gives the slot back unless the call may go
+// on: when a rate refuses it, and when a KeyedBy function or the
+// RateStore panics (recovered above the engine) or calls runtime.Goexit,
+// which would otherwise keep the slot for good.
+func (ep *Endpoint) checkRates(ctx context.Context, l *limiter, o *Origin) (res *mcp.CallToolResult) {
+	passed := false
+	defer func() {
+		if !passed {
+			ep.freeSlot()
+		}
+	}()
+	for i := range l.rates {
+		if res := ep.checkRate(ctx, &l.rates[i], o); res != nil {
+			return res
+		}
+	}
+	passed = true
+	return nil
 }
 
 // freeSlot gives back the slot a call took, if its action has slots.
