@@ -300,3 +300,35 @@ func TestPeopleReadLabels(t *testing.T) {
 	is.Equal(*args[0], mcp.PromptArgument{Name: "due_date", Title: "Due date", Required: true})
 	is.Equal(*args[1], mcp.PromptArgument{Name: "reason", Description: "Why it moves"})
 }
+
+type Relabel struct {
+	Name string `json:"name" title:"Full name" description:"Name"`
+	Code string `json:"code,omitempty" validate:"omitempty,excludes=q" description:"Code"`
+}
+
+// TestLabelsKeepTheirOwnTitleAndSurviveNotes: a field's own title tag is
+// the label people read, not the name-echoing description beside it; and a
+// name-echoing description is still the label when the schema's
+// description holds only a note of the field's rules.
+func TestLabelsKeepTheirOwnTitleAndSurviveNotes(t *testing.T) {
+	is := is.New(t)
+	app := vurb.New()
+	vurb.Action(app, "people.rename", func(ctx context.Context, _ struct{}) (string, error) {
+		in, err := vurb.Ask[Relabel](ctx, "who", "Who is it?")
+		return in.Name, err
+	})
+	vurb.Prompt(app, "greet", func(_ context.Context, in Relabel) (string, error) { return "hello " + in.Name, nil })
+	var form map[string]any
+	c := vurbtest.New(t, app, vurbtest.OnElicit(func(p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+		form, _ = p.RequestedSchema.(map[string]any)
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+	}))
+	is.Equal(c.CallText("people_rename", map[string]any{}), "Ada")
+	props := form["properties"].(map[string]any)
+	is.Equal(props["name"].(map[string]any)["title"], "Full name")
+	is.Equal(props["code"].(map[string]any)["title"], "Code")
+
+	args := c.Prompts()[0].Arguments
+	is.Equal(args[0].Title, "Full name")
+	is.Equal(args[1].Title, "Code")
+}

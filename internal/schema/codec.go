@@ -67,7 +67,8 @@ type Field struct {
 	// Title is the field's description tag when the schema leaves it out
 	// for only repeating the field's name ("Due date" on due_date): what a
 	// model reads in the name, a person reads better as a label, in a form
-	// or as a prompt's argument.
+	// or as a prompt's argument. A title the field declares (its schema's
+	// title) is its Title instead.
 	Title  string
 	Schema json.RawMessage // the property's own schema (a recursive type's $ref resolves in Codec.Schema's $defs)
 }

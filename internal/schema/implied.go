@@ -23,10 +23,16 @@ func dropNameEcho(p *node, name string) {
 }
 
 // echoedTitle is the description tag of field f when the schema p leaves it
-// out for only repeating the name (see Field.Title), else "".
+// out for only repeating the name (see Field.Title), else "". A title the
+// field declares itself (its schema's title) is the label instead; and p
+// may still hold a description, a note of the field's rules (see
+// addNotes), which the echo was not part of.
 func echoedTitle(f fieldInfo, p *node) string {
+	if t := p.str("title"); t != "" {
+		return t
+	}
 	d := f.sf.Tag.Get("description")
-	if d == "" || p.has("description") || !sameWords(d, f.name) {
+	if d == "" || p.str("description") == d || !sameWords(d, f.name) {
 		return ""
 	}
 	return d
