@@ -13,7 +13,8 @@ import (
 // Caller is who sent the request in flight, and how: what a handler or a
 // middleware needs to decide who may do what. vurb reads it from each
 // request, never from the session's first one, so a client that refreshes
-// its token mid-session is seen with the new one.
+// its token mid-session is seen with the new one (RemoteAddr aside: the
+// go-sdk gives a session's handlers only the address that opened it).
 //
 // A Caller is shared by everything that reads it during the request: do
 // not modify it.

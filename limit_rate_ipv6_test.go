@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,4 +56,50 @@ func TestRateLimitPerCallerAnonymousIPv6ByNetwork(t *testing.T) {
 	is.True(!limited(search("[2001:db8:0:2::1]:40000")))          // another /64: its own
 	is.True(!limited(search("192.0.2.1:40000")))                  // IPv4 hosts stay apart
 	is.True(!limited(search("192.0.2.2:40000")))
+}
+
+// peerRoundTripper sets peerHeader to its current peer on every request.
+type peerRoundTripper struct {
+	mu   sync.Mutex
+	peer string
+}
+
+func (p *peerRoundTripper) set(peer string) { p.mu.Lock(); p.peer = peer; p.mu.Unlock() }
+
+func (p *peerRoundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
+	p.mu.Lock()
+	peer := p.peer
+	p.mu.Unlock()
+	r = r.Clone(r.Context())
+	r.Header.Set(peerHeader, peer)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestSessionCallerIsTheAddressThatOpenedIt: on a session, handlers read
+// the address of the request that opened it as Caller.RemoteAddr, as the
+// Caller's doc says, and a later request from elsewhere does not change it
+// (nor, so, the PerCaller bucket it spends).
+func TestSessionCallerIsTheAddressThatOpenedIt(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	app := vurb.New()
+	vurb.Query(app, "notes.whoami", func(ctx context.Context, _ struct{}) (string, error) {
+		return vurb.CallerFrom(ctx).RemoteAddr, nil
+	})
+	h := app.HTTPHandler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.RemoteAddr = r.Header.Get(peerHeader)
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	rt := &peerRoundTripper{peer: "192.0.2.1:1000"}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "anon"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: &http.Client{Transport: rt}},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	is.NoErr(err)
+	defer cs.Close()
+	rt.set("198.51.100.7:2000")
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "notes_whoami", Arguments: map[string]any{}})
+	is.NoErr(err)
+	is.Equal(texts(res)[0], "192.0.2.1:1000")
 }
