@@ -84,8 +84,9 @@ func TestTokenBudget(t *testing.T) {
 var noteHead = regexp.MustCompile(`^(all but )?[a-z_]+(, [a-z_]+)*( \(required\))?(: |$)`)
 
 // reencoded counts tools as modelView does, their schemas re-encoded from
-// maps; bare leaves out the per-action lines of field descriptions (keeping
-// the first one's text) and the marks of the description.
+// maps; bare leaves out the marks of the description and, of each field's
+// per-action lines, all but the first one's text and facts (what a grouping
+// in which the first declaration wins would say).
 func reencoded(t *testing.T, tools []*mcp.Tool, bare bool) int {
 	n := 0
 	for _, tool := range tools {
@@ -104,7 +105,7 @@ func reencoded(t *testing.T, tools []*mcp.Tool, bare bool) int {
 				if !ok {
 					continue
 				}
-				text, _, _ := strings.Cut(noteHead.ReplaceAllString(strings.Split(d, "\n")[0], ""), "; ")
+				text := noteHead.ReplaceAllString(strings.Split(d, "\n")[0], "")
 				if prop["description"] = text; text == "" {
 					delete(prop, "description")
 				}
