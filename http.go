@@ -80,7 +80,9 @@ func (a *App) httpServing(opts ...ServeOption) *httpServing {
 		if cfg.bearer == nil {
 			panic("vurb: ScopeChallenges needs BearerAuth: a challenge names the resource metadata BearerAuth serves, and scopes come from the tokens it verifies")
 		}
-		served = a.challenger(&cfg, server, ho.MaxRequestBodyBytes, served)
+		if len(a.requiredScopes()) > 0 { // else nothing to challenge for: no body to read
+			served = a.challenger(&cfg, server, ho.MaxRequestBodyBytes, served)
+		}
 	}
 	if cfg.bearer != nil {
 		cfg.bearer = cfg.bearer.forApp(a.requiredScopes())

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/vurb-go/vurb"
 )
 
@@ -16,21 +17,26 @@ import (
 // the HTTP handler, in memory (no sockets), in an app of 1,000 actions:
 // plain; with the verified token read into the call (every served call
 // does it); with an action scope to check; and with WithVisibility, whose
-// class function and view lookup run on every call. The same request in
+// class function and view lookup run on every call; and behind BearerAuth
+// with an action scope, without and with ScopeChallenges, whose challenger
+// reads each request's body before the handler does. The same request in
 // each, interleaved in one run.
 func BenchmarkCallerViews(b *testing.B) {
 	token := &auth.TokenInfo{UserID: "alice", Scopes: []string{"read"}, Expiration: time.Now().Add(time.Hour)}
 	modes := []struct {
-		name   string
-		scopes bool
-		opts   []vurb.Option
+		name               string
+		scopes             bool
+		opts               []vurb.Option
+		bearer, challenges bool
 	}{
-		{"plain", false, nil},
-		{"scope", true, nil},
+		{"plain", false, nil, false, false},
+		{"scope", true, nil, false, false},
 		{"visibility", false, []vurb.Option{vurb.WithVisibility(
 			func(c *vurb.Caller) string { return c.Header.Get("X-Role") },
 			func(role string, a vurb.ActionInfo) bool { return role == "reader" || !a.Annotations.ReadOnlyHint },
-		)}},
+		)}, false, false},
+		{"bearer", true, nil, true, false},
+		{"bearer+challenges", true, nil, true, true},
 	}
 	for _, m := range modes {
 		b.Run("views="+m.name, func(b *testing.B) {
@@ -40,6 +46,14 @@ func BenchmarkCallerViews(b *testing.B) {
 			}
 			verify := func(context.Context, string, *http.Request) (*auth.TokenInfo, error) { return token, nil }
 			h := auth.RequireBearerToken(verify, nil)(app.HTTPHandler(vurb.JSONResponse()))
+			if m.bearer {
+				opts := []vurb.ServeOption{vurb.JSONResponse(), vurb.BearerAuth(verify,
+					&oauthex.ProtectedResourceMetadata{Resource: "http://example.com/"}, nil)}
+				if m.challenges {
+					opts = append(opts, vurb.ScopeChallenges())
+				}
+				h = app.HTTPHandler(opts...)
+			}
 			body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + name + `","arguments":` + string(args) +
 				`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
 			serve := func() string {
