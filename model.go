@@ -2,6 +2,7 @@ package vurb
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/describe"
@@ -112,6 +113,9 @@ func (d *ActionDef) modelInfo(ep *engine.Endpoint, flat *mcp.Tool, policies []co
 		Info: model.Info{Name: d.name, Title: d.title, Description: d.description},
 		Tags: userTags(ep.Tags()),
 		Sync: model.Sync{Cache: sync.Cache, Invalidates: sync.Invalidates},
+		// The scopes of every level: a contract diff then sees a scope
+		// that a call newly needs as the breaking change it is.
+		Scopes: slices.Clone(ep.Scopes()),
 	}
 	if flat != nil {
 		info.InputSchema = schemaBytes(flat.InputSchema)

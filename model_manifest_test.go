@@ -2,6 +2,7 @@ package vurb_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/matryer/is"
@@ -86,4 +87,42 @@ func modelClient(t *testing.T, server *mcp.Server) *mcp.ClientSession {
 	}
 	t.Cleanup(func() { _ = cs.Close() })
 	return cs
+}
+
+// TestManifestScopes: the scopes RequireScopes asks for are in the
+// manifest, of the actions and of their wire tools, so that a contract diff
+// sees a scope a call newly needs as a breaking change.
+func TestManifestScopes(t *testing.T) {
+	is := is.New(t)
+	release := func(scoped bool, opts ...vurb.Option) manifest.Manifest {
+		app := vurb.New(opts...)
+		vurb.Query(app, "projects.list", func(context.Context, struct{}) (string, error) { return "", nil })
+		del := vurb.Mutation(app, "projects.delete", func(context.Context, struct{}) (string, error) { return "", nil })
+		if scoped {
+			del.RequireScopes("projects:write")
+		}
+		return manifest.Of(app.Model())
+	}
+	v1, v2 := release(false), release(true)
+	for _, a := range v2.Actions {
+		if a.Key == "projects.delete" {
+			is.True(a.Auth != nil) // the scoped action says so
+			is.Equal(a.Auth.Scopes, []string{"projects:write"})
+		} else {
+			is.True(a.Auth.ScopeFree())
+		}
+	}
+	changes := manifest.Diff(v1, v2)
+	is.Equal(len(changes) > 0, true)
+	breaking := false
+	for _, c := range changes {
+		if c.Kind == manifest.ScopeFreeRemoved && c.Breaking && strings.Contains(c.Reason, "projects:write") {
+			breaking = true
+		}
+	}
+	is.True(breaking) // scope-free access removed, said as breaking
+
+	// Grouped, the tool is open while one of its actions is.
+	g := release(true, vurb.WithExposition(vurb.Grouped))
+	is.True(g.Tools[0].Auth.ScopeFree())
 }
