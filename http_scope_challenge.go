@@ -212,13 +212,13 @@ func (ch *challenger) needs(r *http.Request, body []byte) (need []string, what s
 	lacks := false
 	var whats []string
 	for i := range reqs {
-		scopes, name := ch.scopesOf(r, token, &reqs[i])
+		scopes, target := ch.scopesOf(r, token, &reqs[i])
 		if len(scopes) == 0 {
 			continue
 		}
 		if engine.Missing(scopes, token) != nil {
 			lacks = true
-			whats = append(whats, name)
+			whats = append(whats, reqs[i].Method+" "+engine.Truncate(target, 64))
 		}
 		for _, s := range scopes {
 			if !slices.Contains(need, s) {
@@ -232,8 +232,8 @@ func (ch *challenger) needs(r *http.Request, body []byte) (need []string, what s
 	return need, strings.Join(whats, ", ")
 }
 
-// scopesOf returns the scopes the operation req invokes needs, and names
-// it ("tools/call projects_delete").
+// scopesOf returns the scopes the operation req invokes needs, and what it
+// targets (the tool, prompt or resource), which a challenge names.
 func (ch *challenger) scopesOf(r *http.Request, token *auth.TokenInfo, req *challengedRequest) ([]string, string) {
 	switch req.Method {
 	case "tools/call":
@@ -256,11 +256,11 @@ func (ch *challenger) scopesOf(r *http.Request, token *auth.TokenInfo, req *chal
 				return nil, ""
 			}
 		}
-		return ep.Scopes(), req.Method + " " + engine.Truncate(req.Params.Name, 64)
+		return ep.Scopes(), req.Params.Name
 	case "prompts/get":
-		return ch.app.scopes, req.Method + " " + engine.Truncate(req.Params.Name, 64)
+		return ch.app.scopes, req.Params.Name
 	case "resources/read":
-		return ch.app.scopes, req.Method + " " + engine.Truncate(req.Params.URI, 64)
+		return ch.app.scopes, req.Params.URI
 	}
 	return nil, ""
 }

@@ -99,7 +99,7 @@ func TestLimitsOfAGroup(t *testing.T) {
 }
 
 // Each caller has a bucket of its own under a PerCaller limit, named by
-// the token's subject (whatever the session), else by the session.
+// the token's subject (whatever the session), else, over HTTP, by the host.
 func TestRateLimitPerCaller(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
