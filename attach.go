@@ -75,17 +75,18 @@ func toolHandler(r engine.Route, vs *views) mcp.ToolHandler {
 			meta = req.Params.Meta
 		}
 		o := originOf(ctx, req, meta)
+		seen := r // this call's view of the route: r is shared by every call
 		if vs != nil && vs.class != nil {
 			name := r.Wire().Name
-			if r = vs.route(name, &o); r == nil {
+			if seen = vs.route(name, &o); seen == nil {
 				return nil, engine.UnknownTool(vs.plan.Runtime(), name)
 			}
 		}
 		if req.Params == nil {
-			return r.Call(ctx, nil, o)
+			return seen.Call(ctx, nil, o)
 		}
 		o.ProgressToken = req.Params.GetProgressToken()
 		o.Answers, o.RequestState = req.Params.InputResponses, req.Params.RequestState
-		return r.Call(ctx, req.Params.Arguments, o)
+		return seen.Call(ctx, req.Params.Arguments, o)
 	}
 }
