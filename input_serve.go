@@ -2,6 +2,7 @@ package vurb
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -16,16 +17,21 @@ import (
 // the engine.
 
 // roundFor checks the app's scopes for a prompts/get or resources/read
-// request from o, opens its round (state bound to bind) and returns the
-// context its handler runs in, which carries the caller.
-func roundFor(ctx context.Context, rt *engine.Runtime, bind string, o engine.Origin) (context.Context, *engine.Round, error) {
+// request from o, opens its round (state bound to the request, the caller
+// and args, see engine.Binding) and returns the context its handler runs
+// in, which carries the caller.
+func roundFor(ctx context.Context, rt *engine.Runtime, request string, o engine.Origin, args any) (context.Context, *engine.Round, error) {
 	r := new(engine.Round)
 	if missing := engine.Missing(rt.Scopes, o.Token); missing != nil {
 		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
 			Message: fmt.Sprintf(rt.Messages.MissingScopes, strings.Join(missing, " "))}
 	}
 	ctx = context.WithValue(ctx, callerKey{}, callerOf(&o))
-	if err := engine.OpenRound(rt, r, bind, &o); err != nil {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := engine.OpenRound(rt, r, request, &o, raw); err != nil {
 		return nil, nil, err
 	}
 	return engine.WithRound(ctx, r), r, nil
@@ -33,10 +39,10 @@ func roundFor(ctx context.Context, rt *engine.Runtime, bind string, o engine.Ori
 
 // inputRequired reports whether err ends the round, and if so the requests
 // and the sealed state of the result that says so.
-func inputRequired(rt *engine.Runtime, r *engine.Round, bind string, err error) (mcp.InputRequestMap, string, bool, error) {
+func inputRequired(rt *engine.Runtime, r *engine.Round, err error) (mcp.InputRequestMap, string, bool, error) {
 	if !errors.Is(err, ErrInputRequired) {
 		return nil, "", false, nil
 	}
-	asked, state, sealErr := engine.SealRound(rt, r, bind)
+	asked, state, sealErr := engine.SealRound(rt, r)
 	return asked, state, true, sealErr
 }

@@ -167,7 +167,7 @@ func TestRequestStateCannotBeForged(t *testing.T) {
 	is.True(rpcErr == nil)
 	is.Equal(first["resultType"], "input_required")
 	state := first["requestState"].(string)
-	is.True(strings.HasPrefix(state, "v1."))
+	is.True(strings.HasPrefix(state, "v2."))
 	is.True(first["inputRequests"].(map[string]any)["confirm"] != nil)
 
 	yes := map[string]any{"confirm": map[string]any{"action": "accept", "content": map[string]any{"yes": true}}}
@@ -193,11 +193,14 @@ func TestRequestStateCannotBeForged(t *testing.T) {
 	is.True(rpcErr != nil && strings.Contains(rpcErr.Message, "integrity"))
 	is.Equal(deleted.Load(), int32(0))
 
-	// A missing answer asks again; extra answers are ignored.
+	// A missing answer asks again, with a new state: the one sent is spent.
+	// Extra answers are ignored.
 	again, rpcErr, _ := retry(h, state, map[string]any{"wrong_key": yes["confirm"]})
 	is.True(rpcErr == nil)
 	is.Equal(again["resultType"], "input_required")
-	done, rpcErr, _ := retry(h, state, map[string]any{"confirm": yes["confirm"], "extra": yes["confirm"]})
+	_, rpcErr, _ = retry(h, state, yes)
+	is.True(rpcErr != nil && strings.Contains(rpcErr.Message, "already used"))
+	done, rpcErr, _ := retry(h, again["requestState"].(string), map[string]any{"confirm": yes["confirm"], "extra": yes["confirm"]})
 	is.True(rpcErr == nil)
 	is.Equal(done["content"].([]any)[0].(map[string]any)["text"], "deleted p1")
 	is.Equal(deleted.Load(), int32(1))

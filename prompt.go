@@ -155,12 +155,12 @@ func (p *PromptDef) register(s *mcp.Server, rt *engine.Runtime) {
 			if req.Params != nil {
 				args, o.Answers, o.RequestState, o.Meta = req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState, req.Params.Meta
 			}
-			ctx, round, err := roundFor(ctx, rt, bind, o)
+			ctx, round, err := roundFor(ctx, rt, bind, o, args)
 			if err != nil {
 				return nil, err
 			}
 			res, err := p.get(ctx, args)
-			if asked, sealed, ok, sealErr := inputRequired(rt, round, bind, err); ok {
+			if asked, sealed, ok, sealErr := inputRequired(rt, round, err); ok {
 				if sealErr != nil {
 					return nil, sealErr
 				}

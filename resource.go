@@ -150,12 +150,12 @@ func (r *ResourceDef) register(s *mcp.Server, rt *engine.Runtime) {
 		}
 		o := originOf(ctx, req, req.Params.Meta)
 		o.Answers, o.RequestState = req.Params.InputResponses, req.Params.RequestState
-		ctx, round, err := roundFor(ctx, rt, bind, o)
+		ctx, round, err := roundFor(ctx, rt, bind, o, uri)
 		if err != nil {
 			return nil, err
 		}
 		c, err := r.read(ctx, vars)
-		if asked, sealed, ok, sealErr := inputRequired(rt, round, bind, err); ok {
+		if asked, sealed, ok, sealErr := inputRequired(rt, round, err); ok {
 			if sealErr != nil {
 				return nil, sealErr
 			}

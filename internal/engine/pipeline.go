@@ -94,7 +94,7 @@ func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id
 	cc.call.Input, cc.call.Arguments = in, args
 	cc.call.id, cc.call.origin, cc.call.ep = id, o, ep
 	defer cc.end()
-	if err := OpenRound(ep.rt, &cc.round, ep.key, &o); err != nil {
+	if err := OpenRound(ep.rt, &cc.round, ep.key, &cc.call.origin, args); err != nil {
 		ep.release(cc)
 		return nil, OutcomeValidation, err
 	}
@@ -205,7 +205,7 @@ func (ep *Endpoint) finish(ctx context.Context, cc *callContext, out outcome) (*
 	case out.err == nil:
 		return out.res, OutcomeOK, nil
 	case errors.Is(out.err, ErrInputRequired):
-		asked, state, err := SealRound(ep.rt, &cc.round, ep.key)
+		asked, state, err := SealRound(ep.rt, &cc.round)
 		if err != nil {
 			return ep.internal(cc, err), OutcomePanic, nil
 		}

@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -28,6 +31,12 @@ type Round struct {
 	carried []byte
 	session *mcp.ServerSession // set for handshake-era requests
 	version string             // the request's revision, "" in-process
+	// What the round's state is sealed to (see Binding), computed when
+	// first needed.
+	request string
+	origin  *Origin
+	args    []byte
+	bind    string
 
 	mu    sync.Mutex
 	asked mcp.InputRequestMap
@@ -124,14 +133,16 @@ func RoundFrom(ctx context.Context) *Round {
 	return r
 }
 
-// OpenRound starts a round from what a request carried: it verifies
-// the state (bound to bind) and returns the protocol error a client reads
-// when it fails.
-func OpenRound(rt *Runtime, r *Round, bind string, o *Origin) error {
+// OpenRound starts a round of request (a tool's key, "prompt:name",
+// "resource:uri") from what o carried with args: it opens the state, which
+// must have been sealed for the same request, caller and arguments (see
+// Binding), and returns the protocol error a client reads when it fails.
+func OpenRound(rt *Runtime, r *Round, request string, o *Origin, args []byte) error {
+	r.request, r.origin, r.args = request, o, args
 	var carried []byte
 	if o.RequestState != "" {
 		var err error
-		if carried, err = rt.Sealer.Open(bind, o.RequestState, rt.now()); err != nil {
+		if carried, err = rt.Sealer.Open(r.binding(), o.RequestState, rt.now()); err != nil {
 			return InvalidState(err)
 		}
 	}
@@ -152,7 +163,7 @@ func InvalidState(err error) error {
 
 // SealRound returns the requests a round asked for and the sealed state of
 // the next round, or an error when the handler asked for nothing.
-func SealRound(rt *Runtime, r *Round, bind string) (mcp.InputRequestMap, string, error) {
+func SealRound(rt *Runtime, r *Round) (mcp.InputRequestMap, string, error) {
 	asked := r.Asked()
 	if len(asked) == 0 {
 		return nil, "", errors.New("the handler returned ErrInputRequired without asking for any input")
@@ -161,5 +172,53 @@ func SealRound(rt *Runtime, r *Round, bind string) (mcp.InputRequestMap, string,
 	if len(kept) > rt.Sealer.MaxBytes() {
 		return nil, "", fmt.Errorf("the state kept for the next round is %d bytes; the limit is %d", len(kept), rt.Sealer.MaxBytes())
 	}
-	return asked, rt.Sealer.Seal(bind, kept, rt.now()), nil
+	return asked, rt.Sealer.Seal(r.binding(), kept, rt.now()), nil
+}
+
+// binding is what the round's state is sealed to.
+func (r *Round) binding() string {
+	if r.bind == "" {
+		r.bind = Binding(r.request, r.origin, r.args)
+	}
+	return r.bind
+}
+
+// Binding is what the state of a round is sealed to: the request, the
+// identity of the caller (the subject of its verified token, none for an
+// anonymous caller) and a digest of the arguments, read as JSON values so
+// that a client re-encoding the same arguments (spacing, member order)
+// still matches. A state sealed for Alice, for another request or for
+// other arguments does not open for Bob, or for them.
+func Binding(request string, o *Origin, args []byte) string {
+	h := sha256.New()
+	h.Write([]byte(request))
+	h.Write([]byte{0})
+	if o != nil && o.Token != nil {
+		h.Write([]byte("sub:" + o.Token.UserID))
+	}
+	h.Write([]byte{0})
+	h.Write(canonicalJSON(args))
+	return string(h.Sum(nil))
+}
+
+// canonicalJSON re-encodes a JSON value with its object members sorted and
+// numbers as written; nothing (or null) is the empty object, as a call
+// without arguments is one with {}. Bytes that are not JSON stay as they
+// are.
+func canonicalJSON(raw []byte) []byte {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		return []byte("{}")
+	}
+	d := json.NewDecoder(bytes.NewReader(trimmed))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return raw
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return raw
+	}
+	return out
 }

@@ -1,45 +1,59 @@
 package engine
 
 import (
-	"crypto/hmac"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/hkdf"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
 	"strings"
+	"sync"
 	"time"
 )
 
 // A multi-round-trip request carries the server's state to the client and
-// back (requestState). The client must not be able to forge or replay it
-// elsewhere, so a Sealer signs it with HMAC-SHA256 under a key every
-// replica shares, binds it to the request it belongs to (a tool, prompt or
-// resource), and dates it. The text is
+// back (requestState). The client must neither read it (a handler may keep
+// internal ids or approvals there), nor alter it, nor use it for another
+// caller, another request or other arguments, nor play it twice. So a
+// Sealer encrypts it with AES-256-GCM (the standard library's AEAD) under
+// a key derived from one every replica shares, authenticates with it the
+// binding of the round (the request, the caller's identity and a digest
+// of the arguments: see Binding), dates it, and spends it when it opens.
+// The text is
 //
-//	v1.<base64url(issued unix seconds, 8 bytes big-endian | data)>.<base64url(mac)>
+//	v2.<base64url(nonce | AES-GCM(issued unix seconds, 8 bytes big-endian | data))>
 //
-// where the MAC covers the version, the binding and the payload.
+// with "v2", NUL and the binding as the additional data.
 
 // Sealer seals and opens request state. Its zero value is not usable; see
 // NewSealer.
 type Sealer struct {
-	keys     [][]byte // keys[0] seals; every key opens (rotation)
+	aeads    []cipher.AEAD // aeads[0] seals; every one opens (rotation)
 	maxAge   time.Duration
 	maxBytes int
+	spent    spentStates
 }
 
 // The refusals of Open, for the error a client reads.
 var (
-	ErrStateForged   = errors.New("the requestState fails its integrity check (it was altered, or sealed for another request or by another key)")
+	ErrStateForged   = errors.New("the requestState fails its integrity check (it was altered, or sealed for another caller, request or arguments, or by another key)")
 	ErrStateExpired  = errors.New("the requestState has expired")
 	ErrStateTooLarge = errors.New("the requestState is too large")
+	ErrStateSpent    = errors.New("the requestState was already used: each round's state is good for one request")
 )
 
 // Defaults of a Sealer.
 const (
 	DefaultStateMaxAge   = 10 * time.Minute
 	DefaultStateMaxBytes = 64 << 10
+	// DefaultSpentStates bounds how many spent states a Sealer remembers
+	// (about 50 bytes each). Past it the oldest are forgotten, and every
+	// state issued no later than a forgotten one is refused as expired:
+	// the bound never lets a state be played twice.
+	DefaultSpentStates = 1 << 18
 )
 
 // NewSealer returns a sealer with keys (the first seals, all open), or
@@ -59,65 +73,135 @@ func NewSealer(keys [][]byte, maxAge time.Duration, maxBytes int) *Sealer {
 	if maxBytes <= 0 {
 		maxBytes = DefaultStateMaxBytes
 	}
-	return &Sealer{keys: keys, maxAge: maxAge, maxBytes: maxBytes}
+	s := &Sealer{maxAge: maxAge, maxBytes: maxBytes, spent: spentStates{max: DefaultSpentStates, at: map[string]int64{}}}
+	for _, k := range keys {
+		s.aeads = append(s.aeads, stateAEAD(k))
+	}
+	return s
 }
 
-const stateVersion = "v1"
+// stateAEAD is AES-256-GCM under a key derived from secret with HKDF, so a
+// key given for request state serves nothing else even if reused.
+func stateAEAD(secret []byte) cipher.AEAD {
+	key, err := hkdf.Key(sha256.New, secret, nil, "vurb request state v2", 32)
+	if err != nil {
+		panic("vurb: deriving the request-state key: " + err.Error())
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		panic("vurb: the request-state cipher: " + err.Error())
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		panic("vurb: the request-state cipher: " + err.Error())
+	}
+	return aead
+}
 
-// Seal returns the state text of data for the request bind, issued now.
+const stateVersion = "v2"
+
+// Seal returns the state text of data for the round bind, issued now.
 func (s *Sealer) Seal(bind string, data []byte, now time.Time) string {
-	payload := make([]byte, 8+len(data))
-	binary.BigEndian.PutUint64(payload, uint64(now.Unix()))
-	copy(payload[8:], data)
-	body := base64.RawURLEncoding.EncodeToString(payload)
-	mac := s.mac(s.keys[0], bind, body)
-	return stateVersion + "." + body + "." + base64.RawURLEncoding.EncodeToString(mac)
+	aead := s.aeads[0]
+	plain := make([]byte, 8+len(data))
+	binary.BigEndian.PutUint64(plain, uint64(now.Unix()))
+	copy(plain[8:], data)
+	out := make([]byte, aead.NonceSize(), aead.NonceSize()+len(plain)+aead.Overhead())
+	if _, err := rand.Read(out); err != nil {
+		panic("vurb: no randomness for a request-state nonce: " + err.Error())
+	}
+	out = aead.Seal(out, out, plain, additional(bind))
+	return stateVersion + "." + base64.RawURLEncoding.EncodeToString(out)
 }
 
-// Open verifies text for the request bind and returns its data.
+// Open decrypts text for the round bind, spends it and returns its data.
 func (s *Sealer) Open(bind, text string, now time.Time) ([]byte, error) {
-	if len(text) > s.maxBytes*4/3+64 {
+	if len(text) > s.maxBytes*4/3+128 {
 		return nil, ErrStateTooLarge
 	}
-	version, rest, ok := strings.Cut(text, ".")
-	body, sig, ok2 := strings.Cut(rest, ".")
-	if !ok || !ok2 || version != stateVersion {
+	version, body, ok := strings.Cut(text, ".")
+	if !ok || version != stateVersion {
 		return nil, ErrStateForged
 	}
-	mac, err := base64.RawURLEncoding.DecodeString(sig)
+	sealed, err := base64.RawURLEncoding.DecodeString(body)
 	if err != nil {
 		return nil, ErrStateForged
 	}
-	valid := false
-	for _, k := range s.keys {
-		if hmac.Equal(mac, s.mac(k, bind, body)) {
-			valid = true
+	var plain []byte
+	opened, ad := false, additional(bind)
+	for _, aead := range s.aeads {
+		n := aead.NonceSize()
+		if len(sealed) < n+aead.Overhead() {
+			return nil, ErrStateForged
+		}
+		if plain, err = aead.Open(nil, sealed[:n], sealed[n:], ad); err == nil {
+			opened = true
 			break
 		}
 	}
-	if !valid {
+	if !opened || len(plain) < 8 {
 		return nil, ErrStateForged
 	}
-	payload, err := base64.RawURLEncoding.DecodeString(body)
-	if err != nil || len(payload) < 8 {
-		return nil, ErrStateForged
-	}
-	issued := time.Unix(int64(binary.BigEndian.Uint64(payload)), 0)
-	if now.Sub(issued) > s.maxAge || issued.Sub(now) > time.Minute {
+	issued := int64(binary.BigEndian.Uint64(plain))
+	if now.Sub(time.Unix(issued, 0)) > s.maxAge || time.Unix(issued, 0).Sub(now) > time.Minute {
 		return nil, ErrStateExpired
 	}
-	return payload[8:], nil
+	if err := s.spent.spend(string(sealed[:s.aeads[0].NonceSize()]), issued, issued+int64((s.maxAge+time.Minute)/time.Second), now.Unix()); err != nil {
+		return nil, err
+	}
+	return plain[8:], nil
 }
 
 // MaxBytes is the largest data Seal should be given.
 func (s *Sealer) MaxBytes() int { return s.maxBytes }
 
-func (s *Sealer) mac(key []byte, bind, body string) []byte {
-	h := hmac.New(sha256.New, key)
-	h.Write([]byte(stateVersion))
-	h.Write([]byte{0})
-	h.Write([]byte(bind))
-	h.Write([]byte{0})
-	h.Write([]byte(body))
-	return h.Sum(nil)
+func additional(bind string) []byte {
+	return append([]byte(stateVersion+"\x00"), bind...)
+}
+
+// spentStates remembers the states opened until they expire, by nonce.
+type spentStates struct {
+	mu    sync.Mutex
+	max   int
+	at    map[string]int64 // nonce → issued (unix seconds)
+	order []spentState     // order[head:] in the order spent, for forgetting the oldest
+	head  int
+	// floor is the latest issue time of a state forgotten before it
+	// expired: a state issued no later is refused, since it may be one.
+	floor int64
+}
+
+type spentState struct {
+	nonce   string
+	expires int64
+}
+
+// spend marks the state nonce (issued at issued, useless after expires)
+// spent at now, or refuses it when it already was.
+func (s *spentStates) spend(nonce string, issued, expires, now int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if issued <= s.floor {
+		return ErrStateExpired
+	}
+	if _, ok := s.at[nonce]; ok {
+		return ErrStateSpent
+	}
+	for s.head < len(s.order) && s.order[s.head].expires < now { // expired: can no longer open
+		delete(s.at, s.order[s.head].nonce)
+		s.head++
+	}
+	for len(s.order)-s.head >= s.max {
+		old := s.order[s.head]
+		s.floor = max(s.floor, s.at[old.nonce])
+		delete(s.at, old.nonce)
+		s.head++
+	}
+	if s.head > len(s.order)/2 { // reuse the space of what was forgotten
+		s.order = append(s.order[:0], s.order[s.head:]...)
+		s.head = 0
+	}
+	s.at[nonce] = issued
+	s.order = append(s.order, spentState{nonce: nonce, expires: expires})
+	return nil
 }
