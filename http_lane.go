@@ -56,10 +56,10 @@ type lane struct {
 
 // newLane returns the lane over the routes a server exposes, or nil when an
 // option it cannot honour is set (an event store, a custom SetCacheable,
-// the SDK's own handler options it does not mirror).
+// the SDK's own cross-origin protection).
 func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *mcp.Implementation, ho *mcp.StreamableHTTPOptions, userCacheable bool,
 	mw []mcp.Middleware, vs *views) *lane {
-	if ho.EventStore != nil || ho.CrossOriginProtection != nil || ho.DisableLocalhostProtection || userCacheable {
+	if ho.EventStore != nil || ho.CrossOriginProtection != nil || userCacheable {
 		return nil
 	}
 	l := &lane{sdk: sdk, rt: rt, routes: make(map[string]engine.Route, len(routes)), headered: map[string]bool{},

@@ -220,7 +220,7 @@ type laneAnswer struct {
 
 var (
 	refPattern   = regexp.MustCompile(`ref [0-9a-z]+`)
-	statePattern = regexp.MustCompile(`"requestState":"v1\.[^"]*"`)
+	statePattern = regexp.MustCompile(`"requestState":"v2\.[^"]*"`)
 )
 
 func serveOnce(h http.Handler, c laneCase) laneAnswer {
@@ -237,7 +237,7 @@ func serveOnce(h http.Handler, c laneCase) laneAnswer {
 		hs = append(hs, k+"="+strings.Join(w.Header().Values(k), ","))
 	}
 	body := refPattern.ReplaceAllString(w.Body.String(), "ref X")
-	body = statePattern.ReplaceAllString(body, `"requestState":"v1.X"`)
+	body = statePattern.ReplaceAllString(body, `"requestState":"v2.X"`)
 	return laneAnswer{status: w.Code, headers: strings.Join(hs, " "), body: body}
 }
 

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"net"
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -34,9 +33,9 @@ type taskFront struct {
 	maxBody  int64
 	headered map[string]bool  // x-mcp-header tools: the go-sdk checks their headers
 	mw       []mcp.Middleware // the app's request middleware, panics contained first
-	// The go-sdk's own request checks the front must not bypass.
-	localhostProtection bool
-	crossOrigin         *http.CrossOriginProtection
+	// The go-sdk's own cross-origin check, which the front must not
+	// bypass (Host and Origin are checked before any front: see guard).
+	crossOrigin *http.CrossOriginProtection
 }
 
 // taskFront returns what puts the app's tasks in front of a sessionless
@@ -61,7 +60,7 @@ func newTaskFront(next http.Handler, s *taskServer, impl *mcp.Implementation, ho
 	meta, _ := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl}) // strings only: it cannot fail
 	f := &taskFront{next: next, s: s, enc: &lane{impl: impl, json: ho.JSONResponse, serverMeta: meta},
 		maxBody: ho.MaxRequestBodyBytes, headered: map[string]bool{}, mw: mw,
-		localhostProtection: !ho.DisableLocalhostProtection, crossOrigin: ho.CrossOriginProtection}
+		crossOrigin: ho.CrossOriginProtection}
 	if f.maxBody <= 0 {
 		f.maxBody = 10 << 20
 	}
@@ -129,29 +128,10 @@ func (f *taskFront) picks(r *http.Request) bool {
 	if mt, _, err := mime.ParseMediaType(h.Get("Content-Type")); err != nil || mt != "application/json" {
 		return false
 	}
-	if !acceptsBoth(h.Values("Accept")) || !f.hostAllowed(r) {
+	if !acceptsBoth(h.Values("Accept")) {
 		return false
 	}
 	return f.crossOrigin == nil || f.crossOrigin.Check(r) == nil
-}
-
-// hostAllowed is the go-sdk's DNS-rebinding check: on a loopback listener,
-// the Host must be loopback too.
-func (f *taskFront) hostAllowed(r *http.Request) bool {
-	if !f.localhostProtection {
-		return true
-	}
-	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	return !ok || local == nil || !loopback(local.String()) || loopback(r.Host)
-}
-
-func loopback(hostport string) bool {
-	host := hostOnly(hostport)
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // parse reads the envelope, its params and their _meta, and checks that

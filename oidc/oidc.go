@@ -12,12 +12,17 @@
 //
 // It stands apart from vurb because it brings github.com/coreos/go-oidc
 // (and go-jose) with it: a server that verifies its tokens another way
-// (opaque tokens, introspection) never compiles them in. The signatures,
-// the key set and its rotation are go-oidc's, not hand-written: the keys
+// (opaque tokens, introspection) never compiles them in. The token checks
+// are go-oidc's and the signatures go-jose's, not hand-written. The keys
 // are fetched from the issuer's jwks_uri, found by OpenID Connect
-// discovery, kept in memory, and fetched again when a token names a key
-// id the cache does not hold, so the issuer can rotate its keys without
-// the server noticing.
+// discovery, kept in memory, and fetched again when a token verifies with
+// none of them (it names a key id the cache does not hold: the issuer
+// rotated its keys), so the issuer can rotate its keys without the server
+// noticing. Since a forged token looks the same until the keys are
+// fetched, they are fetched again at most once per interval
+// (DefaultKeyRefetchInterval, WithKeyRefetchInterval): go-oidc's own key
+// set fetches on every failed signature, so anyone could make the server
+// fetch its issuer's keys at will.
 package oidc
 
 import (
@@ -26,6 +31,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	gooidc "github.com/coreos/go-oidc/v3/oidc"
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -36,9 +42,10 @@ import (
 type Option func(*config)
 
 type config struct {
-	client  *http.Client
-	jwksURL string
-	algs    []string
+	client   *http.Client
+	jwksURL  string
+	algs     []string
+	interval time.Duration
 }
 
 // WithHTTPClient makes the verifier fetch the discovery document and the
@@ -64,6 +71,18 @@ func WithSigningAlgorithms(algs ...string) Option {
 	return func(c *config) { c.algs = algs }
 }
 
+// WithKeyRefetchInterval sets how often, at most, the verifier fetches
+// the issuer's keys again when a token verifies with none of those it
+// holds (default DefaultKeyRefetchInterval); d must be positive. Every
+// token refused meanwhile costs no fetch, forged or not: a token signed
+// with a key the issuer started using unannounced is refused until d has
+// passed since the last fetch, then accepted. Shorten it for an issuer
+// that signs with new keys before publishing them; lengthen it to spare
+// an issuer that limits its own clients.
+func WithKeyRefetchInterval(d time.Duration) Option {
+	return func(c *config) { c.interval = d }
+}
+
 // NewVerifier returns an auth.TokenVerifier for the JWT access tokens
 // (RFC 9068) that issuer issues for resource, the MCP server's canonical
 // URL (the RFC 8707 resource indicator its clients request tokens for,
@@ -81,32 +100,58 @@ func WithSigningAlgorithms(algs ...string) Option {
 // Extra. Every refusal wraps auth.ErrInvalidToken, so the client gets 401
 // and a challenge to fetch a new token.
 func NewVerifier(ctx context.Context, issuer, resource string, opts ...Option) (auth.TokenVerifier, error) {
-	var cfg config
+	cfg := config{client: http.DefaultClient, interval: DefaultKeyRefetchInterval}
 	for _, o := range opts {
 		o(&cfg)
 	}
 	if resource == "" {
 		return nil, errors.New("oidc: NewVerifier needs the resource (the MCP server's URL) that tokens must be issued for")
 	}
-	if cfg.client != nil {
-		ctx = gooidc.ClientContext(ctx, cfg.client)
+	if cfg.interval <= 0 {
+		return nil, fmt.Errorf("oidc: WithKeyRefetchInterval(%v): the interval must be positive (default %v)", cfg.interval, DefaultKeyRefetchInterval)
+	}
+	if cfg.jwksURL == "" {
+		if err := discover(ctx, issuer, &cfg); err != nil {
+			return nil, err
+		}
 	}
 	// go-oidc compares audiences byte for byte; vurb compares them as
 	// BearerAuth does (oauthex.MatchesResource), so the check is below.
 	vc := &gooidc.Config{SkipClientIDCheck: true, SupportedSigningAlgs: cfg.algs}
-	var v *gooidc.IDTokenVerifier
-	if cfg.jwksURL != "" {
-		v = gooidc.NewVerifier(issuer, gooidc.NewRemoteKeySet(ctx, cfg.jwksURL), vc)
-	} else {
-		p, err := gooidc.NewProvider(ctx, issuer)
-		if err != nil {
-			return nil, fmt.Errorf("oidc: discovering %s: %w", issuer, err)
-		}
-		v = p.VerifierContext(ctx, vc)
-	}
+	v := gooidc.NewVerifier(issuer, newKeySet(cfg.jwksURL, cfg.client, cfg.interval), vc)
 	return func(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 		return verify(ctx, v, resource, token)
 	}, nil
+}
+
+// discover reads the issuer's discovery document with go-oidc, which
+// checks that it names issuer, and completes cfg with its jwks_uri and,
+// unless WithSigningAlgorithms named them, the algorithms it signs ID
+// tokens with (those go-oidc supports), as go-oidc's own verifier would.
+func discover(ctx context.Context, issuer string, cfg *config) error {
+	p, err := gooidc.NewProvider(gooidc.ClientContext(ctx, cfg.client), issuer)
+	if err != nil {
+		return fmt.Errorf("oidc: discovering %s: %w", issuer, err)
+	}
+	var doc struct {
+		JWKSURL string   `json:"jwks_uri"`
+		Algs    []string `json:"id_token_signing_alg_values_supported"`
+	}
+	if err := p.Claims(&doc); err != nil {
+		return fmt.Errorf("oidc: discovering %s: %w", issuer, err)
+	}
+	if doc.JWKSURL == "" {
+		return fmt.Errorf("oidc: discovering %s: the discovery document names no jwks_uri; name the key set with WithJWKSURL", issuer)
+	}
+	cfg.jwksURL = doc.JWKSURL
+	if len(cfg.algs) == 0 {
+		for _, alg := range doc.Algs {
+			if supportedAlgorithm(alg) {
+				cfg.algs = append(cfg.algs, alg)
+			}
+		}
+	}
+	return nil
 }
 
 func verify(ctx context.Context, v *gooidc.IDTokenVerifier, resource, token string) (*auth.TokenInfo, error) {
