@@ -75,12 +75,9 @@ func toolHandler(r engine.Route, vs *views) mcp.ToolHandler {
 			meta = req.Params.Meta
 		}
 		o := originOf(ctx, req, meta)
-		seen := r // this call's view of the route: r is shared by every call
-		if vs != nil && vs.class != nil {
-			name := r.Wire().Name
-			if seen = vs.route(name, &o); seen == nil {
-				return nil, engine.UnknownTool(vs.plan.Runtime(), name)
-			}
+		seen := vs.seen(r.Wire().Name, r, &o) // this call's view of the route: r is shared by every call
+		if seen == nil {
+			return nil, engine.UnknownTool(vs.plan.Runtime(), r.Wire().Name)
 		}
 		if req.Params == nil {
 			return seen.Call(ctx, nil, o)

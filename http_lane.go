@@ -273,10 +273,7 @@ func (l *lane) call(w http.ResponseWriter, r *http.Request, req laneRequest) {
 // route is the route a caller reaches by name: the app's own, or its view
 // for the caller when the app has per-caller lists. Nil is unknown to them.
 func (l *lane) route(name string, o *engine.Origin) engine.Route {
-	if l.views != nil && l.views.class != nil {
-		return l.views.route(name, o)
-	}
-	return l.routes[name]
+	return l.views.seen(name, l.routes[name], o)
 }
 
 // callWrapped runs a tools/call through the app's request middleware, as

@@ -232,16 +232,14 @@ func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskReques
 	o := engine.Origin{Version: req.lr.version, RequestState: req.state, Header: r.Header,
 		Token: auth.TokenInfoFromContext(r.Context()), Remote: r.RemoteAddr}
 	o.Capabilities, _ = f.s.caps.get(req.caps)
-	if vs := f.s.views; vs != nil && vs.class != nil {
-		// The caller's own view of the tool, as on every other path: a
-		// hidden tool is unknown, a grouped one reaches only what it sees.
-		seen := vs.route(req.name, &o)
-		if seen == nil {
-			f.enc.writeError(w, req.lr, engine.UnknownTool(vs.plan.Runtime(), req.name).(*jsonrpc.Error))
-			return true
-		}
-		tr.route = seen
+	// The caller's own view of the tool, as on every other path: a hidden
+	// tool is unknown, a grouped one reaches only what it sees.
+	seen := f.s.views.seen(req.name, tr.route, &o)
+	if seen == nil {
+		f.enc.writeError(w, req.lr, engine.UnknownTool(f.s.views.plan.Runtime(), req.name).(*jsonrpc.Error))
+		return true
 	}
+	tr.route = seen
 	if !f.declaresTasks(req) {
 		if !tr.spec.required {
 			return false

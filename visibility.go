@@ -92,6 +92,21 @@ func (a *App) views(cfg *serveConfig) *views {
 	return vs
 }
 
+// seen is the route called name as the caller of o sees it, nil when it
+// does not: own (the server's route of that name, nil when it has none)
+// when every caller sees the same tools. vs may be nil. It also marks o
+// with what the caller's lists leave out, for the errors it may read.
+func (vs *views) seen(name string, own engine.Route, o *engine.Origin) engine.Route {
+	if vs == nil {
+		return own
+	}
+	o.HideUnscoped = len(vs.scoped) > 0
+	if vs.class == nil {
+		return own
+	}
+	return vs.route(name, o)
+}
+
 // route is the route called name for the caller of o, nil when the caller
 // does not see it. Scopes do not hide a route here: a call of an action
 // the token lacks scopes for reaches the pipeline, which names them.

@@ -34,6 +34,11 @@ type App struct {
 	buildMu sync.Mutex
 	plan    atomic.Pointer[engine.Plan]
 	frozen  atomic.Bool
+
+	// callViews are the per-caller views of in-process calls (Call), made
+	// on first use when the app has WithVisibility.
+	callViewsOnce sync.Once
+	callViews     *views
 }
 
 // New returns an empty App configured by opts.
@@ -107,8 +112,26 @@ func (a *App) built() *engine.Plan {
 // says what to do. The error return is for protocol failures: an unknown
 // tool (a *jsonrpc.Error with code InvalidParams, as the MCP spec asks) or
 // the caller's context being cancelled.
+//
+// The caller ContextWithCaller puts in ctx (none: an anonymous caller) is
+// held to every rule a served call is: scopes, and under WithVisibility
+// its class's view, in which a hidden tool is unknown and a hidden action
+// of a grouped tool an unknown action.
 func (a *App) Call(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
-	return a.built().Call(ctx, name, args, originOfContext(ctx))
+	p, o := a.built(), originOfContext(ctx)
+	a.callViewsOnce.Do(func() {
+		cfg := newServeConfig(nil)
+		a.callViews = a.views(&cfg)
+	})
+	if a.callViews == nil {
+		return p.Call(ctx, name, args, o)
+	}
+	own, _ := p.Route(name)
+	r := a.callViews.seen(name, own, &o)
+	if r == nil {
+		return nil, engine.UnknownTool(p.Runtime(), name)
+	}
+	return r.Call(ctx, args, o)
 }
 
 // Tools returns the compiled tools/list entries, in declaration order,

@@ -45,6 +45,10 @@ type Origin struct {
 	// Request.RemoteAddr) of a sessionless request, or of the request that
 	// opened the session; "" off HTTP.
 	Remote string
+	// HideUnscoped says that the caller's lists leave out the actions its
+	// token lacks scopes for: an error that names a grouped tool's actions
+	// names only the others.
+	HideUnscoped bool
 }
 
 // Call is what middleware and handlers know about the call in flight. The

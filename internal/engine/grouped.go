@@ -125,7 +125,7 @@ func (r *groupedRoute) Endpoints() []*Endpoint { return r.eps }
 
 // Call picks the endpoint by the discriminator and runs it.
 func (r *groupedRoute) Call(ctx context.Context, args json.RawMessage, o Origin) (*mcp.CallToolResult, error) {
-	ep, res := r.pick(args)
+	ep, res := r.pick(args, &o)
 	if res != nil {
 		return res, nil
 	}
@@ -133,16 +133,20 @@ func (r *groupedRoute) Call(ctx context.Context, args json.RawMessage, o Origin)
 }
 
 // pick reads the discriminator without decoding the rest of the arguments.
-func (r *groupedRoute) pick(args json.RawMessage) (*Endpoint, *mcp.CallToolResult) {
+func (r *groupedRoute) pick(args json.RawMessage, o *Origin) (*Endpoint, *mcp.CallToolResult) {
 	m := &r.rt.Messages
+	available := r.available
+	if o != nil && o.HideUnscoped {
+		available = r.availableTo(o)
+	}
 	raw, found, err := schema.LookupWith(args, r.discriminator, r.rt.Decode)
 	switch {
 	case err != nil:
 		return nil, ErrorResult("[" + r.tool + "] " + fmt.Sprintf(m.InvalidArguments, err))
 	case !found:
-		return nil, ErrorResult(fmt.Sprintf(m.DiscriminatorMissing, r.discriminator, r.available))
+		return nil, ErrorResult(fmt.Sprintf(m.DiscriminatorMissing, r.discriminator, available))
 	case len(raw) == 0 || raw[0] != '"':
-		return nil, ErrorResult(fmt.Sprintf(m.DiscriminatorNotString, r.discriminator, jsonKind(raw), r.available))
+		return nil, ErrorResult(fmt.Sprintf(m.DiscriminatorNotString, r.discriminator, jsonKind(raw), available))
 	}
 	if ep, ok := r.actions[string(raw[1:len(raw)-1])]; ok {
 		return ep, nil
@@ -153,7 +157,19 @@ func (r *groupedRoute) pick(args json.RawMessage) (*Endpoint, *mcp.CallToolResul
 			return ep, nil
 		}
 	}
-	return nil, ErrorResult(fmt.Sprintf(m.UnknownAction, Truncate(name, 64), r.available))
+	return nil, ErrorResult(fmt.Sprintf(m.UnknownAction, Truncate(name, 64), available))
+}
+
+// availableTo lists the actions the caller of o is shown: those its
+// token has the scopes for.
+func (r *groupedRoute) availableTo(o *Origin) string {
+	var names []string
+	for _, ep := range r.eps {
+		if Missing(ep.scopes, o.Token) == nil {
+			names = append(names, ep.action)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // jsonKind names the JSON kind of a raw value, for error texts.

@@ -82,6 +82,12 @@ func (p *Plan) Tools() []*mcp.Tool { return p.tools }
 // Routes returns every route in declaration order. Shared: do not modify.
 func (p *Plan) Routes() []Route { return p.routes }
 
+// Route returns the route of the wire tool called name.
+func (p *Plan) Route(name string) (Route, bool) {
+	r, ok := p.byName[name]
+	return r, ok
+}
+
 // Call runs the wire tool called name with args: the in-process entry of
 // the same pipeline a served call takes. An unknown name is a protocol
 // error (see UnknownTool).

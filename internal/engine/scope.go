@@ -46,7 +46,7 @@ func (ep *Endpoint) denied(missing []string) *mcp.CallToolResult {
 // of the route): the route itself answers such a call.
 func Target(r Route, args json.RawMessage) *Endpoint {
 	if g, ok := r.(*groupedRoute); ok {
-		ep, _ := g.pick(args)
+		ep, _ := g.pick(args, nil)
 		return ep
 	}
 	if eps := r.Endpoints(); len(eps) == 1 {
