@@ -16,6 +16,11 @@ import (
 //     only when the server is redeployed. They are "public" (a list does
 //     not depend on who asks: tag filters are per server) and fresh for
 //     DefaultListTTL, or what WithListTTL says.
+//   - but tools/list, when the app gives each caller its own list
+//     (WithVisibility, RequireScopes): "private", since a shared cache
+//     would hand one caller another's list, and stale at once, so that a
+//     caller whose token gains or loses a scope lists anew at its next
+//     call.
 //   - resources/read: what the resource says (ResourceDef.TTL), else
 //     immediately stale; "private", since a read may depend on who asks.
 //
@@ -49,6 +54,7 @@ func (a *App) setCacheable(user func(context.Context, mcp.Request, *mcp.Cacheabl
 	if a.cfg.listTTLSet {
 		listTTL = a.cfg.listTTL
 	}
+	perCaller := a.cfg.class != nil || len(a.requiredScopes()) > 0
 	return func(ctx context.Context, req mcp.Request, c *mcp.Cacheable) {
 		if read, ok := req.(*mcp.ReadResourceRequest); ok {
 			c.TTLMs, c.CacheScope = 0, "private"
@@ -60,6 +66,8 @@ func (a *App) setCacheable(user func(context.Context, mcp.Request, *mcp.Cacheabl
 					}
 				}
 			}
+		} else if _, tools := req.(*mcp.ListToolsRequest); tools && perCaller {
+			c.TTLMs, c.CacheScope = 0, "private"
 		} else {
 			c.TTLMs, c.CacheScope = int(listTTL.Milliseconds()), "public"
 		}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
 )
 
 // subscribe accepts a subscription to any resource the app declares.
@@ -20,7 +22,17 @@ func (a *App) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 
 // complete answers completion/complete from the completers of prompts and
 // resource templates. An argument without a completer completes to nothing.
+// A caller without the app's scopes (RequireScopes) is refused, as its
+// prompts/get and resources/read are: the values a completer offers are
+// the prompt's or the resource's data.
 func (a *App) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	var token *auth.TokenInfo
+	if req.Extra != nil {
+		token = req.Extra.TokenInfo
+	}
+	if err := appScopes(a.built().Runtime(), token); err != nil {
+		return nil, err
+	}
 	ref, arg := req.Params.Ref, req.Params.Argument
 	var others map[string]string
 	if req.Params.Context != nil {
@@ -43,7 +55,7 @@ func (a *App) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Comp
 		}
 	}
 	if !found {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "completion: unknown " + strings.TrimPrefix(ref.Type, "ref/") + " " + ref.Name + ref.URI}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "completion: unknown " + strings.TrimPrefix(ref.Type, "ref/") + " " + engine.Truncate(ref.Name+ref.URI, maxEcho)}
 	}
 	values := []string{}
 	if c := completers[arg.Name]; c != nil {

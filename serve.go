@@ -3,11 +3,8 @@ package vurb
 import (
 	"context"
 	"errors"
-	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vurb-go/vurb/internal/engine"
 )
 
 // NewServer returns a go-sdk server with everything the app declares: its
@@ -42,7 +39,7 @@ func (a *App) newServer(cfg *serveConfig) *mcp.Server {
 		so.KeepAlive = max(cfg.keepAlive, 0)
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: a.cfg.name, Version: a.cfg.version}, &so)
-	server.AddReceivingMiddleware(shortUnknownTool(p.Runtime()))
+	server.AddReceivingMiddleware(shortEchoes(p.Runtime()))
 	vs := a.views(cfg)
 	if vs != nil {
 		server.AddReceivingMiddleware(vs.listMiddleware)
@@ -60,26 +57,6 @@ func (a *App) newServer(cfg *serveConfig) *mcp.Server {
 	server.AddReceivingMiddleware(containPanics(p.Runtime(), a.cfg.logger))
 	a.servers.add(server)
 	return server
-}
-
-// shortUnknownTool rewrites the SDK's "unknown tool" error, which quotes
-// the name whole, with vurb's, which truncates it: a 100 KB name is not sent
-// back to its sender. The error is otherwise the same, so a filtered-out
-// tool still reads exactly like one that never existed.
-func shortUnknownTool(rt *engine.Runtime) mcp.Middleware {
-	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			res, err := next(ctx, method, req)
-			var rpcErr *jsonrpc.Error
-			if method != "tools/call" || !errors.As(err, &rpcErr) || !strings.HasPrefix(rpcErr.Message, "unknown tool ") {
-				return res, err
-			}
-			if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
-				return res, engine.UnknownTool(rt, p.Name)
-			}
-			return res, err
-		}
-	}
 }
 
 // Serve runs the app on transport (Stdio() for desktop clients) until the
