@@ -90,7 +90,7 @@ func (a *App) httpServing(opts ...ServeOption) *httpServing {
 	}
 	if cfg.bearer != nil {
 		cfg.bearer = cfg.bearer.forApp(a.requiredScopes())
-		served = cfg.bearer.protect(served) // every request, the fast lane's included
+		served = cfg.bearer.protect(served, a.cfg.logger) // every request, the fast lane's included
 	}
 	hs.handler = guard(served, &cfg)
 	if cfg.bearer != nil {

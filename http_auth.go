@@ -3,6 +3,8 @@ package vurb
 import (
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -165,9 +167,13 @@ func audiences(claim any) (aud []string, ok bool) {
 
 // protect puts the bearer check in front of next. A refused request's
 // answer is written through a challengeWriter, which adds RFC 6750's error
-// code to the go-sdk's challenge; an accepted one reaches next with the
-// ResponseWriter it came with, so streams flush as they would unprotected.
-func (rs *resourceServer) protect(next http.Handler) http.Handler {
+// code to the go-sdk's challenge and replaces its body, the verifier's
+// error text, with one that says only what RFC 6750 lets an unauthenticated
+// client know; the verifier's text (which may name the issuer, the key set
+// or the server's clock) goes to logger, at debug level. An accepted
+// request reaches next with the ResponseWriter it came with, so streams
+// flush as they would unprotected.
+func (rs *resourceServer) protect(next http.Handler, logger *slog.Logger) http.Handler {
 	checked := rs.require(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if cw, ok := w.(*challengeWriter); ok {
 			w = cw.ResponseWriter
@@ -175,7 +181,11 @@ func (rs *resourceServer) protect(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		checked.ServeHTTP(&challengeWriter{ResponseWriter: w, bearer: presentsBearer(r)}, r)
+		cw := &challengeWriter{ResponseWriter: w, bearer: presentsBearer(r)}
+		checked.ServeHTTP(cw, r)
+		if cw.refused && len(cw.reason) > 0 {
+			logger.Debug("vurb: bearer token refused", "reason", strings.TrimSpace(string(cw.reason)), "remote", r.RemoteAddr)
+		}
 	})
 }
 
@@ -207,6 +217,36 @@ func presentsBearer(r *http.Request) bool {
 type challengeWriter struct {
 	http.ResponseWriter
 	bearer bool // the request presented a bearer token
+	// refused is set when the check refused the request: what it writes
+	// then (the verifier's error text) is kept in reason, at most
+	// maxRefusalReason bytes, for the log, instead of sent.
+	refused bool
+	reason  []byte
+}
+
+// maxRefusalReason bounds the verifier's error text kept for the log.
+const maxRefusalReason = 512
+
+// Write sends p, or keeps it for the log when it explains a refusal.
+func (c *challengeWriter) Write(p []byte) (int, error) {
+	if !c.refused {
+		return c.ResponseWriter.Write(p)
+	}
+	c.reason = append(c.reason, p[:min(len(p), maxRefusalReason-len(c.reason))]...)
+	return len(p), nil
+}
+
+// refusalText is the body of a refusal: RFC 6750's error code and what
+// the client may do, nothing of why the verifier refused.
+func refusalText(code int, bearer bool) string {
+	switch {
+	case code == http.StatusForbidden:
+		return "Forbidden: insufficient_scope: the token lacks a scope this request needs (see the scope parameter of WWW-Authenticate)\n"
+	case bearer:
+		return "Unauthorized: invalid_token: the bearer token is not valid here (expired, revoked, malformed, or issued for another resource); obtain a new one\n"
+	default:
+		return "Unauthorized: this server needs a bearer token (see WWW-Authenticate for where to obtain one)\n"
+	}
 }
 
 func (c *challengeWriter) WriteHeader(code int) {
@@ -225,6 +265,14 @@ func (c *challengeWriter) WriteHeader(code int) {
 			}
 			h.Set("WWW-Authenticate", `Bearer error="`+e+`"`+params)
 		}
+	}
+	if code == http.StatusUnauthorized || code == http.StatusForbidden {
+		c.refused = true
+		h.Del("Content-Length")
+		h.Set("Content-Type", "text/plain; charset=utf-8")
+		c.ResponseWriter.WriteHeader(code)
+		io.WriteString(c.ResponseWriter, refusalText(code, c.bearer))
+		return
 	}
 	c.ResponseWriter.WriteHeader(code)
 }
