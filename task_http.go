@@ -280,10 +280,13 @@ func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskReques
 }
 
 // start creates the task of a call the front answers and writes its
-// answer, or reports false to hand the call over.
+// answer, or reports false to hand the call over. The task's record is
+// made only once the call is authorised, valid and within its limits
+// (engine.Origin.Admit): a call refused for its scopes, its arguments or
+// its rate is answered as any call would be, and leaves nothing stored.
 func (f *taskFront) start(w http.ResponseWriter, r *http.Request, req *taskRequest, tr taskRoute, o engine.Origin) bool {
 	call := &taskCall{tool: req.name, args: req.args, version: req.lr.version, caps: req.caps,
-		state: req.state, owner: owner(r)}
+		state: req.state, owner: owner(r), caller: callerBucket(r.Context(), o)}
 	if len(req.answers) > 0 && !bytes.Equal(req.answers, []byte("null")) {
 		if json.Unmarshal(req.answers, &call.answers) != nil || json.Unmarshal(req.answers, &o.Answers) != nil {
 			return false // the go-sdk says what is wrong with them
@@ -291,13 +294,15 @@ func (f *taskFront) start(w http.ResponseWriter, r *http.Request, req *taskReque
 	}
 	e := f.s.newExecution(r.Context(), tr, call, f.s.now().Add(positive(tr.spec.ttl, f.s.ttl)))
 	if !tr.spec.deferred {
-		if err := e.start(); err != nil {
-			e.cancel()
+		o.Admit = func() error {
+			err := e.start()
 			if errors.Is(err, ErrTaskStoreFull) && !tr.spec.required {
-				return false // served synchronously instead
+				return nil // served synchronously instead: no task, the answer is the call's
 			}
-			f.enc.writeError(w, req.lr, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot create the task: " + err.Error()})
-			return true
+			if err != nil {
+				return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot create the task: " + err.Error()}
+			}
+			return nil
 		}
 	}
 	done := e.launch(req.args, o)

@@ -11,49 +11,168 @@ import (
 // told otherwise.
 const DefaultMaxTasks = 10_000
 
-// MemoryTaskStore is the TaskStore of one process: a map under a lock,
-// bounded twice. Every task goes after its TTL (Get and Update no longer
-// find it; the space is reclaimed when the store fills up), and the store
-// never holds more than its maximum: Create refuses a task beyond it with
-// ErrTaskStoreFull rather than drop a live one early, which the extension
-// forbids. Behind a load balancer, use a store every replica shares.
-type MemoryTaskStore struct {
-	max int
-	now func() time.Time
+// DefaultMaxTaskBytes is how many bytes of records (arguments, results,
+// answers, state) NewMemoryTaskStore keeps when not told otherwise.
+const DefaultMaxTaskBytes = 256 << 20
 
-	mu    sync.Mutex
-	tasks map[string]*TaskRecord
+// DefaultTaskCallerShare is the part of a MemoryTaskStore's tasks and bytes
+// one caller may hold when not told otherwise: a sixteenth.
+const DefaultTaskCallerShare = 16
+
+// MemoryTaskStore is the TaskStore of one process: a map under a lock,
+// bounded in tasks and in bytes, in all and per caller. Every task goes
+// after its TTL (Get and Update no longer find it; the space is reclaimed
+// when room is needed), and the store never holds more than its bounds:
+// Create refuses a task beyond them with ErrTaskStoreFull rather than drop
+// a live one early, which the extension forbids. A caller (TaskRecord.Caller:
+// a verified subject, else an HTTP client's host) holds at most its share,
+// so that one caller filling the store refuses nobody but itself. Behind a
+// load balancer, use a store every replica shares.
+type MemoryTaskStore struct {
+	max, perCaller           int
+	maxBytes, perCallerBytes int64
+	now                      func() time.Time
+
+	mu      sync.Mutex
+	tasks   map[string]*TaskRecord
+	bytes   int64
+	callers map[string]*callerTasks
+}
+
+// callerTasks is what one caller holds in a MemoryTaskStore.
+type callerTasks struct {
+	tasks int
+	bytes int64
+}
+
+// A MemoryTaskStoreOption sets a bound of NewMemoryTaskStore.
+type MemoryTaskStoreOption func(*MemoryTaskStore)
+
+// TaskStoreMaxBytes bounds the bytes of records the store keeps (default
+// DefaultMaxTaskBytes).
+func TaskStoreMaxBytes(n int64) MemoryTaskStoreOption {
+	return func(s *MemoryTaskStore) {
+		if n > 0 {
+			s.maxBytes = n
+		}
+	}
+}
+
+// TaskStorePerCaller bounds the tasks and the bytes one caller may hold at
+// once (default: a sixteenth of the store's, DefaultTaskCallerShare, but
+// at least 16 tasks and 1 MiB when the store has them). Zero keeps a
+// default.
+func TaskStorePerCaller(tasks int, bytes int64) MemoryTaskStoreOption {
+	return func(s *MemoryTaskStore) {
+		if tasks > 0 {
+			s.perCaller = tasks
+		}
+		if bytes > 0 {
+			s.perCallerBytes = bytes
+		}
+	}
 }
 
 // NewMemoryTaskStore returns a store that keeps at most maxTasks live tasks
-// (DefaultMaxTasks when maxTasks <= 0).
-func NewMemoryTaskStore(maxTasks int) *MemoryTaskStore {
+// (DefaultMaxTasks when maxTasks <= 0), within the bounds opts set.
+func NewMemoryTaskStore(maxTasks int, opts ...MemoryTaskStoreOption) *MemoryTaskStore {
 	if maxTasks <= 0 {
 		maxTasks = DefaultMaxTasks
 	}
-	return &MemoryTaskStore{max: maxTasks, now: time.Now, tasks: map[string]*TaskRecord{}}
+	s := &MemoryTaskStore{max: maxTasks, maxBytes: DefaultMaxTaskBytes, now: time.Now,
+		tasks: map[string]*TaskRecord{}, callers: map[string]*callerTasks{}}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.perCaller == 0 {
+		s.perCaller = max(s.max/DefaultTaskCallerShare, min(s.max, 16)) // a small store is not cut in sixteen
+	}
+	if s.perCallerBytes == 0 {
+		s.perCallerBytes = max(s.maxBytes/DefaultTaskCallerShare, min(s.maxBytes, 1<<20))
+	}
+	return s
 }
 
-// Create adds t, first dropping expired tasks when the store is full.
+// Create adds t, first dropping expired tasks when there is no room.
 func (s *MemoryTaskStore) Create(_ context.Context, t *TaskRecord) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, dup := s.tasks[t.ID]; dup {
 		return fmt.Errorf("vurb: task %q exists already", t.ID)
 	}
-	if len(s.tasks) >= s.max {
-		now := s.now()
-		for id, old := range s.tasks {
-			if now.After(old.Expires()) {
-				delete(s.tasks, id)
-			}
-		}
-		if len(s.tasks) >= s.max {
-			return ErrTaskStoreFull
+	size := recordSize(t)
+	if !s.fits(t.Caller, 1, size) {
+		s.reclaim()
+		if !s.fits(t.Caller, 1, size) {
+			return s.full(t.Caller, size)
 		}
 	}
 	s.tasks[t.ID] = t.Clone()
+	s.account(t.Caller, 1, size)
 	return nil
+}
+
+// fits reports whether caller may add tasks and bytes.
+func (s *MemoryTaskStore) fits(caller string, tasks int, bytes int64) bool {
+	c := s.callers[caller]
+	if c == nil {
+		c = &callerTasks{}
+	}
+	return len(s.tasks)+tasks <= s.max && s.bytes+bytes <= s.maxBytes &&
+		c.tasks+tasks <= s.perCaller && c.bytes+bytes <= s.perCallerBytes
+}
+
+// full is the refusal of bytes more for caller, saying which bound it met.
+func (s *MemoryTaskStore) full(caller string, bytes int64) error {
+	if c := s.callers[caller]; c != nil && (c.tasks >= s.perCaller || c.bytes+bytes > s.perCallerBytes) {
+		return fmt.Errorf("%w: this caller holds %d tasks (%d bytes), its share of the store; wait until they expire", ErrTaskStoreFull, c.tasks, c.bytes)
+	}
+	return ErrTaskStoreFull
+}
+
+// account adds tasks and bytes to caller's and the store's totals.
+func (s *MemoryTaskStore) account(caller string, tasks int, bytes int64) {
+	c := s.callers[caller]
+	if c == nil {
+		c = &callerTasks{}
+		s.callers[caller] = c
+	}
+	c.tasks += tasks
+	c.bytes += bytes
+	s.bytes += bytes
+	if c.tasks == 0 {
+		delete(s.callers, caller)
+	}
+}
+
+// reclaim drops every expired task.
+func (s *MemoryTaskStore) reclaim() {
+	now := s.now()
+	for id, old := range s.tasks {
+		if now.After(old.Expires()) {
+			s.drop(id, old)
+		}
+	}
+}
+
+// drop removes the task id.
+func (s *MemoryTaskStore) drop(id string, t *TaskRecord) {
+	delete(s.tasks, id)
+	s.account(t.Caller, -1, -recordSize(t))
+}
+
+// recordSize is what a record weighs in a store's byte bounds: what the
+// client sent and what the call returned, plus a fixed part for the rest.
+func recordSize(t *TaskRecord) int64 {
+	n := 512 + len(t.ID) + len(t.Owner) + len(t.Caller) + len(t.StatusMessage) + len(t.Tool) + len(t.Version) +
+		len(t.Arguments) + len(t.Capabilities) + len(t.RequestState) + len(t.Result) + len(t.Error)
+	for k, v := range t.InputRequests {
+		n += len(k) + len(v)
+	}
+	for k, v := range t.Answers {
+		n += len(k) + len(v)
+	}
+	return int64(n)
 }
 
 // Get returns a copy of the task id.
@@ -80,8 +199,16 @@ func (s *MemoryTaskStore) Update(_ context.Context, id string, fn func(*TaskReco
 	if err := fn(c); err != nil {
 		return nil, err
 	}
-	c.ID = id
+	c.ID, c.Caller = id, t.Caller
+	grown := recordSize(c) - recordSize(t)
+	if grown > 0 && !s.fits(t.Caller, 0, grown) {
+		s.reclaim()
+		if !s.fits(t.Caller, 0, grown) {
+			return nil, s.full(t.Caller, grown)
+		}
+	}
 	s.tasks[id] = c
+	s.account(t.Caller, 0, grown)
 	return c.Clone(), nil
 }
 
@@ -98,7 +225,7 @@ func (s *MemoryTaskStore) Len() int {
 func (s *MemoryTaskStore) live(id string) (*TaskRecord, error) {
 	t, ok := s.tasks[id]
 	if ok && s.now().After(t.Expires()) {
-		delete(s.tasks, id)
+		s.drop(id, t)
 		return nil, fmt.Errorf("%w: task %q has expired", ErrTaskNotFound, id)
 	}
 	if !ok {

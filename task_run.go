@@ -87,6 +87,7 @@ type taskCall struct {
 	answers map[string]json.RawMessage // the inputResponses the request carried
 	state   string
 	owner   string
+	caller  string // whose quota the task counts against (see callerBucket)
 }
 
 // execution is one run of a task's call: the first, which may become a
@@ -190,7 +191,7 @@ var errTaskUnchanged = errors.New("vurb: task unchanged")
 // newRecord is the record of a new task of call.
 func (s *taskServer) newRecord(call *taskCall, spec taskSpec) *TaskRecord {
 	now := s.now().UTC()
-	return &TaskRecord{ID: rand.Text(), Owner: call.owner, Status: TaskWorking, CreatedAt: now, UpdatedAt: now,
+	return &TaskRecord{ID: rand.Text(), Owner: call.owner, Caller: call.caller, Status: TaskWorking, CreatedAt: now, UpdatedAt: now,
 		TTL: positive(spec.ttl, s.ttl), PollInterval: positive(spec.poll, s.poll),
 		Tool: call.tool, Arguments: call.args, Version: call.version, Capabilities: call.caps,
 		Answers: call.answers, RequestState: call.state}
@@ -245,6 +246,18 @@ func (s *taskServer) settle(id string, res *mcp.CallToolResult, err error) {
 		t.Status, t.Result, t.StatusMessage = TaskCompleted, resultJSON(res), ""
 		return nil
 	})
+	if errors.Is(uerr, ErrTaskStoreFull) { // the outcome does not fit: the task fails, saying so
+		s.logger.Warn("vurb: a task's outcome does not fit in the task store", "task", id, "err", uerr.Error())
+		_, uerr = s.store.Update(context.Background(), id, func(t *TaskRecord) error {
+			if t.Status.Terminal() {
+				return errTaskUnchanged
+			}
+			t.UpdatedAt, t.Status, t.StatusMessage = s.now().UTC(), TaskFailed, "the call's outcome is too large for the task store"
+			t.Error = rpcErrorJSON(&jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the call's outcome is too large for the task store; call it again with a narrower request"})
+			t.InputRequests, t.Answers, t.RequestState = nil, nil, ""
+			return nil
+		})
+	}
 	if uerr != nil && !errors.Is(uerr, errTaskUnchanged) && !errors.Is(uerr, ErrTaskNotFound) {
 		s.logger.Error("vurb: recording a task's outcome", "task", id, "err", uerr.Error())
 	}

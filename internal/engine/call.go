@@ -49,6 +49,11 @@ type Origin struct {
 	// token lacks scopes for: an error that names a grouped tool's actions
 	// names only the others.
 	HideUnscoped bool
+	// Admit, when not nil, runs once the call is authorised, valid and
+	// within its limits, just before its handler: an error refuses the
+	// call with it. A task's record is made there, so that a call that
+	// would be refused never leaves one.
+	Admit func() error
 }
 
 // Call is what middleware and handlers know about the call in flight. The

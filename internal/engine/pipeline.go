@@ -98,6 +98,12 @@ func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id
 		ep.release(cc)
 		return nil, OutcomeValidation, err
 	}
+	if o.Admit != nil {
+		if err := o.Admit(); err != nil {
+			ep.release(cc)
+			return nil, OutcomeBusy, err
+		}
+	}
 
 	if ep.rt.Inline {
 		// Deferred: runtime.Goexit in the handler ends this goroutine too,
