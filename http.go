@@ -70,7 +70,7 @@ func (a *App) httpServing(opts ...ServeOption) *httpServing {
 			return sdk
 		}
 	}
-	h := capSessions(generations(server, ho, fast, a.taskFront(&cfg, &ho)), server, cfg.sessionCap(), ho.Stateless)
+	h := capSessions(generations(server, ho, fast, a.taskFront(&cfg, &ho)), server, cfg.sessionCap(), cfg.sessionShare(), ho.Stateless)
 	hs := &httpServing{server: server}
 	counted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost { // a POST carries calls; a GET is a standing stream

@@ -110,12 +110,33 @@ func SessionIdleTimeout(d time.Duration) ServeOption {
 }
 
 // MaxSessions bounds the sessions open at once (default
-// DefaultMaxSessions; negative: no bound). Past it, a request that would
-// open one is refused with 503 Service Unavailable and a Retry-After,
-// while the sessions open are served as before. The short-lived sessions
-// of sessionless requests count while they last.
+// DefaultMaxSessions; negative: no bound). Past it, the session that has
+// been idle the longest (no request in flight, none for the longest time)
+// is closed to make room for the new one; only when every session is busy
+// is a request that would open one refused, with 503 Service Unavailable
+// and a Retry-After. One caller holds at most its share (see
+// MaxSessionsPerCaller).
 func MaxSessions(n int) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("MaxSessions"); c.maxSessions = n }
+}
+
+// MaxSessionsPerCaller bounds the sessions one caller may hold open at
+// once (default: a sixteenth of MaxSessions, at least 16): past it, that
+// caller's next initialize gets 429 Too Many Requests, and nobody else's.
+// A caller is the subject of its verified token, else the host it connects
+// from (its /64 over IPv6), as PerCaller keys it: never a value the client
+// writes. At MaxSessions, the session idle the longest makes room for a
+// new one.
+func MaxSessionsPerCaller(n int) ServeOption {
+	return func(c *serveConfig) { c.httpSetting("MaxSessionsPerCaller"); c.sessionsPerCaller = n }
+}
+
+// sessionShare is the bound on one caller's sessions.
+func (c *serveConfig) sessionShare() int {
+	if c.sessionsPerCaller > 0 {
+		return c.sessionsPerCaller
+	}
+	return perCallerSessions(c.sessionCap())
 }
 
 // sessionTimeout is the go-sdk's SessionTimeout from the options.

@@ -25,21 +25,22 @@ type serveConfig struct {
 	keepAlive time.Duration
 
 	// HTTP settings
-	httpOnly       []string // the names of the HTTP settings given, for errors
-	stateless      bool
-	jsonResponse   bool
-	maxBodyBytes   int64
-	allowedOrigins map[string]bool
-	allowedHosts   map[string]bool
-	shutdownGrace  time.Duration
-	sdkHTTP        *mcp.StreamableHTTPOptions
-	noLane         bool
-	sessionIdle    time.Duration
-	maxSessions    int
-	timeouts       httpTimeouts
-	maxConns       int
-	bearer         *resourceServer // BearerAuth
-	challenges     bool            // ScopeChallenges
+	httpOnly          []string // the names of the HTTP settings given, for errors
+	stateless         bool
+	jsonResponse      bool
+	maxBodyBytes      int64
+	allowedOrigins    map[string]bool
+	allowedHosts      map[string]bool
+	shutdownGrace     time.Duration
+	sdkHTTP           *mcp.StreamableHTTPOptions
+	noLane            bool
+	sessionIdle       time.Duration
+	maxSessions       int
+	sessionsPerCaller int
+	timeouts          httpTimeouts
+	maxConns          int
+	bearer            *resourceServer // BearerAuth
+	challenges        bool            // ScopeChallenges
 }
 
 func newServeConfig(opts []ServeOption) serveConfig {

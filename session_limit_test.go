@@ -45,7 +45,7 @@ func TestAbandonedSessionsAreReclaimed(t *testing.T) {
 	}
 	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
 	vurb.Query(app.Tool("ops"), "ok", func(context.Context, struct{}) (string, error) { return "fine", nil })
-	srv := httptest.NewServer(app.HTTPHandler(vurb.SessionIdleTimeout(idle)))
+	srv := httptest.NewServer(app.HTTPHandler(vurb.SessionIdleTimeout(idle), vurb.MaxSessionsPerCaller(sessions)))
 	defer srv.Close()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128}}
 	defer client.CloseIdleConnections()
@@ -84,26 +84,82 @@ func TestAbandonedSessionsAreReclaimed(t *testing.T) {
 	}
 }
 
-func TestSessionsAreCapped(t *testing.T) {
+// TestSessionsAreCappedIdleOnesGiveWay: at MaxSessions, the session idle
+// the longest is closed to make room; a caller past its share is refused
+// alone.
+func TestSessionsAreCappedIdleOnesGiveWay(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
 	vurb.Query(app.Tool("ops"), "ok", func(context.Context, struct{}) (string, error) { return "fine", nil })
-	srv := httptest.NewServer(app.HTTPHandler(vurb.MaxSessions(3)))
+	srv := httptest.NewServer(app.HTTPHandler(vurb.MaxSessions(3), vurb.MaxSessionsPerCaller(10)))
 	defer srv.Close()
-	for range 3 {
-		status, err := openSession(srv.Client(), srv.URL)
-		is.NoErr(err)
+	var ids []string
+	for range 4 {
+		id, status := initializeSession(t, srv.URL)
 		is.Equal(status, http.StatusOK)
+		ids = append(ids, id)
 	}
-	req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(initializeBody))
+	is.Equal(sessionStatus(t, srv.URL, ids[0]), http.StatusNotFound) // the oldest idle one made room
+	is.Equal(sessionStatus(t, srv.URL, ids[3]), http.StatusAccepted)  // the new one serves
+
+	// A caller whose sessions are all busy (a standing stream each) is
+	// refused past its share, and nobody else is.
+	shared := httptest.NewServer(app.HTTPHandler(vurb.MaxSessions(100), vurb.MaxSessionsPerCaller(2)))
+	defer shared.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for range 2 {
+		id, status := initializeSession(t, shared.URL)
+		is.Equal(status, http.StatusOK)
+		get, _ := http.NewRequestWithContext(ctx, http.MethodGet, shared.URL, nil)
+		get.Header.Set("Accept", "text/event-stream")
+		get.Header.Set("Mcp-Session-Id", id)
+		get.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		stream, err := http.DefaultClient.Do(get)
+		is.NoErr(err)
+		is.Equal(stream.StatusCode, http.StatusOK)
+		defer stream.Body.Close()
+	}
+	req, _ := http.NewRequest(http.MethodPost, shared.URL, strings.NewReader(initializeBody))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := srv.Client().Do(req)
+	resp, err := shared.Client().Do(req)
 	is.NoErr(err)
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	is.Equal(resp.StatusCode, http.StatusServiceUnavailable)
+	is.Equal(resp.StatusCode, http.StatusTooManyRequests)
 	is.Equal(resp.Header.Get("Retry-After"), "30")
-	is.True(strings.Contains(string(body), "the server has 3 sessions open, its limit"))
+	is.True(strings.Contains(string(body), "you have 2 sessions open and busy, your share"))
+}
+
+// initializeSession opens a session and returns its id.
+func initializeSession(t *testing.T, url string) (string, int) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(initializeBody))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, resp.Body)
+	return resp.Header.Get("Mcp-Session-Id"), resp.StatusCode
+}
+
+// sessionStatus is the status of a notification sent on the session id.
+func sessionStatus(t *testing.T, url, id string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", id)
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
 }
