@@ -42,19 +42,16 @@ func authOf(meta map[string]any, scopes []string) *Auth {
 	if json.Unmarshal(data, &schemes) != nil || len(schemes) == 0 {
 		return nil
 	}
-	a := &Auth{Required: true}
+	var all []string
 	for _, s := range schemes {
 		if s.Type == "noauth" {
 			return nil // anonymous calls are accepted
 		}
-		for _, sc := range s.Scopes {
-			if !slices.Contains(a.Scopes, sc) {
-				a.Scopes = append(a.Scopes, sc)
-			}
-		}
+		all = append(all, s.Scopes...)
 	}
-	slices.Sort(a.Scopes)
-	return a
+	// Sorted and compacted, not looked up one by one: a server lists as
+	// many scopes as it likes.
+	return &Auth{Required: true, Scopes: sorted(all)}
 }
 
 func sorted(xs []string) []string {

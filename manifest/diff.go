@@ -22,13 +22,16 @@ type Change struct {
 	Reason string `json:"reason"`
 }
 
-// String is the change as the vurb command prints it.
+// String is the change as the vurb command prints it, on one line. The
+// path and reason hold the server's names and values, so they are made
+// Visible: a name holding escape sequences cannot erase or rewrite the
+// line, or the one before it, in a terminal.
 func (c Change) String() string {
 	sev := "compatible"
 	if c.Breaking {
 		sev = "BREAKING"
 	}
-	return fmt.Sprintf("%-10s  %s: %s", sev, c.Path, c.Reason)
+	return fmt.Sprintf("%-10s  %s: %s", sev, Visible(c.Path), Visible(c.Reason))
 }
 
 // Breaking reports whether any change breaks clients.
@@ -59,6 +62,9 @@ func Diff(old, new Manifest) []Change {
 		func(a Action) { d.add(ActionRemoved, true, "actions/"+a.Key, "action removed: calls to it will fail") },
 		func(a Action) { d.add(ActionAdded, false, "actions/"+a.Key, "new action") },
 		func(a, b Action) {
+			// The wire does not show tasks: in flat exposition too, only
+			// the action says it.
+			d.task("actions/"+a.Key, a.Task, b.Task)
 			if !bothFlat {
 				d.action("actions/"+a.Key, a, b)
 			}
@@ -153,6 +159,9 @@ func (d *differ) output(path string, a, b json.RawMessage) {
 	}
 }
 
+// annotations compares hints. Clients act on two of them without asking
+// the user: they run read-only tools freely and ask before destructive
+// ones, so a tool that starts writing or destroying breaks that trust.
 func (d *differ) annotations(path string, a, b *Annotations) {
 	if a.Destructive() != b.Destructive() {
 		if b.Destructive() {
@@ -160,6 +169,10 @@ func (d *differ) annotations(path string, a, b *Annotations) {
 		} else {
 			d.add(AnnotationChanged, false, path+"/annotations", "no longer destructive")
 		}
+		return
+	}
+	if a.readOnly() && !b.readOnly() {
+		d.add(BecameWriting, true, path+"/annotations", "no longer read-only, it now writes: clients that ran it without asking must ask")
 		return
 	}
 	if canonicalValue(a) == nil && canonicalValue(b) == nil || bytes.Equal(canonicalValue(a), canonicalValue(b)) {
@@ -230,11 +243,35 @@ func iconEqual(a, b Icon) bool {
 	return a.Src == b.Src && a.MIMEType == b.MIMEType && a.Theme == b.Theme && slices.Equal(a.Sizes, b.Sizes)
 }
 
-// minus is the elements of a not in b.
+// task compares how an action runs as a task. Only turning on Required
+// breaks a client: a 2026-07-28 client that does not declare the tasks
+// extension is then refused. A client that declares it takes a task or a
+// result alike, and one that does not is answered directly otherwise.
+func (d *differ) task(path string, a, b *Task) {
+	p := path + "/task"
+	switch {
+	case b != nil && b.Required && (a == nil || !a.Required):
+		d.add(TaskRequired, true, p, "now runs only as a task: 2026-07-28 clients that do not declare the tasks extension are refused")
+	case a == nil && b != nil:
+		d.add(TaskChanged, false, p, "now runs as a task for clients that declare the tasks extension")
+	case a != nil && b == nil:
+		d.add(TaskChanged, false, p, "no longer runs as a task: every client gets its result directly")
+	case a != nil && a.Required && !b.Required:
+		d.add(TaskChanged, false, p, "no longer only a task: clients without the tasks extension are answered directly")
+	}
+}
+
+// minus is the elements of a not in b, in a's order. It indexes b in a
+// set: looking each value up in the list b made two 1 MB enums of 90,000
+// values take 44 s to compare, the set 0.2 s.
 func minus(a, b []string) []string {
+	in := make(map[string]struct{}, len(b))
+	for _, x := range b {
+		in[x] = struct{}{}
+	}
 	var out []string
 	for _, x := range a {
-		if !slices.Contains(b, x) {
+		if _, ok := in[x]; !ok {
 			out = append(out, x)
 		}
 	}

@@ -148,8 +148,12 @@ func typeSet(m map[string]any) []string {
 // within reports whether every type of a is admitted by b (an integer is
 // a number).
 func within(a, b []string) bool {
+	in := make(map[string]bool, len(b))
+	for _, t := range b {
+		in[t] = true
+	}
 	for _, t := range a {
-		if !slices.Contains(b, t) && !(t == "integer" && slices.Contains(b, "number")) {
+		if !in[t] && !(t == "integer" && in["number"]) {
 			return false
 		}
 	}
@@ -179,16 +183,29 @@ func (d *differ) types(path string, a, b map[string]any, s side) {
 	d.change(k, e, s, path+"/type", "type %s from %s to %s", strings.TrimPrefix(string(k), "type-"), show(at), show(bt))
 }
 
-// enumOf is a schema's allowed values (enum, or const as an enum of one),
-// each as canonical JSON; ok is false when any value is allowed.
+// enumOf is a schema's allowed values, each as canonical JSON: the values
+// of enum that also equal const when it has both (a value must pass each
+// keyword, so "const": "EUR" beside ["EUR","USD"] refuses "USD"), enum's
+// or const's alone otherwise. ok is false when any value is allowed.
 func enumOf(m map[string]any) (values []string, ok bool) {
-	if e, isList := m["enum"].([]any); isList {
+	e, hasEnum := m["enum"].([]any)
+	c, hasConst := m["const"]
+	switch {
+	case hasEnum && hasConst:
+		want := string(encode(c))
+		values = []string{}
+		for _, v := range e {
+			if string(encode(v)) == want {
+				return []string{want}, true
+			}
+		}
+		return values, true // nothing passes both
+	case hasEnum:
 		for _, v := range e {
 			values = append(values, string(encode(v)))
 		}
 		return values, true
-	}
-	if c, has := m["const"]; has {
+	case hasConst:
 		return []string{string(encode(c))}, true
 	}
 	return nil, false
@@ -201,9 +218,9 @@ func (d *differ) enum(path string, a, b map[string]any, s side) {
 	switch {
 	case !aok && !bok:
 	case !aok:
-		d.change(EnumNarrowed, narrows, s, p, "now limited to %s", strings.Join(bv, ", "))
+		d.change(EnumNarrowed, narrows, s, p, "now limited to %s", listOrNone(bv))
 	case !bok:
-		d.change(EnumWidened, widens, s, p, "no longer limited to %s", strings.Join(av, ", "))
+		d.change(EnumWidened, widens, s, p, "no longer limited to %s", listOrNone(av))
 	default:
 		if gone := minus(av, bv); len(gone) > 0 {
 			d.change(EnumNarrowed, narrows, s, p, "%s no longer %s", strings.Join(gone, ", "), s.verb())
@@ -212,6 +229,15 @@ func (d *differ) enum(path string, a, b map[string]any, s side) {
 			d.change(EnumWidened, widens, s, p, "%s now %s too", strings.Join(added, ", "), s.verb())
 		}
 	}
+}
+
+// listOrNone lists values, or says there are none: an enum and a const
+// that share no value admit nothing.
+func listOrNone(values []string) string {
+	if len(values) == 0 {
+		return "no value at all"
+	}
+	return strings.Join(values, ", ")
 }
 
 // number reads a bound; ok is false when it is absent or not a number.
@@ -282,12 +308,13 @@ func (d *differ) formats(path string, a, b map[string]any, s side) {
 	}
 }
 
-func required(m map[string]any) []string {
-	var out []string
+// required is the set of names a schema requires.
+func required(m map[string]any) map[string]bool {
+	out := map[string]bool{}
 	if r, ok := m["required"].([]any); ok {
 		for _, x := range r {
 			if name, ok := x.(string); ok {
-				out = append(out, name)
+				out[name] = true
 			}
 		}
 	}
@@ -296,15 +323,66 @@ func required(m map[string]any) []string {
 
 func closed(m map[string]any) bool { return m["additionalProperties"] == false }
 
+// unnamed is the schema a property that "properties" does not name must
+// pass: additionalProperties' (the empty schema when absent or true), nil
+// when the object is closed. When patternProperties or
+// unevaluatedProperties may also rule on the name, it is the empty
+// schema: Diff does not match patterns, and the empty schema makes any
+// constraint on the name count as new.
+func unnamed(m map[string]any) any {
+	if m["patternProperties"] != nil || m["unevaluatedProperties"] != nil {
+		return map[string]any{}
+	}
+	switch v := m["additionalProperties"].(type) {
+	case nil, bool:
+		if v == false {
+			return nil
+		}
+		return map[string]any{}
+	default:
+		return v
+	}
+}
+
+// properties compares every name either schema rules on: those under
+// "properties" and those "required" lists, named under "properties" or
+// not (a required name the schema does not describe still refuses calls
+// without it).
 func (d *differ) properties(path string, a, b map[string]any, s side) {
 	ap, _ := a["properties"].(map[string]any)
 	bp, _ := b["properties"].(map[string]any)
 	areq, breq := required(a), required(b)
-	for _, name := range unionKeys(ap, bp) {
+	names := map[string]bool{}
+	for _, set := range []map[string]bool{areq, breq} {
+		for n := range set {
+			names[n] = true
+		}
+	}
+	for n := range ap {
+		names[n] = true
+	}
+	for n := range bp {
+		names[n] = true
+	}
+	for _, name := range slices.Sorted(maps.Keys(names)) {
 		p := path + "/" + name
 		av, inA := ap[name]
 		bv, inB := bp[name]
-		wasReq, isReq := slices.Contains(areq, name), slices.Contains(breq, name)
+		wasReq, isReq := areq[name], breq[name]
+		switch {
+		case !wasReq && isReq && !inA && s == input:
+			d.change(RequiredAdded, narrows, s, p, "new required field %q: calls without it are refused", name)
+		case !wasReq && isReq && !inA:
+			d.change(RequiredAdded, narrows, s, p, "new field %q, always returned", name)
+		case !wasReq && isReq && s == input:
+			d.change(RequiredAdded, narrows, s, p, "field %q is now required: calls without it are refused", name)
+		case !wasReq && isReq:
+			d.change(RequiredAdded, narrows, s, p, "field %q is now always returned", name)
+		case wasReq && !isReq && s == input:
+			d.change(RequiredRemoved, widens, s, p, "field %q is now optional", name)
+		case wasReq && !isReq:
+			d.change(RequiredRemoved, widens, s, p, "field %q may now be missing: clients that read it must cope", name)
+		}
 		switch {
 		case inA && !inB:
 			if s == input {
@@ -316,23 +394,18 @@ func (d *differ) properties(path string, a, b map[string]any, s side) {
 			} else {
 				d.change(FieldRemoved, widens, s, p, "field %q removed: clients that read it get nothing", name)
 			}
-		case !inA && inB && isReq && s == input:
-			d.change(RequiredAdded, narrows, s, p, "new required field %q: calls without it are refused", name)
-		case !inA && inB && isReq:
-			d.change(RequiredAdded, narrows, s, p, "new field %q, always returned", name)
 		case !inA && inB:
-			d.change(FieldAdded, neutral, s, p, "new optional field %q", name)
-		default:
-			switch {
-			case !wasReq && isReq && s == input:
-				d.change(RequiredAdded, narrows, s, p, "field %q is now required: calls without it are refused", name)
-			case !wasReq && isReq:
-				d.change(RequiredAdded, narrows, s, p, "field %q is now always returned", name)
-			case wasReq && !isReq && s == input:
-				d.change(RequiredRemoved, widens, s, p, "field %q is now optional", name)
-			case wasReq && !isReq:
-				d.change(RequiredRemoved, widens, s, p, "field %q may now be missing: clients that read it must cope", name)
+			if !isReq || wasReq {
+				d.change(FieldAdded, neutral, s, p, "new optional field %q", name)
 			}
+			// On an open object the name was already accepted, with the
+			// values the unnamed schema let through: the new schema may
+			// refuse some. (A client ignores a new output field, and a
+			// newly required one is already breaking.)
+			if old := unnamed(a); old != nil && s == input && (!isReq || wasReq) {
+				d.walk(p, old, bv, s)
+			}
+		case inA && inB:
 			d.walk(p, av, bv, s)
 		}
 	}

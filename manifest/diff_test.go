@@ -2,11 +2,15 @@ package manifest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb/manifest"
@@ -58,6 +62,12 @@ var (
 	resource = manifest.Resource{URI: "file:///readme", Name: "readme", MIMEType: "text/markdown"}
 	action   = manifest.Action{Key: "projects.create", InputSchema: base.InputSchema, Annotations: base.Annotations}
 )
+
+// withTask is a runs as a task, task-only when required.
+func withTask(a manifest.Action, required bool) manifest.Action {
+	a.Task = &manifest.Task{Required: required}
+	return a
+}
 
 type change struct {
 	kind     manifest.Kind
@@ -127,6 +137,32 @@ func TestDiff(t *testing.T) {
 			[]change{{manifest.RequiredRemoved, true, "tools/projects_create/output/id", `field "id" may now be missing: clients that read it must cope`}}},
 		{"became destructive", tools(base), tools(with(base, func(t *manifest.Tool) { t.Annotations = &manifest.Annotations{} })),
 			[]change{{manifest.BecameDestructive, true, "tools/projects_create/annotations", "now destructive: clients that ran it without asking must ask"}}},
+		{"became writing", tools(base), tools(with(base, func(t *manifest.Tool) {
+			t.Annotations = &manifest.Annotations{DestructiveHint: new(false)}
+		})),
+			[]change{{manifest.BecameWriting, true, "tools/projects_create/annotations", "no longer read-only, it now writes: clients that ran it without asking must ask"}}},
+		{"required but not described", tools(input(base, `{"type":"object"}`)), tools(input(base, `{"type":"object","required":["owner"]}`)),
+			[]change{{manifest.RequiredAdded, true, "tools/projects_create/input/owner", `new required field "owner": calls without it are refused`}}},
+		{"const beside an enum", tools(tool("t", `"cur":{"type":"string","enum":["EUR","USD"]}`)), tools(tool("t", `"cur":{"type":"string","enum":["EUR","USD"],"const":"EUR"}`)),
+			[]change{{manifest.EnumNarrowed, true, "tools/t/input/cur/enum", `"USD" no longer accepted`}}},
+		{"const outside the enum", tools(tool("t", `"cur":{"type":"string"}`)), tools(tool("t", `"cur":{"type":"string","enum":["EUR"],"const":"USD"}`)),
+			[]change{{manifest.EnumNarrowed, true, "tools/t/input/cur/enum", "now limited to no value at all"}}},
+		{"new field on an open object", tools(input(base, `{"type":"object"}`)), tools(input(base, `{"type":"object","properties":{"n":{"type":"integer"}}}`)),
+			[]change{
+				{manifest.FieldAdded, false, "tools/projects_create/input/n", `new optional field "n"`},
+				{manifest.TypeNarrowed, true, "tools/projects_create/input/n/type", "type narrowed from any to integer"},
+			}},
+		{"task required", manifest.Manifest{Exposition: "flat", Actions: []manifest.Action{action}},
+			manifest.Manifest{Exposition: "flat", Actions: []manifest.Action{withTask(action, true)}},
+			[]change{{manifest.TaskRequired, true, "actions/projects.create/task", "now runs only as a task: 2026-07-28 clients that do not declare the tasks extension are refused"}}},
+		{"task made required", manifest.Manifest{Actions: []manifest.Action{withTask(action, false)}}, manifest.Manifest{Actions: []manifest.Action{withTask(action, true)}},
+			[]change{{manifest.TaskRequired, true, "actions/projects.create/task", "now runs only as a task: 2026-07-28 clients that do not declare the tasks extension are refused"}}},
+		{"became a task", manifest.Manifest{Actions: []manifest.Action{action}}, manifest.Manifest{Actions: []manifest.Action{withTask(action, false)}},
+			[]change{{manifest.TaskChanged, false, "actions/projects.create/task", "now runs as a task for clients that declare the tasks extension"}}},
+		{"no longer only a task", manifest.Manifest{Actions: []manifest.Action{withTask(action, true)}}, manifest.Manifest{Actions: []manifest.Action{withTask(action, false)}},
+			[]change{{manifest.TaskChanged, false, "actions/projects.create/task", "no longer only a task: clients without the tasks extension are answered directly"}}},
+		{"no longer a task", manifest.Manifest{Actions: []manifest.Action{withTask(action, true)}}, manifest.Manifest{Actions: []manifest.Action{action}},
+			[]change{{manifest.TaskChanged, false, "actions/projects.create/task", "no longer runs as a task: every client gets its result directly"}}},
 		{"annotation changed", tools(base), tools(with(base, func(t *manifest.Tool) {
 			t.Annotations = &manifest.Annotations{ReadOnlyHint: true, DestructiveHint: new(false), IdempotentHint: true}
 		})),
@@ -189,7 +225,7 @@ func TestDiff(t *testing.T) {
 				got = append(got, change{c.Kind, c.Breaking, c.Path, c.Reason})
 			}
 			is.Equal(got, tc.want)
-			is.Equal(manifest.Breaking(manifest.Diff(tc.old, tc.new)), len(tc.want) > 0 && tc.want[0].breaking)
+			is.Equal(manifest.Breaking(manifest.Diff(tc.old, tc.new)), slices.ContainsFunc(tc.want, func(c change) bool { return c.breaking }))
 			for _, c := range tc.want {
 				covered[c.kind] = true
 			}
@@ -220,4 +256,32 @@ func declaredKinds(t *testing.T) []manifest.Kind {
 		return true
 	})
 	return out
+}
+
+// TestDiffOfLargeEnums diffs two input schemas of 1 MB whose enums of
+// 90,000 values share half. The enums were compared value by value
+// against a list, quadratically: 44 s for this pair. As sets they take
+// 0.2 s (1 s under -race); the bound leaves room for a slow machine.
+func TestDiffOfLargeEnums(t *testing.T) {
+	is := is.New(t)
+	enum := func(from int) string {
+		var b strings.Builder
+		for i := from; i < from+90000; i++ {
+			if i > from {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"v%07d"`, i)
+		}
+		return `"e":{"type":"string","enum":[` + b.String() + `]}`
+	}
+	old, new := tools(tool("t", enum(0))), tools(tool("t", enum(45000)))
+	start := time.Now()
+	changes := manifest.Diff(old, new)
+	elapsed := time.Since(start)
+	is.Equal(len(changes), 2) // values removed, values added
+	is.True(strings.HasPrefix(changes[0].Reason, `"v0000000", "v0000001"`))
+	if elapsed > 20*time.Second {
+		t.Fatalf("Diff took %v", elapsed)
+	}
+	t.Logf("Diff of two %d-byte input schemas: %v", len(old.Tools[0].InputSchema), elapsed)
 }

@@ -44,6 +44,9 @@ const (
 
 	// Hints and access.
 	BecameDestructive  Kind = "became-destructive"  // breaking: clients that run it unasked must not
+	BecameWriting      Kind = "became-writing"      // breaking: a read-only tool now writes; clients that run it unasked must not
+	TaskRequired       Kind = "task-required"       // breaking: runs only as a task; clients without the tasks extension are refused
+	TaskChanged        Kind = "task-changed"        // compatible: now or no longer a task, or no longer only a task
 	AnnotationChanged  Kind = "annotation-changed"  // compatible: another hint changed
 	ScopeFreeRemoved   Kind = "scope-free-removed"  // breaking: anonymous or scope-less callers are refused
 	ScopesAdded        Kind = "scopes-added"        // breaking: callers need more scopes

@@ -14,7 +14,8 @@ const LockFormat = "vurb.lock/v1"
 
 // Lock pins a server's contract: one digest per tool, action, prompt,
 // resource and resource template, each over what a client depends on
-// (names, schemas, annotations, auth, descriptions) and nothing else, so
+// (names, schemas, annotations, auth, descriptions, how an action runs as
+// a task) and nothing else, so
 // a new server version, a reordered list or a changed _meta leaves it
 // unchanged. Digests are "sha256:" and the hex SHA-256 of the entity's
 // canonical JSON.
@@ -46,7 +47,10 @@ func LockOf(m Manifest) Lock {
 			InputSchema, OutputSchema json.RawMessage
 			Annotations               *Annotations
 			Auth                      *Auth
-		}{a.Key, a.Title, a.Description, a.InputSchema, a.OutputSchema, a.Annotations, a.Auth}))
+			// omitempty: an action that is no task keeps the digest it
+			// had before tasks were pinned.
+			Task *Task `json:",omitempty"`
+		}{a.Key, a.Title, a.Description, a.InputSchema, a.OutputSchema, a.Annotations, a.Auth, a.Task}))
 	}
 	for _, p := range m.Prompts {
 		l.Prompts = put(l.Prompts, p.Name, digest(struct {
@@ -105,8 +109,9 @@ type Drift struct {
 	Change string `json:"change"`
 }
 
-// String describes the drift in one line.
-func (d Drift) String() string { return d.Kind + " " + d.Name + " " + d.Change }
+// String describes the drift in one line, the name made Visible: it is
+// the server's, and could otherwise rewrite the line in a terminal.
+func (d Drift) String() string { return d.Kind + " " + Visible(d.Name) + " " + d.Change }
 
 // Check compares a pinned lockfile with the current one and returns every
 // entity added, removed or changed, sorted by kind and name; none means

@@ -81,6 +81,10 @@ func (a *Annotations) Destructive() bool {
 	return !a.ReadOnlyHint && (a.DestructiveHint == nil || *a.DestructiveHint)
 }
 
+// readOnly reports whether the tool says it changes nothing; a tool
+// without annotations may change anything.
+func (a *Annotations) readOnly() bool { return a != nil && a.ReadOnlyHint }
+
 // Action is one vurb action.
 type Action struct {
 	Key          string          `json:"key"`
@@ -94,6 +98,22 @@ type Action struct {
 	Invalidates  []string        `json:"invalidates,omitempty"`
 	Auth         *Auth           `json:"auth,omitempty"`
 	Groups       []string        `json:"groups,omitempty"`
+	// Task is how the action runs as a task of the MCP tasks extension,
+	// nil when it never does. The wire does not show it (tools/list has no
+	// field for it), so it comes from the app: a manifest read from
+	// tools/list alone has none, one a vurb app publishes does.
+	Task *Task `json:"task,omitempty"`
+}
+
+// Task is what a client depends on of an action that runs as a task
+// (ActionDef.Task in package vurb).
+type Task struct {
+	// Required is true when the action runs only as a task
+	// (vurb.TaskRequired): a 2026-07-28 client that does not declare the
+	// tasks extension (io.modelcontextprotocol/tasks) is refused with
+	// -32021 instead of being answered, so turning it on breaks such
+	// clients.
+	Required bool `json:"required"`
 }
 
 // Prompt is one prompt.
@@ -165,13 +185,18 @@ type Exposition struct {
 func (m Manifest) Marshal() ([]byte, error) { return marshal(Normalize(m)) }
 
 // Parse reads a manifest and normalizes it. It refuses a document that is
-// not a vurb manifest, or one of another major format version.
+// not a vurb manifest, one of another major format version, and one that
+// names a tool, action, prompt, resource, group or exposition twice (see
+// Unique).
 func Parse(data []byte) (Manifest, error) {
 	var m Manifest
 	if err := json.Unmarshal(data, &m); err != nil {
 		return Manifest{}, fmt.Errorf("not a vurb manifest: %w", err)
 	}
 	if err := checkFormat(m.Format, Format); err != nil {
+		return Manifest{}, err
+	}
+	if err := Unique(m); err != nil {
 		return Manifest{}, err
 	}
 	return Normalize(m), nil

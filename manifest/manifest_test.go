@@ -104,6 +104,36 @@ func TestLock(t *testing.T) {
 	is.Equal(back, l)
 }
 
+// TestLockPinsTasks: turning an action into a task-only one
+// (vurb.TaskRequired) refuses clients, so it changes the action's digest;
+// an action that is no task keeps the digest it had before tasks were
+// pinned.
+func TestLockPinsTasks(t *testing.T) {
+	is := is.New(t)
+	m := manifest.Manifest{Actions: []manifest.Action{{Key: "reports.build", InputSchema: json.RawMessage(`{"type":"object"}`)}}}
+	plainLock := manifest.LockOf(m)
+	is.Equal(plainLock.Actions["reports.build"], // the digest of the release before tasks were pinned
+		"sha256:82aad165b46da2d90434b3de94881d3ad955d386c25ebecc53848a7d024fdcdc")
+	m.Actions[0].Task = &manifest.Task{}
+	optional := manifest.LockOf(m)
+	m.Actions[0].Task = &manifest.Task{Required: true}
+	required := manifest.LockOf(m)
+	is.True(optional.Actions["reports.build"] != plainLock.Actions["reports.build"])
+	is.Equal(manifest.Check(optional, required), []manifest.Drift{{Kind: "action", Name: "reports.build", Change: "changed"}})
+
+	// The field survives a round trip and a merge of what the server
+	// publishes.
+	m.Format = manifest.Format
+	data, err := m.Marshal()
+	is.NoErr(err)
+	back, err := manifest.Parse(data)
+	is.NoErr(err)
+	is.Equal(back.Actions[0].Task, &manifest.Task{Required: true})
+	merged, err := manifest.Merge(manifest.Manifest{}, back)
+	is.NoErr(err)
+	is.Equal(merged.Actions[0].Task, &manifest.Task{Required: true})
+}
+
 func TestAuthFromSecuritySchemes(t *testing.T) {
 	is := is.New(t)
 	of := func(meta mcp.Meta) *manifest.Auth {
