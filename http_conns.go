@@ -1,60 +1,129 @@
 package vurb
 
 import (
+	"container/list"
 	"net"
+	"net/http"
 	"sync"
 )
 
-// limitListener holds at most cap(slots) accepted connections open: past
-// the bound, Accept waits for one to close, and new clients wait in the
-// kernel's listen backlog rather than take the process's last file
-// descriptors (golang.org/x/net/netutil.LimitListener does the same; this
-// is its twenty lines, without the module).
+// limitListener holds at most max accepted connections open. Past the
+// bound, the connection that has waited longest without a request in
+// flight (one that never sent a request, or a kept-alive one between
+// requests) is closed to make room for the new one, so that sockets that
+// send nothing cannot keep a client with a request out; only when every
+// connection is busy with a request does Accept wait for one to finish or
+// close, the new client waiting in the kernel's listen backlog meanwhile
+// rather than taking the process's last file descriptors. The server's
+// ConnState hook (track) tells it which connections are idle.
 type limitListener struct {
 	net.Listener
-	slots     chan struct{}
-	closed    chan struct{}
-	closeOnce sync.Once
+	max int
+
+	mu     sync.Mutex
+	room   *sync.Cond // signalled when a connection closes or goes idle
+	open   int
+	idle   *list.List // of *limitConn without a request in flight, oldest first
+	closed bool
 }
 
 func limitListen(ln net.Listener, n int) net.Listener {
 	if n <= 0 {
 		return ln
 	}
-	return &limitListener{Listener: ln, slots: make(chan struct{}, n), closed: make(chan struct{})}
+	l := &limitListener{Listener: ln, max: n, idle: list.New()}
+	l.room = sync.NewCond(&l.mu)
+	return l
 }
 
-// Accept waits for a free slot, then for a connection.
+// Accept waits for a connection, then for room for it.
 func (l *limitListener) Accept() (net.Conn, error) {
-	select {
-	case l.slots <- struct{}{}:
-	case <-l.closed:
-		return nil, net.ErrClosed
-	}
 	c, err := l.Listener.Accept()
 	if err != nil {
-		<-l.slots
 		return nil, err
 	}
-	return &limitConn{Conn: c, release: func() { <-l.slots }}, nil
+	l.mu.Lock()
+	for l.open >= l.max && !l.closed {
+		if e := l.idle.Front(); e != nil {
+			victim := e.Value.(*limitConn)
+			l.idle.Remove(e)
+			victim.elem = nil
+			l.mu.Unlock()
+			victim.Close() // frees its place, and wakes this loop
+			l.mu.Lock()
+			continue
+		}
+		l.room.Wait()
+	}
+	if l.closed {
+		l.mu.Unlock()
+		c.Close()
+		return nil, net.ErrClosed
+	}
+	l.open++
+	lc := &limitConn{Conn: c, l: l}
+	lc.elem = l.idle.PushBack(lc) // new: idle until its first request
+	l.mu.Unlock()
+	return lc, nil
 }
 
 // Close closes the listener and ends a waiting Accept.
 func (l *limitListener) Close() error {
 	err := l.Listener.Close()
-	l.closeOnce.Do(func() { close(l.closed) })
+	l.mu.Lock()
+	l.closed = true
+	l.room.Broadcast()
+	l.mu.Unlock()
 	return err
 }
 
-// limitConn frees its slot when first closed.
+// track is the http.Server's ConnState hook: a connection with a request
+// in flight may not be closed to make room; a new or idle one may.
+func (l *limitListener) track(c net.Conn, state http.ConnState) {
+	lc, ok := c.(*limitConn)
+	if !ok {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if lc.done {
+		return
+	}
+	switch state {
+	case http.StateActive, http.StateHijacked:
+		if lc.elem != nil {
+			l.idle.Remove(lc.elem)
+			lc.elem = nil
+		}
+	case http.StateIdle:
+		if lc.elem == nil {
+			lc.elem = l.idle.PushBack(lc)
+			l.room.Signal()
+		}
+	}
+}
+
+// limitConn frees its place when first closed.
 type limitConn struct {
 	net.Conn
-	once    sync.Once
-	release func()
+	l    *limitListener
+	elem *list.Element // in l.idle while idle; guarded by l.mu
+	done bool          // closed; guarded by l.mu
 }
 
 func (c *limitConn) Close() error {
 	err := c.Conn.Close()
-	c.once.Do(c.release)
+	l := c.l
+	l.mu.Lock()
+	if !c.done {
+		c.done = true
+		if c.elem != nil {
+			l.idle.Remove(c.elem)
+			c.elem = nil
+		}
+		l.open--
+		l.room.Signal()
+	}
+	l.mu.Unlock()
 	return err
 }

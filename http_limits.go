@@ -24,7 +24,7 @@ const (
 	// no request for this long.
 	DefaultIdleTimeout = 2 * time.Minute
 	// DefaultMaxConnections bounds the connections ListenAndServe holds
-	// open; the next ones wait in the listen backlog until one closes.
+	// open; past it, idle ones make room for new ones (see MaxConnections).
 	DefaultMaxConnections = 4096
 	// DefaultSessionIdleTimeout closes a session that has received no
 	// request for this long. A client that keeps a session without calls
@@ -93,9 +93,12 @@ func IdleTimeout(d time.Duration) ServeOption {
 }
 
 // MaxConnections bounds the connections ListenAndServe holds open
-// (default DefaultMaxConnections; negative: no bound). Past it, new
-// connections wait in the listen backlog until one closes. Keep it below
-// the process's file-descriptor limit.
+// (default DefaultMaxConnections; negative: no bound). Past it, the
+// connection idle the longest (one that never sent a request, or a
+// kept-alive one between requests) is closed to make room for the new
+// one; only when every connection has a request in flight do new ones
+// wait in the listen backlog until one closes. Keep it below the
+// process's file-descriptor limit.
 func MaxConnections(n int) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("MaxConnections"); c.maxConns = n }
 }

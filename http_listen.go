@@ -41,6 +41,9 @@ func (a *App) serveListener(ctx context.Context, ln net.Listener, opts ...ServeO
 	// so that event streams outlive them (see http_deadline.go).
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: t.header, IdleTimeout: t.idle}
 	ln = limitListen(ln, cfg.connCap())
+	if l, ok := ln.(*limitListener); ok {
+		srv.ConnState = l.track // idle connections make room at the bound
+	}
 	stopped := make(chan error, 1)
 	go func() {
 		<-ctx.Done()

@@ -1,0 +1,481 @@
+package vurb_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb"
+)
+
+// The attacks of the security review, each driven through every path a
+// request can take against a real server: the fast lane (a sessionless
+// 2026-07-28 POST), the go-sdk's sessions (a go-sdk client on a
+// 2025-11-25 session), the go-sdk's stateless handler (NoFastLane), the
+// tasks front, stdio (the in-memory transport) and in-process App.Call.
+
+// attackTokens are the callers of the attack app: a viewer and an admin,
+// each with a role claim the visibility rule reads.
+var attackTokens = map[string]*auth.TokenInfo{
+	"viewer-token": {UserID: "vera", Scopes: []string{"read"}, Expiration: time.Now().Add(time.Hour), Extra: map[string]any{"role": "viewer"}},
+	"admin-token":  {UserID: "ada", Scopes: []string{"read", "admin"}, Expiration: time.Now().Add(time.Hour), Extra: map[string]any{"role": "admin"}},
+	"bare-token":   {UserID: "bob", Expiration: time.Now().Add(time.Hour), Extra: map[string]any{"role": "viewer"}},
+}
+
+// attackApp has an admin-only destructive action the viewer's class hides,
+// a grouped tool one of whose actions needs a scope, and counts the runs
+// of the destructive one by role.
+func attackApp(purges *sync.Map) *vurb.App {
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)),
+		vurb.WithVisibility(func(c *vurb.Caller) string {
+			if c.Token == nil {
+				return ""
+			}
+			role, _ := c.Token.Extra["role"].(string)
+			return role
+		}, func(class string, a vurb.ActionInfo) bool {
+			return class == "admin" || a.Key != "admin.purge"
+		}))
+	vurb.Mutation(app, "admin.purge", func(ctx context.Context, _ struct{}) (string, error) {
+		c := vurb.CallerFrom(ctx)
+		role, _ := c.Token.Extra["role"].(string)
+		n, _ := purges.LoadOrStore(role, new(atomic.Int64))
+		n.(*atomic.Int64).Add(1)
+		return "purged", nil
+	})
+	vurb.Query(app, "notes.list", func(context.Context, struct{}) (string, error) { return "notes", nil })
+	vurb.Mutation(app, "notes.wipe", func(context.Context, struct{}) (string, error) { return "wiped", nil }).RequireScopes("admin")
+	return app
+}
+
+// attackPath calls a tool as the holder of token through one path.
+type attackPath struct {
+	name string
+	call func(t *testing.T, token, tool, args string) (text string, isError bool, err error)
+}
+
+// attackPaths serves app on each HTTP path (and in-process) for token
+// holders.
+func attackPaths(t *testing.T, app *vurb.App, opts ...vurb.ServeOption) []attackPath {
+	verify := func(string) auth.TokenVerifier { return opaqueTokens(attackTokens) }
+	lane, _ := protectedServer(t, app, verify, nil, opts...)
+	sdkStateless, _ := protectedServer(t, app, verify, nil, append(opts, vurb.NoFastLane())...)
+	sessions := map[string]*mcp.ClientSession{}
+	var mu sync.Mutex
+	return []attackPath{
+		{"fast lane", func(t *testing.T, token, tool, args string) (string, bool, error) {
+			return postCall(t, lane.URL, token, "2026-07-28", tool, args)
+		}},
+		{"go-sdk stateless", func(t *testing.T, token, tool, args string) (string, bool, error) {
+			return postCall(t, sdkStateless.URL, token, "2026-07-28", tool, args)
+		}},
+		{"go-sdk session", func(t *testing.T, token, tool, args string) (string, bool, error) {
+			mu.Lock()
+			cs := sessions[token]
+			if cs == nil {
+				var err error
+				if cs, _, err = bearerClient(context.Background(), lane.URL, "2025-11-25", token); err != nil {
+					mu.Unlock()
+					t.Fatal(err)
+				}
+				sessions[token] = cs
+				t.Cleanup(func() { cs.Close() })
+			}
+			mu.Unlock()
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+			return resultText(res), res != nil && res.IsError, err
+		}},
+		{"in-process", func(t *testing.T, token, tool, args string) (string, bool, error) {
+			ctx := vurb.ContextWithCaller(context.Background(), &vurb.Caller{Token: attackTokens[token]})
+			res, err := app.Call(ctx, tool, json.RawMessage(args))
+			return resultText(res), res != nil && res.IsError, err
+		}},
+	}
+}
+
+func resultText(res *mcp.CallToolResult) string {
+	if res == nil || len(res.Content) == 0 {
+		return ""
+	}
+	if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+		return tc.Text
+	}
+	return ""
+}
+
+// postCall sends one sessionless tools/call with token and returns its
+// text, or the JSON-RPC error.
+func postCall(t *testing.T, url, token, version, tool, args string) (string, bool, error) {
+	t.Helper()
+	out, status, err := postJSONRPC(url, token, version, "tools/call", tool,
+		fmt.Sprintf(`{"name":%q,"arguments":%s,"_meta":{"io.modelcontextprotocol/protocolVersion":%q,"io.modelcontextprotocol/clientCapabilities":{}}}`, tool, args, version))
+	if err != nil {
+		t.Fatalf("%d %v", status, err)
+	}
+	if out.Error != nil {
+		return "", false, out.Error
+	}
+	var res mcp.CallToolResult
+	if err := json.Unmarshal(out.Result, &res); err != nil {
+		t.Fatalf("%s: %v", out.Result, err)
+	}
+	return resultText(&res), res.IsError, nil
+}
+
+type attackAnswer struct {
+	Result json.RawMessage `json:"result"`
+	Error  *jsonrpc.Error  `json:"error"`
+}
+
+// postJSONRPC posts one request of revision version and reads its answer.
+func postJSONRPC(url, token, version, method, name, params string) (attackAnswer, int, error) {
+	body := `{"jsonrpc":"2.0","id":7,"method":"` + method + `","params":` + params + `}`
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", version)
+	req.Header.Set("Mcp-Method", method)
+	if name != "" {
+		req.Header.Set("Mcp-Name", name)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return attackAnswer{}, 0, err
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if i := bytes.Index(data, []byte("data: ")); i >= 0 {
+		data = data[i+len("data: "):]
+	}
+	var out attackAnswer
+	if err := json.Unmarshal(bytes.TrimSpace(data), &out); err != nil {
+		return out, resp.StatusCode, fmt.Errorf("%d %q: %w", resp.StatusCode, data, err)
+	}
+	return out, resp.StatusCode, nil
+}
+
+// TestAttackHiddenToolNeitherBreaksNorLeaks: a viewer calling the tool its
+// role hides gets "unknown tool" and breaks nothing: the admin's next call
+// runs, and under racing calls the viewer never runs the admin's action.
+func TestAttackHiddenToolNeitherBreaksNorLeaks(t *testing.T) {
+	var purges sync.Map
+	app := attackApp(&purges)
+	for _, p := range attackPaths(t, app) {
+		t.Run(p.name, func(t *testing.T) {
+			is := is.New(t)
+			_, _, err := p.call(t, "viewer-token", "admin_purge", `{}`)
+			is.True(err != nil && strings.Contains(err.Error(), "unknown tool"))
+			text, isErr, err := p.call(t, "admin-token", "admin_purge", `{}`)
+			is.NoErr(err)
+			is.True(!isErr)
+			is.Equal(text, "purged")
+
+			var wg sync.WaitGroup
+			for i := range 40 {
+				token := "viewer-token"
+				if i%2 == 0 {
+					token = "admin-token"
+				}
+				wg.Go(func() {
+					text, _, err := p.call(t, token, "admin_purge", `{}`)
+					if token == "admin-token" && (err != nil || text != "purged") {
+						t.Errorf("the admin's call: %q %v", text, err)
+					}
+				})
+			}
+			wg.Wait()
+		})
+	}
+	if n, ok := purges.Load("viewer"); ok {
+		t.Fatalf("a viewer ran the admin-only action %d times", n.(*atomic.Int64).Load())
+	}
+}
+
+// TestAttackGroupedErrorsNameOnlyWhatTheCallerSees: the viewer's list
+// leaves out the action its token lacks the scope for, and so does the
+// error it reads.
+func TestAttackGroupedErrorsNameOnlyWhatTheCallerSees(t *testing.T) {
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)), vurb.WithExposition(vurb.Grouped))
+	vurb.Query(app, "notes.list", func(context.Context, struct{}) (string, error) { return "notes", nil })
+	vurb.Mutation(app, "notes.wipe", func(context.Context, struct{}) (string, error) { return "wiped", nil }).RequireScopes("admin")
+	for _, p := range attackPaths(t, app) {
+		t.Run(p.name, func(t *testing.T) {
+			is := is.New(t)
+			text, isErr, err := p.call(t, "viewer-token", "notes", `{"action":"nope"}`)
+			is.NoErr(err)
+			is.True(isErr)
+			is.True(strings.Contains(text, "Available: list"))
+			is.True(!strings.Contains(text, "wipe")) // text
+			text, _, _ = p.call(t, "admin-token", "notes", `{"action":"nope"}`)
+			is.True(strings.Contains(text, "list, wipe")) // the admin sees both
+		})
+	}
+}
+
+// TestAttackDNSRebinding: a web page whose name resolves to 127.0.0.1
+// (Host and Origin both evil.example) reaches no path of a loopback server.
+func TestAttackDNSRebinding(t *testing.T) {
+	is := is.New(t)
+	var runs atomic.Int32
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+	vurb.Mutation(app, "notes.wipe", func(context.Context, struct{}) (string, error) { runs.Add(1); return "wiped", nil })
+	vurb.Mutation(app, "jobs.run", func(context.Context, struct{}) (string, error) { runs.Add(1); return "ran", nil }).Task()
+	for _, opts := range [][]vurb.ServeOption{nil, {vurb.NoFastLane()}, {vurb.Stateless()}} {
+		srv := httptest.NewServer(app.HTTPHandler(opts...)) // 127.0.0.1
+		for _, c := range []struct{ version, tool, meta string }{
+			{"2026-07-28", "notes_wipe", `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`},
+			{"2026-07-28", "jobs_run", `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}`},
+			{"2025-11-25", "notes_wipe", `"_meta":{}`},
+		} {
+			body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + c.tool + `","arguments":{},` + c.meta + `}}`
+			req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(body))
+			req.Host = "evil.example"
+			req.Header.Set("Origin", "http://evil.example")
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Protocol-Version", c.version)
+			req.Header.Set("Mcp-Method", "tools/call")
+			req.Header.Set("Mcp-Name", c.tool)
+			resp, err := http.DefaultClient.Do(req)
+			is.NoErr(err)
+			resp.Body.Close()
+			is.Equal(resp.StatusCode, http.StatusForbidden) // c.version, c.tool
+		}
+		srv.Close()
+	}
+	is.Equal(runs.Load(), int32(0))
+}
+
+// TestAttackInputStateIsSealed: the state a handler carries is unreadable,
+// and opens for neither another caller, nor other arguments, nor twice.
+func TestAttackInputStateIsSealed(t *testing.T) {
+	is := is.New(t)
+	var deletes atomic.Int32
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+	vurb.Mutation(app, "rows.delete", func(ctx context.Context, in struct {
+		ID string `json:"id" validate:"required"`
+	}) (string, error) {
+		var approval struct{ For, Row string }
+		if ok, err := vurb.Carried(ctx, &approval); err == nil && ok && approval.Row != "" {
+			if _, err := vurb.Ask[Confirm](ctx, "confirm", "Sure?"); err != nil {
+				return "", err
+			}
+			deletes.Add(1)
+			return "deleted " + in.ID, nil
+		}
+		if err := vurb.Carry(ctx, map[string]string{"For": "alice", "Row": "db-row-secret-" + in.ID}); err != nil {
+			return "", err
+		}
+		_, err := vurb.Ask[Confirm](ctx, "confirm", "Sure?")
+		return "", err
+	})
+	srv, _ := protectedServer(t, app, func(string) auth.TokenVerifier { return opaqueTokens(attackTokens) }, nil)
+	call := func(token, args, state string) attackAnswer {
+		params := `{"name":"rows_delete","arguments":` + args + `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
+		if state != "" {
+			params += `,"requestState":"` + state + `","inputResponses":{"confirm":{"action":"accept","content":{"yes":true}}}`
+		}
+		out, _, err := postJSONRPC(srv.URL, token, "2026-07-28", "tools/call", "rows_delete", params+"}")
+		is.NoErr(err)
+		return out
+	}
+	first := call("viewer-token", `{"id":"mine"}`, "")
+	var round struct {
+		RequestState string `json:"requestState"`
+	}
+	is.NoErr(json.Unmarshal(first.Result, &round))
+	is.True(round.RequestState != "")
+	for _, enc := range []*base64.Encoding{base64.RawURLEncoding, base64.URLEncoding, base64.StdEncoding} {
+		_, body, _ := strings.Cut(round.RequestState, ".")
+		plain, _ := enc.DecodeString(strings.Split(body, ".")[0])
+		is.True(!bytes.Contains(plain, []byte("db-row-secret"))) // the client cannot read it
+	}
+	for name, c := range map[string]struct{ token, args string }{
+		"another caller":  {"admin-token", `{"id":"mine"}`},
+		"other arguments": {"viewer-token", `{"id":"victim"}`},
+	} {
+		out := call(c.token, c.args, round.RequestState)
+		is.True(out.Error != nil) // name
+		is.True(strings.Contains(out.Error.Message, "invalid requestState"))
+		_ = name
+	}
+	reordered := call("viewer-token", `{ "id" : "mine" }`, round.RequestState) // the same arguments, spaced otherwise
+	is.True(reordered.Error == nil)
+	is.Equal(deletes.Load(), int32(1))
+	replay := call("viewer-token", `{"id":"mine"}`, round.RequestState)
+	is.True(replay.Error != nil && strings.Contains(replay.Error.Message, "already used"))
+	is.Equal(deletes.Load(), int32(1))
+}
+
+// TestAttackTaskStoreQuotas: a caller without scopes leaves no record; a
+// caller filling the task store fills only its share, and another caller's
+// task-required call still runs.
+func TestAttackTaskStoreQuotas(t *testing.T) {
+	is := is.New(t)
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+	release := make(chan struct{})
+	defer close(release)
+	vurb.Mutation(app, "jobs.run", func(ctx context.Context, _ struct{}) (string, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return "ran", nil
+	}).Task(vurb.TaskRequired()).RequireScopes("read")
+	store := vurb.NewMemoryTaskStore(64, vurb.TaskStorePerCaller(4, 0))
+	app.ConfigureTasks(vurb.TaskConfig{Store: store, TTL: time.Minute})
+	srv, _ := protectedServer(t, app, func(string) auth.TokenVerifier { return opaqueTokens(attackTokens) }, nil)
+	start := func(token string) attackAnswer {
+		out, _, err := postJSONRPC(srv.URL, token, "2026-07-28", "tools/call", "jobs_run",
+			`{"name":"jobs_run","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}`)
+		is.NoErr(err)
+		return out
+	}
+	for range 20 {
+		start("bare-token") // no scope: refused, and nothing stored
+	}
+	is.Equal(store.Len(), 0)
+	created := 0
+	for range 20 {
+		if out := start("viewer-token"); out.Error == nil {
+			created++
+		}
+	}
+	is.Equal(created, 4) // the viewer's share
+	out := start("admin-token")
+	is.True(out.Error == nil) // another caller is not refused
+	is.Equal(store.Len(), 5)
+}
+
+// TestAttackIdleConnectionsGiveWay: sockets that send nothing, as many as
+// the connection cap, do not keep a client with a request out.
+func TestAttackIdleConnectionsGiveWay(t *testing.T) {
+	is := is.New(t)
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+	vurb.Query(app, "notes.list", func(context.Context, struct{}) (string, error) { return "notes", nil })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	is.NoErr(err)
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- app.ServeListener(ctx, ln, vurb.MaxConnections(50)) }()
+	defer func() { cancel(); <-served }()
+	url := "http://" + ln.Addr().String() + "/mcp"
+	var idle []net.Conn
+	for range 60 {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		is.NoErr(err)
+		idle = append(idle, c)
+	}
+	defer func() {
+		for _, c := range idle {
+			c.Close()
+		}
+	}()
+	time.Sleep(100 * time.Millisecond)
+	client := &http.Client{Timeout: 3 * time.Second}
+	http.DefaultClient, client = client, http.DefaultClient
+	defer func() { http.DefaultClient = client }()
+	text, _, err := postCall(t, url, "", "2026-07-28", "notes_list", `{}`)
+	is.NoErr(err)
+	is.Equal(text, "notes")
+}
+
+// TestAttackCompletionNeedsTheAppsScopes: a token without the app's scopes
+// completes nothing, as it reads no prompt.
+func TestAttackCompletionNeedsTheAppsScopes(t *testing.T) {
+	is := is.New(t)
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+	app.RequireScopes("read")
+	vurb.Prompt(app, "greet", func(_ context.Context, a struct {
+		Name string `json:"name"`
+	}) (string, error) {
+		return "hi " + a.Name, nil
+	}).Complete("name", func(context.Context, string, map[string]string) ([]string, error) {
+		return []string{"secret-customer"}, nil
+	})
+	srv, _ := protectedServer(t, app, func(string) auth.TokenVerifier { return opaqueTokens(attackTokens) }, nil)
+	for _, version := range []string{"2026-07-28", "2025-11-25"} {
+		for token, allowed := range map[string]bool{"bare-token": false, "viewer-token": true} {
+			cs, _, err := bearerClient(context.Background(), srv.URL, version, token)
+			is.NoErr(err)
+			res, err := cs.Complete(context.Background(), &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "greet"},
+				Argument: mcp.CompleteParamsArgument{Name: "name", Value: "s"}})
+			if allowed {
+				is.NoErr(err)
+				is.Equal(res.Completion.Values, []string{"secret-customer"})
+			} else {
+				is.True(err != nil && strings.Contains(err.Error(), "read")) // the missing scope, no values
+			}
+			_, err = cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: strings.Repeat("p", 100_000)})
+			is.True(err != nil && len(err.Error()) < 1_000) // an unknown name is echoed truncated
+			cs.Close()
+		}
+	}
+}
+
+// TestAttackPerCallerListsAreNotShared: lists that differ per caller are
+// private and stale at once.
+func TestAttackPerCallerListsAreNotShared(t *testing.T) {
+	is := is.New(t)
+	var purges sync.Map
+	srv, _ := protectedServer(t, attackApp(&purges), func(string) auth.TokenVerifier { return opaqueTokens(attackTokens) }, nil)
+	out, _, err := postJSONRPC(srv.URL, "viewer-token", "2026-07-28", "tools/list", "",
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`)
+	is.NoErr(err)
+	var list struct {
+		TTL   *int   `json:"ttlMs"`
+		Scope string `json:"cacheScope"`
+	}
+	is.NoErr(json.Unmarshal(out.Result, &list))
+	is.Equal(list.Scope, "private")
+	is.True(list.TTL != nil && *list.TTL == 0)
+}
+
+// TestAttackRefusalsTellNoInternals: a forged token's 401 says what RFC
+// 6750 allows and nothing of why the verifier refused it.
+func TestAttackRefusalsTellNoInternals(t *testing.T) {
+	is := is.New(t)
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+	vurb.Query(app, "notes.list", func(context.Context, struct{}) (string, error) { return "notes", nil })
+	chatty := func(string) auth.TokenVerifier {
+		return func(context.Context, string, *http.Request) (*auth.TokenInfo, error) {
+			return nil, fmt.Errorf("%w: expected issuer https://internal-idp.corp:8443, jwks https://10.0.0.7/keys, clock 2026-11-26 m=+3600.1", auth.ErrInvalidToken)
+		}
+	}
+	srv, _ := protectedServer(t, app, chatty, nil)
+	for _, version := range []string{"2026-07-28", "2025-11-25"} {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`))
+		req.Header.Set("Authorization", "Bearer forged")
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", version)
+		resp, err := http.DefaultClient.Do(req)
+		is.NoErr(err)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		is.Equal(resp.StatusCode, http.StatusUnauthorized)
+		is.True(strings.Contains(string(body), "invalid_token"))
+		for _, secret := range []string{"internal-idp", "10.0.0.7", "m=+", "issuer"} {
+			is.True(!strings.Contains(string(body), secret)) // secret
+		}
+	}
+}
