@@ -50,7 +50,7 @@ func attackApp(purges *sync.Map) *vurb.App {
 			role, _ := c.Token.Extra["role"].(string)
 			return role
 		}, func(class string, a vurb.ActionInfo) bool {
-			return class == "admin" || a.Key != "admin.purge"
+			return class == "admin" || a.Tool != "admin"
 		}))
 	vurb.Mutation(app, "admin.purge", func(ctx context.Context, _ struct{}) (string, error) {
 		c := vurb.CallerFrom(ctx)
@@ -478,4 +478,72 @@ func TestAttackRefusalsTellNoInternals(t *testing.T) {
 			is.True(!strings.Contains(string(body), secret)) // secret
 		}
 	}
+}
+
+// TestAttackOneCallerCannotFillTheSessions: a caller holding its share of
+// busy sessions is refused its next one; another caller opens as before.
+func TestAttackOneCallerCannotFillTheSessions(t *testing.T) {
+	is := is.New(t)
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+	vurb.Query(app, "notes.list", func(context.Context, struct{}) (string, error) { return "notes", nil })
+	srv, _ := protectedServer(t, app, func(string) auth.TokenVerifier { return opaqueTokens(attackTokens) }, nil,
+		vurb.MaxSessions(100), vurb.MaxSessionsPerCaller(3))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	open := func(token string) (*http.Response, error) {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader(initializeBody))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+token)
+		return http.DefaultClient.Do(req)
+	}
+	for range 3 { // the attacker's share, each session kept busy by a stream
+		resp, err := open("viewer-token")
+		is.NoErr(err)
+		resp.Body.Close()
+		is.Equal(resp.StatusCode, http.StatusOK)
+		get, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+		get.Header.Set("Accept", "text/event-stream")
+		get.Header.Set("Authorization", "Bearer viewer-token")
+		get.Header.Set("Mcp-Session-Id", resp.Header.Get("Mcp-Session-Id"))
+		get.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		stream, err := http.DefaultClient.Do(get)
+		is.NoErr(err)
+		defer stream.Body.Close()
+	}
+	for range 20 {
+		resp, err := open("viewer-token")
+		is.NoErr(err)
+		resp.Body.Close()
+		is.Equal(resp.StatusCode, http.StatusTooManyRequests)
+	}
+	resp, err := open("admin-token")
+	is.NoErr(err)
+	resp.Body.Close()
+	is.Equal(resp.StatusCode, http.StatusOK) // another caller is not refused
+}
+
+// TestAttackHiddenTaskToolIsUnknown: through the tasks front, a tool the
+// caller's class hides is unknown and leaves no task; the admin's call of
+// it becomes a task.
+func TestAttackHiddenTaskToolIsUnknown(t *testing.T) {
+	is := is.New(t)
+	var purges sync.Map
+	app := attackApp(&purges)
+	vurb.Mutation(app, "admin.reindex", func(context.Context, struct{}) (string, error) { return "reindexed", nil }).Task(vurb.TaskRequired())
+	store := vurb.NewMemoryTaskStore(0)
+	app.ConfigureTasks(vurb.TaskConfig{Store: store, TTL: time.Minute})
+	srv, _ := protectedServer(t, app, func(string) auth.TokenVerifier { return opaqueTokens(attackTokens) }, nil)
+	call := func(token string) attackAnswer {
+		out, _, err := postJSONRPC(srv.URL, token, "2026-07-28", "tools/call", "admin_reindex",
+			`{"name":"admin_reindex","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}`)
+		is.NoErr(err)
+		return out
+	}
+	out := call("viewer-token")
+	is.True(out.Error != nil && strings.Contains(out.Error.Message, "unknown tool"))
+	is.Equal(store.Len(), 0)
+	out = call("admin-token")
+	is.True(out.Error == nil)
+	is.True(strings.Contains(string(out.Result), `"task"`))
 }
