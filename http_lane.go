@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"net/http/httptest"
+	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -266,8 +267,23 @@ func (l *lane) call(w http.ResponseWriter, r *http.Request, req laneRequest) {
 		l.respond(w, r, req, nil, engine.UnknownTool(l.rt, req.name))
 		return
 	}
-	res, err := rt.Call(r.Context(), req.args, o)
+	res, err := l.contained(r.Context(), rt, req, o)
 	l.respond(w, r, req, res, err)
+}
+
+// contained runs the call, answering a panic outside the handler (the
+// engine contains the handler's own) as the go-sdk path's containPanics
+// does: an internal error with a reference, the stack in the app's log.
+func (l *lane) contained(ctx context.Context, rt engine.Route, req laneRequest, o engine.Origin) (res *mcp.CallToolResult, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			ref := l.rt.NewRef()
+			l.rt.Logger.Error("vurb: handler panicked", "ref", ref, "method", "tools/call", "target", "tool "+engine.Truncate(req.name, 128),
+				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(l.rt.Messages.Internal, ref)}
+		}
+	}()
+	return rt.Call(ctx, req.args, o)
 }
 
 // route is the route a caller reaches by name: the app's own, or its view

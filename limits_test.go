@@ -239,8 +239,10 @@ func TestPanickingRateLimitKeepsNoSlot(t *testing.T) {
 		}))
 	c := vurbtest.New(t, app)
 
-	_, err := c.CallResult("reports_build", echoIn{"first"})
-	is.True(err != nil) // the panic, answered as an internal error
+	res, err := c.CallResult("reports_build", echoIn{"first"})
+	is.NoErr(err)
+	is.True(res.IsError) // the panic, answered as an internal error, as a handler's is
+	is.True(strings.Contains(res.Content[0].(*mcp.TextContent).Text, "ref "))
 	is.Equal(c.CallText("reports_build", echoIn{"second"}), "second")
 }
 

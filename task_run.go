@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -208,7 +209,7 @@ type callOutcome struct {
 func (e *execution) launch(args json.RawMessage, o engine.Origin) <-chan callOutcome {
 	done := make(chan callOutcome, 1)
 	go func() {
-		res, err := e.route.route.Call(e.ctx, args, o)
+		res, err := e.run(args, o)
 		if !e.finish() {
 			done <- callOutcome{res, err}
 			return
@@ -219,6 +220,21 @@ func (e *execution) launch(args json.RawMessage, o engine.Origin) <-chan callOut
 		e.cancel()
 	}()
 	return done
+}
+
+// run runs e's route, containing a panic outside the handler (the engine
+// contains the handler's own): the task's goroutine is vurb's, and a panic
+// that left it would end the process.
+func (e *execution) run(args json.RawMessage, o engine.Origin) (res *mcp.CallToolResult, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			ref := rand.Text()[:10]
+			e.s.logger.Error("vurb: a task's call panicked", "ref", ref, "tool", e.route.route.Wire().Name,
+				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error (ref " + ref + ")"}
+		}
+	}()
+	return e.route.route.Call(e.ctx, args, o)
 }
 
 // settle records how a run of task id ended, unless the task ended first

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"runtime/debug"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -71,8 +73,8 @@ func (ep *Endpoint) limit(ctx context.Context, o *Origin) (stop bool, res *mcp.C
 			return true, ep.atCapacity(), OutcomeLimited, nil
 		}
 	}
-	if res := ep.checkRates(ctx, l, o); res != nil {
-		return true, res, OutcomeLimited, nil
+	if res, outcome := ep.checkRates(ctx, l, o); res != nil {
+		return true, res, outcome, nil
 	}
 	return false, nil, "", nil
 }
@@ -80,22 +82,30 @@ func (ep *Endpoint) limit(ctx context.Context, o *Origin) (stop bool, res *mcp.C
 // checkRates applies the rate limits of a call that holds its slot, if
 // its action has slots, and gives the slot back unless the call may go
 // on: when a rate refuses it, and when a KeyedBy function or the
-// RateStore panics (recovered above the engine) or calls runtime.Goexit,
-// which would otherwise keep the slot for good.
-func (ep *Endpoint) checkRates(ctx context.Context, l *limiter, o *Origin) (res *mcp.CallToolResult) {
+// RateStore panics or calls runtime.Goexit, which would otherwise keep the
+// slot for good. A panic there is contained here, on whatever goroutine
+// the call runs (a task's included): logged with its stack and a
+// reference, answered as an internal error.
+func (ep *Endpoint) checkRates(ctx context.Context, l *limiter, o *Origin) (res *mcp.CallToolResult, outcome Outcome) {
 	passed := false
 	defer func() {
+		if p := recover(); p != nil {
+			ref := FormatID(ep.rt.ids.Add(1))
+			ep.rt.Logger.Error("vurb: a rate limit's key function or store panicked",
+				"ref", ref, "tool", ep.tool, "action", ep.action, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			res, outcome = ErrorResult(ep.prefix+fmt.Sprintf(ep.rt.Messages.Internal, ref)), OutcomePanic
+		}
 		if !passed {
 			ep.freeSlot()
 		}
 	}()
 	for i := range l.rates {
 		if res := ep.checkRate(ctx, &l.rates[i], o); res != nil {
-			return res
+			return res, OutcomeLimited
 		}
 	}
 	passed = true
-	return nil
+	return nil, ""
 }
 
 // freeSlot gives back the slot a call took, if its action has slots.

@@ -1,0 +1,65 @@
+package vurb_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/vurb-go/vurb"
+)
+
+// lockedBuffer is a log sink safe for the server's goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestAttackPanickingKeyFunctionOnEveryPath: a KeyedBy function that
+// panics (a token without the claim it reads) is answered as an internal
+// error and logged with its stack on every path, a task's goroutine
+// included, and the server serves the next call.
+func TestAttackPanickingKeyFunctionOnEveryPath(t *testing.T) {
+	is := is.New(t)
+	var log lockedBuffer
+	app := vurb.New(vurb.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
+	tenant := vurb.PerCaller(1000, time.Minute).KeyedBy(func(_ context.Context, c *vurb.Caller) string {
+		return c.Token.Extra["tenant"].(string) // panics without the claim
+	})
+	vurb.Query(app, "notes.list", func(context.Context, struct{}) (string, error) { return "notes", nil }).RateLimit(tenant)
+	vurb.Mutation(app, "jobs.run", func(context.Context, struct{}) (string, error) { return "ran", nil }).Task().RateLimit(tenant)
+	vurb.Query(app, "health.check", func(context.Context, struct{}) (string, error) { return "ok", nil })
+	srv, _ := protectedServer(t, app, func(string) auth.TokenVerifier { return opaqueTokens(attackTokens) }, nil)
+
+	tasks := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}`
+	out, _, err := postJSONRPC(srv.URL, "viewer-token", "2026-07-28", "tools/call", "jobs_run", `{"name":"jobs_run","arguments":{},`+tasks+`}`)
+	is.NoErr(err)
+	is.True(out.Error != nil || strings.Contains(string(out.Result), "internal error")) // the task's call: contained
+	for _, p := range attackPaths(t, app) {
+		text, isErr, err := p.call(t, "viewer-token", "notes_list", `{}`)
+		is.True(err != nil || isErr)                        // p.name
+		is.True(err != nil || strings.Contains(text, "ref ")) // an internal error with its reference
+		text, _, err = p.call(t, "viewer-token", "health_check", `{}`)
+		is.NoErr(err)
+		is.Equal(text, "ok") // still serving
+	}
+	is.True(strings.Contains(log.String(), "panicked"))
+	is.True(strings.Contains(log.String(), "stack="))
+}
