@@ -2,6 +2,7 @@ package vurb_test
 
 import (
 	"bytes"
+	"errors"
 	"context"
 	"log/slog"
 	"strings"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
 )
 
@@ -62,4 +65,46 @@ func TestAttackPanickingKeyFunctionOnEveryPath(t *testing.T) {
 	}
 	is.True(strings.Contains(log.String(), "panicked"))
 	is.True(strings.Contains(log.String(), "stack="))
+}
+
+// TestAttackTemplateVariablesStayInTheirFolder: a variable that could climb
+// out of a folder matches no resource, and the handler never sees it; a
+// handler's plain error reaches the client as an internal error with a
+// reference, never with its text (a server path) or JSON-RPC code 0.
+func TestAttackTemplateVariablesStayInTheirFolder(t *testing.T) {
+	is := is.New(t)
+	var seen []string
+	var mu sync.Mutex
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+	vurb.ResourceTemplate(app, "files://{dir}/{name}.txt", "files", func(_ context.Context, vars map[string]string) (vurb.Contents, error) {
+		mu.Lock()
+		seen = append(seen, vars["dir"]+"|"+vars["name"])
+		mu.Unlock()
+		if vars["name"] == "broken" {
+			return vurb.Contents{}, errors.New("open /srv/data/secret/broken.txt: permission denied")
+		}
+		return vurb.Contents{Text: "in " + vars["dir"]}, nil
+	})
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		cs := connectVersion(t, version, app, nil)
+		for _, uri := range []string{"files://../secret.txt", "files://./x.txt", "files://%2E%2E/secret.txt",
+			"files://a%2Fb/x.txt", "files://a%5Cb/x.txt", `files://a\b/x.txt`, "files://%2e./x.txt"} {
+			_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+			is.True(err != nil) // uri
+		}
+		res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "files://docs/readme.txt"})
+		is.NoErr(err)
+		is.Equal(res.Contents[0].Text, "in docs")
+		_, err = cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "files://docs/broken.txt"})
+		var rpcErr *jsonrpc.Error
+		is.True(errors.As(err, &rpcErr))
+		is.Equal(rpcErr.Code, int64(jsonrpc.CodeInternalError))
+		is.True(!strings.Contains(rpcErr.Message, "/srv/data"))
+		is.True(strings.Contains(rpcErr.Message, "ref "))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, s := range seen {
+		is.True(s == "docs|readme" || s == "docs|broken") // the handler saw no climbing value
+	}
 }

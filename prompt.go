@@ -166,6 +166,9 @@ func (p *PromptDef) register(s *mcp.Server, rt *engine.Runtime) {
 				}
 				return &mcp.GetPromptResult{InputRequests: asked, RequestState: sealed}, nil
 			}
-			return res, err
+			if err != nil {
+				return nil, handlerError(rt, "prompt "+engine.Truncate(p.name, 128), err)
+			}
+			return res, nil
 		})
 }

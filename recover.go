@@ -2,6 +2,7 @@ package vurb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -62,4 +63,19 @@ func target(req mcp.Request) string {
 		return "tool " + engine.Truncate(p.Name, 128)
 	}
 	return ""
+}
+
+// handlerError is what a client reads of an error a prompt or resource
+// handler returned: a protocol error (*jsonrpc.Error, such as
+// mcp.ResourceNotFoundError) as it is; any other is an internal error
+// with a reference, its text (which may name a server path or a database
+// host) in the app's log. JSON-RPC has no error code 0.
+func handlerError(rt *engine.Runtime, target string, err error) error {
+	var rpcErr *jsonrpc.Error
+	if errors.As(err, &rpcErr) {
+		return rpcErr
+	}
+	ref := rt.NewRef()
+	rt.Logger.Error("vurb: handler failed", "ref", ref, "target", target, "err", err.Error())
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(rt.Messages.Internal, ref)}
 }

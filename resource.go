@@ -3,6 +3,7 @@ package vurb
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -52,6 +53,14 @@ func Resource(a *App, uri, name string, read func(ctx context.Context) (Contents
 // uriTemplate, such as "users://{id}" or "files://{dir}/{name}.txt". Each
 // {variable} matches one or more characters other than '/'; read receives
 // the values. Only such simple variables are supported (RFC 6570 level 1).
+// A value that could climb out of a folder when joined to a path ("." or
+// "..", encoded or not, or one holding an encoded '/' or a '\\') matches
+// nothing, so read never sees one.
+//
+// To say a URI names nothing, read returns mcp.ResourceNotFoundError(uri)
+// (the protocol's resource-not-found code); any other plain error reaches
+// the client as an internal error with a reference, its text in the app's
+// log.
 func ResourceTemplate(a *App, uriTemplate, name string, read func(ctx context.Context, vars map[string]string) (Contents, error)) *ResourceDef {
 	if read == nil {
 		panic(fmt.Sprintf("vurb: resource template %q: nil handler", uriTemplate))
@@ -162,7 +171,7 @@ func (r *ResourceDef) register(s *mcp.Server, rt *engine.Runtime) {
 			return &mcp.ReadResourceResult{InputRequests: asked, RequestState: sealed}, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, handlerError(rt, "resource "+engine.Truncate(uri, 256), err)
 		}
 		mime := c.MIMEType
 		if mime == "" {
@@ -225,7 +234,10 @@ func (t uriTemplate) has(name string) bool {
 }
 
 // match extracts the variables of uri, each the shortest run of characters
-// other than '/' up to the next literal.
+// other than '/' up to the next literal. A value that could climb out of
+// a folder when a handler joins it to a path ("." or "..", or holding an
+// encoded '/' or '\\' or a '\\') matches nothing: a simple {name}
+// expansion (RFC 6570 level 1) never produces one.
 func (t uriTemplate) match(uri string) (map[string]string, bool) {
 	if !strings.HasPrefix(uri, t.literals[0]) {
 		return nil, false
@@ -242,11 +254,22 @@ func (t uriTemplate) match(uri string) (map[string]string, bool) {
 		} else {
 			end = strings.Index(rest, next)
 		}
-		if end <= 0 || strings.IndexByte(rest[:end], '/') >= 0 {
+		if end <= 0 || strings.IndexByte(rest[:end], '/') >= 0 || climbs(rest[:end]) {
 			return nil, false
 		}
 		vars[name] = rest[:end]
 		rest = rest[end+len(next):]
 	}
 	return vars, rest == ""
+}
+
+// climbs reports whether a template variable's value could name a folder
+// above the one it is joined to: "." or ".." (encoded or not), or a value
+// holding a separator, encoded or not.
+func climbs(v string) bool {
+	decoded, err := url.PathUnescape(v)
+	if err != nil {
+		return true
+	}
+	return decoded == "." || decoded == ".." || strings.ContainsAny(decoded, "/\\") || strings.ContainsRune(v, '\\')
 }
