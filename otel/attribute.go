@@ -17,3 +17,9 @@ const (
 	// JSON-RPC id, so jsonrpc.request.id is not recorded.
 	requestIDKey = attribute.Key("vurb.request.id")
 )
+
+// maxAttributeLength bounds, in bytes, every string a client chose that is
+// recorded (a resource URI, a session id, an error message that echoes
+// the request): a client sends strings of any length, and a span keeps
+// what it is given until it is exported.
+const maxAttributeLength = 256

@@ -26,6 +26,8 @@ type telemetry struct {
 	// hold, when set, runs in docs.search's handler: a test holds a call
 	// in flight with it.
 	hold func(ctx context.Context)
+	// extra are vurbotel options every app of the test gets.
+	extra []vurbotel.Option
 }
 
 func newTelemetry(t *testing.T) *telemetry {
@@ -41,7 +43,8 @@ func newTelemetry(t *testing.T) *telemetry {
 
 // options are vurbotel's options on this SDK.
 func (tel *telemetry) options(opts ...vurbotel.Option) []vurb.Option {
-	return vurbotel.Options(append([]vurbotel.Option{vurbotel.WithTracerProvider(tel.tp), vurbotel.WithMeterProvider(tel.mp)}, opts...)...)
+	base := []vurbotel.Option{vurbotel.WithTracerProvider(tel.tp), vurbotel.WithMeterProvider(tel.mp)}
+	return vurbotel.Options(append(append(base, tel.extra...), opts...)...)
 }
 
 // span waits for the ended span called name: a server span ends after

@@ -40,6 +40,7 @@ type instrumentation struct {
 	metrics    *instruments
 	sessions   sessions
 	sets       setCache
+	names      catalog
 }
 
 func newInstrumentation(cfg config) *instrumentation {

@@ -44,6 +44,7 @@ func (b *lockedBuffer) lines() []map[string]any {
 func TestLogsCarryTheTraceAndSpanIDs(t *testing.T) {
 	is := is.New(t)
 	tel := newTelemetry(t)
+	tel.extra = []vurbotel.Option{vurbotel.WithClientTrace(vurbotel.TrustClientTrace)}
 	var logs lockedBuffer
 	app := newApp(tel, vurb.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
 	c := vurbtest.New(t, app)

@@ -17,8 +17,8 @@ import (
 func (in *instrumentation) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		start := time.Now()
-		info := describe(method, req)
-		ctx, links := parent(ctx, in.propagator, req)
+		info := in.describe(method, req)
+		ctx, links := parent(ctx, in.propagator, req, in.cfg.clientTrace)
 		ctx, span := in.tracer.Start(ctx, info.spanName(in.cfg.resourceURI),
 			trace.WithSpanKind(trace.SpanKindServer),
 			trace.WithTimestamp(start),
@@ -39,6 +39,10 @@ func (in *instrumentation) middleware(next mcp.MethodHandler) mcp.MethodHandler 
 
 		if counting {
 			in.metrics.activeRequests.Add(ctx, -1, active)
+		}
+		if kv := in.settle(&info, res, err); kv != nil && span.IsRecording() {
+			span.SetName(info.spanName(in.cfg.resourceURI))
+			span.SetAttributes(kv...)
 		}
 		end := classify(state.outcome, res, err)
 		finishSpan(span, state, end)

@@ -8,10 +8,15 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// observe is the observer: it hands a served tool call's outcome to the
-// request that carries it, and records an in-process call (App.Call) as a
-// span of its own.
+// observe is the observer: it learns the app's tools as vurb compiles
+// them (the names recorded, see catalog), hands a served tool call's
+// outcome to the request that carries it, and records an in-process call
+// (App.Call) as a span of its own.
 func (in *instrumentation) observe(ctx context.Context, e vurb.Event) {
+	if e.Kind == vurb.ToolRegistered {
+		in.names.register(e.Name)
+		return
+	}
 	if e.Kind != vurb.CallFinished {
 		return
 	}

@@ -32,7 +32,8 @@ func TestExportsOverOTLPHTTP(t *testing.T) {
 		sdktrace.WithResource(resource.NewSchemaless(semconv.ServiceName("docs"))))
 	defer func() { is.NoErr(tp.Shutdown(ctx)) }()
 
-	app := vurb.New(append(vurbotel.Options(vurbotel.WithTracerProvider(tp), vurbotel.WithMeterProvider(noop.NewMeterProvider())),
+	app := vurb.New(append(vurbotel.Options(vurbotel.WithTracerProvider(tp), vurbotel.WithMeterProvider(noop.NewMeterProvider()),
+		vurbotel.WithClientTrace(vurbotel.TrustClientTrace)),
 		vurb.WithName("docs"))...)
 	vurb.Query(app, "docs.search", func(ctx context.Context, in searchIn) (string, error) {
 		_, span := tp.Tracer("db").Start(ctx, "db.query")

@@ -19,7 +19,9 @@ const toolError = "tool_error"
 const otherError = "_OTHER"
 
 // maxStatusDescription bounds the span status description taken from an
-// error result's text: enough for the message a model reads, not a dump.
+// error's message or an error result's text: enough for the message a
+// model reads, not a dump, nor the 100 KB tool name that the go-sdk's
+// "unknown tool %q" echoes.
 const maxStatusDescription = 256
 
 // ending is how a request ended, in the conventions' terms.
@@ -41,13 +43,13 @@ func classify(outcome vurb.Outcome, res mcp.Result, err error) ending {
 		var wire *jsonrpc.Error
 		if errors.As(err, &wire) {
 			code := strconv.FormatInt(wire.Code, 10)
-			e := ending{errorType: code, statusCode: code, description: wire.Message}
+			e := ending{errorType: code, statusCode: code, description: cut(wire.Message, maxStatusDescription)}
 			if failed(outcome) {
 				e.errorType = string(outcome)
 			}
 			return e
 		}
-		e := ending{errorType: otherError, description: err.Error()}
+		e := ending{errorType: otherError, description: cut(err.Error(), maxStatusDescription)}
 		if failed(outcome) {
 			e.errorType = string(outcome)
 		}
@@ -68,7 +70,7 @@ func failed(o vurb.Outcome) bool {
 }
 
 // errorText is the first text of an error result, cut to
-// maxStatusDescription bytes on a rune boundary.
+// maxStatusDescription bytes.
 func errorText(res mcp.Result) string {
 	r, ok := res.(*mcp.CallToolResult)
 	if !ok || r == nil {
@@ -82,6 +84,8 @@ func errorText(res mcp.Result) string {
 	return ""
 }
 
+// cut returns s cut to n bytes on a rune boundary, an ellipsis marking
+// the cut.
 func cut(s string, n int) string {
 	if len(s) <= n {
 		return s

@@ -7,6 +7,7 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/baggage"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -16,7 +17,7 @@ const (
 	headerTraceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
 )
 
-func TestParentPrefersMetaAndLinksTheHeader(t *testing.T) {
+func TestTrustedParentPrefersMetaAndLinksTheHeader(t *testing.T) {
 	p := propagation.TraceContext{}
 	tool := func(meta mcp.Meta, h http.Header) mcp.Request {
 		return &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "t", Meta: meta}, Extra: &mcp.RequestExtra{Header: h}}
@@ -28,7 +29,7 @@ func TestParentPrefersMetaAndLinksTheHeader(t *testing.T) {
 
 	t.Run("meta", func(t *testing.T) {
 		is := is.New(t)
-		ctx, links := parent(context.Background(), p, metaOnly)
+		ctx, links := parent(context.Background(), p, metaOnly, TrustClientTrace)
 		sc := trace.SpanContextFromContext(ctx)
 		is.Equal(sc.TraceID().String(), "4bf92f3577b34da6a3ce929d0e0e4736")
 		is.Equal(sc.TraceState().Get("rojo"), "00f067aa0ba902b7")
@@ -37,28 +38,64 @@ func TestParentPrefersMetaAndLinksTheHeader(t *testing.T) {
 	})
 	t.Run("header", func(t *testing.T) {
 		is := is.New(t)
-		ctx, links := parent(context.Background(), p, headerOnly)
+		ctx, links := parent(context.Background(), p, headerOnly, TrustClientTrace)
 		is.Equal(trace.SpanContextFromContext(ctx).TraceID().String(), "0af7651916cd43dd8448eb211c80319c")
 		is.Equal(len(links), 0)
 	})
 	t.Run("both", func(t *testing.T) {
 		is := is.New(t)
-		ctx, links := parent(context.Background(), p, both)
+		ctx, links := parent(context.Background(), p, both, TrustClientTrace)
 		is.Equal(trace.SpanContextFromContext(ctx).TraceID().String(), "4bf92f3577b34da6a3ce929d0e0e4736")
 		is.Equal(len(links), 1)
 		is.Equal(links[0].SpanContext.TraceID().String(), "0af7651916cd43dd8448eb211c80319c")
 	})
 	t.Run("neither", func(t *testing.T) {
 		is := is.New(t)
-		ctx, links := parent(context.Background(), p, neither)
+		ctx, links := parent(context.Background(), p, neither, TrustClientTrace)
 		is.True(!trace.SpanContextFromContext(ctx).IsValid())
 		is.Equal(len(links), 0)
 	})
 	t.Run("malformed meta falls back to the header", func(t *testing.T) {
 		is := is.New(t)
 		req := tool(mcp.Meta{"traceparent": "garbage", "tracestate": 7}, http.Header{"Traceparent": {headerTraceparent}})
-		ctx, _ := parent(context.Background(), p, req)
+		ctx, _ := parent(context.Background(), p, req, TrustClientTrace)
 		is.Equal(trace.SpanContextFromContext(ctx).TraceID().String(), "0af7651916cd43dd8448eb211c80319c")
+	})
+}
+
+func TestUntrustedClientTraceIsNoParent(t *testing.T) {
+	p := propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
+	req := &mcp.CallToolRequest{
+		Params: &mcp.CallToolParamsRaw{Name: "t", Meta: mcp.Meta{"traceparent": metaTraceparent, "baggage": "tenant=admin"}},
+		Extra:  &mcp.RequestExtra{Header: http.Header{"Traceparent": {headerTraceparent}, "Baggage": {"tenant=root"}}},
+	}
+	sameTwice := &mcp.CallToolRequest{
+		Params: &mcp.CallToolParamsRaw{Name: "t", Meta: mcp.Meta{"traceparent": metaTraceparent}},
+		Extra:  &mcp.RequestExtra{Header: http.Header{"Traceparent": {metaTraceparent}}},
+	}
+	arrival := context.Background()
+
+	t.Run("link", func(t *testing.T) {
+		is := is.New(t)
+		ctx, links := parent(arrival, p, req, LinkClientTrace)
+		is.Equal(ctx, arrival) // no parent, no baggage from the client
+		is.Equal(len(links), 2)
+		is.Equal(links[0].SpanContext.TraceID().String(), "4bf92f3577b34da6a3ce929d0e0e4736")
+		is.Equal(links[1].SpanContext.TraceID().String(), "0af7651916cd43dd8448eb211c80319c")
+		_, links = parent(arrival, p, sameTwice, LinkClientTrace)
+		is.Equal(len(links), 1) // one span context, linked once
+	})
+	t.Run("ignore", func(t *testing.T) {
+		is := is.New(t)
+		ctx, links := parent(arrival, p, req, IgnoreClientTrace)
+		is.Equal(ctx, arrival)
+		is.Equal(len(links), 0)
+	})
+	t.Run("trust", func(t *testing.T) {
+		is := is.New(t)
+		ctx, _ := parent(arrival, p, req, TrustClientTrace)
+		is.Equal(trace.SpanContextFromContext(ctx).TraceID().String(), "4bf92f3577b34da6a3ce929d0e0e4736")
+		is.Equal(baggage.FromContext(ctx).Member("tenant").Value(), "admin") // the client's baggage reaches handlers
 	})
 }
 

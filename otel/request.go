@@ -24,46 +24,81 @@ const executeTool = "execute_tool"
 
 // requestInfo is what the instrumentation reads from an MCP request before
 // handling it: the conventions' span name and attributes come from it.
+// Every value a client chose is bounded before it is kept here: a name
+// the app does not serve is otherName, a version no known revision, a
+// URI or session id cut to maxAttributeLength.
 type requestInfo struct {
 	method   string
-	tool     string // gen_ai.tool.name: the wire name the client called
-	prompt   string // gen_ai.prompt.name
+	tool     string // gen_ai.tool.name: the wire name called, or otherName
+	prompt   string // gen_ai.prompt.name, or otherName
+	asked    string // the name the client sent when tool or prompt is otherName
 	uri      string // mcp.resource.uri
 	session  string // mcp.session.id; empty without a session
-	protocol string // mcp.protocol.version, negotiated or from _meta
+	protocol string // mcp.protocol.version: negotiated, a known revision, or otherName
 	http     bool   // arrived over HTTP (streamable HTTP)
 }
 
 // describe reads req. It never fails: what a request does not carry is
-// left empty and not recorded.
-func describe(method string, req mcp.Request) requestInfo {
+// left empty and not recorded. The protocol version of an initialize
+// request is the one the server negotiates, known when it answers (see
+// settle), not the one the client asks for.
+func (in *instrumentation) describe(method string, req mcp.Request) requestInfo {
 	info := requestInfo{method: method}
 	switch p := params(req).(type) {
 	case *mcp.CallToolParamsRaw:
-		info.tool = p.Name
+		info.tool, info.asked = in.names.tool(p.Name), p.Name
 	case *mcp.CallToolParams:
-		info.tool = p.Name
+		info.tool, info.asked = in.names.tool(p.Name), p.Name
 	case *mcp.GetPromptParams:
-		info.prompt = p.Name
+		info.prompt, info.asked = in.names.prompt(p.Name), p.Name
 	case *mcp.ReadResourceParams:
-		info.uri = p.URI
+		info.uri = cut(p.URI, maxAttributeLength)
 	case *mcp.SubscribeParams:
-		info.uri = p.URI
+		info.uri = cut(p.URI, maxAttributeLength)
 	case *mcp.UnsubscribeParams:
-		info.uri = p.URI
-	case *mcp.InitializeParams:
-		info.protocol = p.ProtocolVersion
+		info.uri = cut(p.URI, maxAttributeLength)
 	}
-	if s := req.GetSession(); s != nil && !isNil(s) {
-		info.session = s.ID()
+	if info.tool != otherName && info.prompt != otherName {
+		info.asked = ""
 	}
-	if v, ok := req.(interface{ ProtocolVersion() string }); ok && info.protocol == "" {
-		info.protocol = v.ProtocolVersion()
+	s := req.GetSession()
+	if s != nil && !isNil(s) {
+		info.session = cut(s.ID(), maxAttributeLength)
+	}
+	if method != methodInitialize {
+		info.protocol = in.sessions.protocol(s, req)
 	}
 	if extra := req.GetExtra(); extra != nil && extra.Header != nil {
 		info.http = true
 	}
 	return info
+}
+
+// settle completes info with what the answer proves, and returns the
+// attributes that changed (none, mostly): an initialize answer gives the
+// negotiated protocol version; a successful answer for a name recorded as
+// otherName proves the server has it (an unknown tool or prompt is a
+// protocol error), so the name is learned, and recorded from then on.
+func (in *instrumentation) settle(info *requestInfo, res mcp.Result, err error) []attribute.KeyValue {
+	if err != nil || res == nil || isNil(res) {
+		return nil
+	}
+	if r, ok := res.(*mcp.InitializeResult); ok {
+		if info.protocol = revision(r.ProtocolVersion); info.protocol == "" {
+			return nil
+		}
+		return []attribute.KeyValue{semconv.McpProtocolVersionKey.String(info.protocol)}
+	}
+	switch {
+	case info.asked == "":
+	case info.tool == otherName && in.names.learn(&in.names.tools, info.asked):
+		info.tool, info.asked = info.asked, ""
+		return []attribute.KeyValue{semconv.GenAIToolNameKey.String(info.tool)}
+	case info.prompt == otherName && in.names.learn(&in.names.prompts, info.asked):
+		info.prompt, info.asked = info.asked, ""
+		return []attribute.KeyValue{semconv.GenAIPromptNameKey.String(info.prompt)}
+	}
+	return nil
 }
 
 // params is req's params, or nil when it has none: the go-sdk's params
@@ -92,9 +127,11 @@ func meta(req mcp.Request) map[string]any {
 
 // spanName is "{mcp.method.name} {target}", the target being the tool or
 // prompt name; a resource URI only when the user opted in, since URIs can
-// take unbounded values and span names should not.
+// take unbounded values and span names should not. A name the app does
+// not serve is no target: the span is named after the method alone.
 func (r *requestInfo) spanName(withURI bool) string {
 	switch {
+	case r.tool == otherName || r.prompt == otherName:
 	case r.tool != "":
 		return r.method + " " + r.tool
 	case r.prompt != "":

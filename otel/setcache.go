@@ -15,10 +15,13 @@ type setKey struct {
 	active                         bool // the in-flight counter's set, not the histogram's
 }
 
-// maxCachedSets bounds the cache: the values are the app's methods, tools,
-// actions, revisions and error types, a few hundred sets at most, unless a
-// client sends names no app has (an unknown tool's span still names it).
-// Past the bound a set is made per request, as without the cache.
+// maxCachedSets bounds the cache. Every value of a setKey is one the app
+// or the go-sdk chose: the SDK's methods, the app's tools, prompts and
+// actions (a name the app does not serve is otherName, see catalog),
+// known revisions (see revision), and error types; so the sets are a few
+// hundred, and no client can add one. The bound is a backstop for an app
+// of very many tools: past it a set is made per request, as without the
+// cache.
 const maxCachedSets = 4096
 
 // setCache keeps the metric attribute sets already made. attribute.NewSet

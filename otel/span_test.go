@@ -10,6 +10,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	vurbotel "github.com/vurb-go/vurb/otel"
 	"github.com/vurb-go/vurb/vurbtest"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
@@ -82,6 +83,7 @@ func TestParentFromMeta(t *testing.T) {
 		t.Run(mode.name, func(t *testing.T) {
 			is := is.New(t)
 			tel := newTelemetry(t)
+			tel.extra = trust
 			c := vurbtest.New(t, newApp(tel), mode.opts...)
 
 			c.CallText("docs_search", searchIn{Query: "golang"}, vurbtest.Meta(mcp.Meta{"traceparent": metaParent}))
@@ -99,6 +101,7 @@ func TestParentFromHTTPHeader(t *testing.T) {
 		t.Run(mode.name, func(t *testing.T) {
 			is := is.New(t)
 			tel := newTelemetry(t)
+			tel.extra = trust
 			opts := append(mode.opts, vurbtest.Identity{Header: http.Header{"Traceparent": {headerParent}}})
 			c := vurbtest.New(t, newApp(tel), opts...)
 
@@ -125,6 +128,7 @@ func TestMetaParentWinsAndLinksTheHeader(t *testing.T) {
 		t.Run(mode.name, func(t *testing.T) {
 			is := is.New(t)
 			tel := newTelemetry(t)
+			tel.extra = trust
 			opts := append(mode.opts, vurbtest.Identity{Header: http.Header{"Traceparent": {headerParent}}})
 			c := vurbtest.New(t, newApp(tel), opts...)
 
@@ -137,6 +141,9 @@ func TestMetaParentWinsAndLinksTheHeader(t *testing.T) {
 		})
 	}
 }
+
+// trust makes the client's trace context the span's parent.
+var trust = []vurbotel.Option{vurbotel.WithClientTrace(vurbotel.TrustClientTrace)}
 
 // mode is one way a client reaches the server.
 type mode struct {

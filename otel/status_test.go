@@ -56,8 +56,9 @@ func TestJSONRPCErrorIsTheErrorType(t *testing.T) {
 	err := c.GetPromptError("nope", nil)
 	is.True(err != nil)
 
-	span := tel.span(t, "prompts/get nope")
+	span := tel.span(t, "prompts/get") // no prompt of the app's: no target
 	got := attrs(span.Attributes())
+	is.Equal(got["gen_ai.prompt.name"], "_OTHER")
 	is.True(strings.HasPrefix(got["error.type"], "-32")) // a JSON-RPC error code
 	is.Equal(got["rpc.response.status_code"], got["error.type"])
 	is.Equal(span.Status().Code, codes.Error)
