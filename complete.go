@@ -10,16 +10,6 @@ import (
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
-// subscribe accepts a subscription to any resource the app declares.
-func (a *App) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
-	for _, r := range a.resources {
-		if r.matches(req.Params.URI) {
-			return nil
-		}
-	}
-	return mcp.ResourceNotFoundError(req.Params.URI)
-}
-
 // complete answers completion/complete from the completers of prompts and
 // resource templates. An argument without a completer completes to nothing.
 // A caller without the app's scopes (RequireScopes) is refused, as its

@@ -2,9 +2,11 @@ package vurb_test
 
 import (
 	"bytes"
-	"errors"
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -57,7 +59,7 @@ func TestAttackPanickingKeyFunctionOnEveryPath(t *testing.T) {
 	is.True(out.Error != nil || strings.Contains(string(out.Result), "internal error")) // the task's call: contained
 	for _, p := range attackPaths(t, app) {
 		text, isErr, err := p.call(t, "viewer-token", "notes_list", `{}`)
-		is.True(err != nil || isErr)                        // p.name
+		is.True(err != nil || isErr)                          // p.name
 		is.True(err != nil || strings.Contains(text, "ref ")) // an internal error with its reference
 		text, _, err = p.call(t, "viewer-token", "health_check", `{}`)
 		is.NoErr(err)
@@ -107,4 +109,53 @@ func TestAttackTemplateVariablesStayInTheirFolder(t *testing.T) {
 	for _, s := range seen {
 		is.True(s == "docs|readme" || s == "docs|broken") // the handler saw no climbing value
 	}
+}
+
+// TestAttackSubscriptionsAreBoundedAndReclaimed: a session subscribes to at
+// most DefaultMaxSubscriptions resources, and what it subscribed to is
+// reclaimed when it closes (the go-sdk kept every URI).
+func TestAttackSubscriptionsAreBoundedAndReclaimed(t *testing.T) {
+	is := is.New(t)
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+	vurb.ResourceTemplate(app, "blobs://{id}", "blobs", func(context.Context, map[string]string) (vurb.Contents, error) {
+		return vurb.Contents{Text: "x"}, nil
+	})
+	server := app.NewServer()
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heap()
+	ctx := context.Background()
+	for s := range 10 {
+		st, ct := mcp.NewInMemoryTransports()
+		ss, err := server.Connect(ctx, st, nil)
+		is.NoErr(err)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(ctx, ct,
+			&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}) // subscriptions that outlive a request
+		is.NoErr(err)
+		for i := range vurb.DefaultMaxSubscriptions {
+			uri := fmt.Sprintf("blobs://%d-%d-%s", s, i, strings.Repeat("x", 2000))
+			is.NoErr(cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}))
+		}
+		err = cs.Subscribe(ctx, &mcp.SubscribeParams{URI: fmt.Sprintf("blobs://%d-over", s)})
+		if err == nil || !strings.Contains(err.Error(), "its limit") {
+			t.Fatalf("past the bound: %v", err)
+		}
+		err = cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "blobs://" + strings.Repeat("y", 4000)})
+		is.True(err != nil) // a URI too long to keep
+		cs.Close()
+		_ = ss.Wait()
+	}
+	held := heap() - min(before, heap())
+	deadline := time.Now().Add(5 * time.Second)
+	for heap() > before+512<<10 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	after := int64(heap()) - int64(before)
+	t.Logf("subscribed: %d KB more; after the sessions closed: %d KB", held>>10, after>>10)
+	is.True(after < 512<<10) // the 2 MB of URIs are reclaimed
+	runtime.KeepAlive(server)  // what the server keeps is measured, not the server collected
 }

@@ -29,8 +29,8 @@ func (a *App) newServer(cfg *serveConfig) *mcp.Server {
 	so.Instructions = a.cfg.instructions
 	so.Logger = sdkLogger(a.cfg.logger)
 	so.CompletionHandler = a.complete
-	so.SubscribeHandler = a.subscribe
-	so.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
+	subs := newSubscriptions(a)
+	so.SubscribeHandler, so.UnsubscribeHandler = subs.subscribe, subs.unsubscribe
 	so.HasTools = len(p.Tools()) > 0
 	so.HasPrompts = len(a.prompts) > 0
 	so.HasResources = len(a.resources) > 0
@@ -39,6 +39,7 @@ func (a *App) newServer(cfg *serveConfig) *mcp.Server {
 		so.KeepAlive = max(cfg.keepAlive, 0)
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: a.cfg.name, Version: a.cfg.version}, &so)
+	subs.server = server
 	server.AddReceivingMiddleware(shortEchoes(p.Runtime()))
 	vs := a.views(cfg)
 	if vs != nil {
