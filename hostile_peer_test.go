@@ -156,6 +156,6 @@ func TestAttackSubscriptionsAreBoundedAndReclaimed(t *testing.T) {
 	}
 	after := int64(heap()) - int64(before)
 	t.Logf("subscribed: %d KB more; after the sessions closed: %d KB", held>>10, after>>10)
-	is.True(after < 512<<10) // the 2 MB of URIs are reclaimed
-	runtime.KeepAlive(server)  // what the server keeps is measured, not the server collected
+	is.True(after < 512<<10)  // the 2 MB of URIs are reclaimed
+	runtime.KeepAlive(server) // what the server keeps is measured, not the server collected
 }
