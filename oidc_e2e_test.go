@@ -65,7 +65,8 @@ func TestOpenIDProvider(t *testing.T) {
 	must(t, err)
 	resource := "http://" + ln.Addr().String() + "/mcp"
 	keys := &countingTransport{}
-	verify, err := oidc.NewVerifier(ctx, provider.issuer, resource, oidc.WithHTTPClient(&http.Client{Transport: keys}))
+	verify, err := oidc.NewVerifier(ctx, provider.issuer, resource, oidc.WithHTTPClient(&http.Client{Transport: keys}),
+		oidc.WithKeyRefetchInterval(time.Second)) // a forged token may make at most one fetch a second
 	must(t, err)
 	serving, stop := context.WithCancel(ctx)
 	served := make(chan error, 1)
@@ -170,6 +171,7 @@ func TestOpenIDProvider(t *testing.T) {
 		after := provider.token("alice", resource, "projects:read")
 		is.Equal(jwtPart(t, after, 0)["kid"], kid) // signed with the new key,
 		is.True(jwtPart(t, before, 0)["kid"] != kid)
+		time.Sleep(time.Second)                     // the keys may be fetched again once a second:
 		calls(t, after)                             // which the server did not know:
 		is.Equal(keys.keyFetches.Load(), fetches+1) // it fetched the keys again, once,
 		calls(t, before)                            // and the old key, still published, still verifies
