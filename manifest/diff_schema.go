@@ -370,6 +370,8 @@ func (d *differ) properties(path string, a, b map[string]any, s side) {
 		bv, inB := bp[name]
 		wasReq, isReq := areq[name], breq[name]
 		switch {
+		case inA && !inB:
+			// the field's removal, below, says it all
 		case !wasReq && isReq && !inA && s == input:
 			d.change(RequiredAdded, narrows, s, p, "new required field %q: calls without it are refused", name)
 		case !wasReq && isReq && !inA:

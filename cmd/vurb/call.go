@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/manifest"
 )
 
 // call runs one tool and prints its result: text as text, structured
@@ -49,7 +50,7 @@ func call(ctx context.Context, e *env, args []string) error {
 	e.progress.step("calling %s", args[1])
 	res, err := s.CallTool(ctx, params)
 	if err != nil {
-		return fmt.Errorf("tools/call %s: %w", args[1], err)
+		return fmt.Errorf("tools/call %s: %w", args[1], s.budget.explain(err))
 	}
 	if e.opts.json {
 		if err := writeJSON(e.out, res); err != nil {
@@ -96,7 +97,11 @@ func parseArguments(args []string) (map[string]any, error) {
 	return out, nil
 }
 
-// writeResult prints a tool result for a person.
+// writeResult prints a tool result for a person. The text, the URIs, the
+// MIME types and the JSON are the server's: they are written through
+// manifest.Visible, or VisibleLines for text shown as lines (see
+// terminal.go). JSON escapes control characters, but not DEL, the C1
+// controls or the bidi characters.
 func writeResult(w io.Writer, res *mcp.CallToolResult) {
 	var structured []byte
 	if res.StructuredContent != nil {
@@ -108,26 +113,26 @@ func writeResult(w io.Writer, res *mcp.CallToolResult) {
 			if structured != nil && sameJSON(c.Text, structured) {
 				continue // the text repeats the structured content printed below
 			}
-			fmt.Fprintln(w, c.Text)
+			fmt.Fprintln(w, manifest.VisibleLines(c.Text))
 		case *mcp.ImageContent:
-			fmt.Fprintf(w, "[image %s, %d bytes]\n", c.MIMEType, len(c.Data))
+			fmt.Fprintf(w, "[image %s, %d bytes]\n", visible(c.MIMEType), len(c.Data))
 		case *mcp.AudioContent:
-			fmt.Fprintf(w, "[audio %s, %d bytes]\n", c.MIMEType, len(c.Data))
+			fmt.Fprintf(w, "[audio %s, %d bytes]\n", visible(c.MIMEType), len(c.Data))
 		case *mcp.ResourceLink:
-			fmt.Fprintf(w, "[resource link %s]\n", c.URI)
+			fmt.Fprintf(w, "[resource link %s]\n", visible(c.URI))
 		case *mcp.EmbeddedResource:
 			if r := c.Resource; r != nil && r.Text != "" {
-				fmt.Fprintf(w, "[resource %s]\n%s\n", r.URI, r.Text)
+				fmt.Fprintf(w, "[resource %s]\n%s\n", visible(r.URI), manifest.VisibleLines(r.Text))
 			} else if r != nil {
-				fmt.Fprintf(w, "[resource %s, %d bytes]\n", r.URI, len(r.Blob))
+				fmt.Fprintf(w, "[resource %s, %d bytes]\n", visible(r.URI), len(r.Blob))
 			}
 		default:
 			data, _ := json.Marshal(c)
-			fmt.Fprintln(w, string(data))
+			fmt.Fprintln(w, visible(string(data)))
 		}
 	}
 	if structured != nil {
-		fmt.Fprintln(w, string(structured))
+		fmt.Fprintln(w, manifest.VisibleLines(string(structured)))
 	}
 }
 

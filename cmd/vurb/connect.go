@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os/exec"
 	"runtime/debug"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -31,14 +29,17 @@ var version = sync.OnceValue(func() string {
 // session is a connected MCP client session and what closing it needs.
 type session struct {
 	*mcp.ClientSession
-	close func()
+	// budget is what the server may still send; errors read through
+	// budget.explain say when it ran out.
+	budget *budget
+	close  func()
 }
 
 // connect starts or reaches the server and initializes a session. Its
 // errors say what went wrong in terms a user can act on: the command does
 // not exist, the process exited (with the end of what it wrote to
 // stderr), the URL is not an MCP endpoint, the server speaks a revision
-// this vurb does not.
+// this vurb does not, the server sent more than -max-bytes.
 func connect(ctx context.Context, e *env, src source, opts *mcp.ClientOptions) (*session, error) {
 	if opts == nil {
 		opts = &mcp.ClientOptions{}
@@ -48,34 +49,43 @@ func connect(ctx context.Context, e *env, src source, opts *mcp.ClientOptions) (
 	if e.opts.protocol != "" {
 		so = &mcp.ClientSessionOptions{ProtocolVersion: e.opts.protocol}
 	}
+	b := &budget{max: int64(e.opts.maxBytes)}
 	switch src.kind {
 	case urlSource:
 		e.progress.step("connecting to %s", src)
-		transport := &mcp.StreamableClientTransport{Endpoint: src.raw, HTTPClient: headerClient(e.opts.headers)}
+		transport := &mcp.StreamableClientTransport{Endpoint: src.raw, HTTPClient: httpClient(src.raw, e.opts.headers, b),
+			MaxEventSize: int(min(b.max, 1<<40))}
 		cs, err := client.Connect(ctx, transport, so)
 		if err != nil {
-			return nil, explain(ctx, err, fmt.Sprintf("%s did not answer as an MCP server (streamable HTTP)", src), "", false)
+			return nil, explain(ctx, b.explain(err), fmt.Sprintf("%s did not answer as an MCP server (streamable HTTP)", src), "", false)
 		}
 		e.progress.step("connected: %s", describeServer(cs))
-		return &session{ClientSession: cs, close: func() { _ = cs.Close() }}, nil
+		return &session{ClientSession: cs, budget: b, close: func() { _ = cs.Close() }}, nil
 	case commandSource:
 		e.progress.step("starting %s", strings.Join(src.words, " "))
-		cmd := exec.Command(src.words[0], src.words[1:]...)
-		tail := &tailWriter{max: 4096}
-		cmd.Stderr = tail
-		if e.opts.verbose {
-			cmd.Stderr = io.MultiWriter(tail, e.errOut)
-		}
 		if _, err := exec.LookPath(src.words[0]); err != nil {
 			return nil, fmt.Errorf("cannot start the server %q: %w", src.words[0], err)
 		}
-		transport := &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+		tail := &tailWriter{max: 4096}
+		var stderr io.Writer = tail
+		if e.opts.verbose {
+			stderr = io.MultiWriter(tail, &visibleWriter{w: e.errOut})
+		}
+		p, transport, err := startStdio(src.words, stderr, b)
+		if err != nil {
+			return nil, fmt.Errorf("cannot start the server %q: %w", src.words[0], err)
+		}
+		e.onGiveUp(func() { _ = p.cmd.Process.Kill() })
 		cs, err := client.Connect(ctx, transport, so)
 		if err != nil {
-			return nil, explain(ctx, err, fmt.Sprintf("the server %q did not start an MCP session on stdio", src), tail.String(), true)
+			p.stop() // and so all it wrote to stderr is in the tail
+			return nil, explain(ctx, b.explain(err), fmt.Sprintf("the server %q did not start an MCP session on stdio", src), tail.String(), true)
 		}
 		e.progress.step("connected: %s", describeServer(cs))
-		return &session{ClientSession: cs, close: func() { _ = cs.Close() }}, nil
+		return &session{ClientSession: cs, budget: b, close: func() {
+			_ = cs.Close()
+			p.stop()
+		}}, nil
 	}
 	return nil, fmt.Errorf("%s is a manifest, not a server", src)
 }
@@ -85,6 +95,8 @@ func explain(ctx context.Context, err error, what, stderr string, stdio bool) er
 	msg := err.Error()
 	var b strings.Builder
 	switch {
+	case errors.As(err, new(tooMuch)):
+		fmt.Fprintf(&b, "%s: %v", what, err)
 	case strings.Contains(msg, "unsupported protocol version"):
 		rev := strings.TrimSpace(strings.TrimPrefix(msg[strings.Index(msg, "unsupported protocol version"):], "unsupported protocol version:"))
 		fmt.Fprintf(&b, "the server speaks MCP revision %s, which this vurb does not: it speaks %s",
@@ -145,31 +157,4 @@ func (t *tailWriter) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.buf)
-}
-
-// headerClient is an HTTP client that adds headers to every request.
-func headerClient(headers []string) *http.Client {
-	if len(headers) == 0 {
-		return nil
-	}
-	h := http.Header{}
-	for _, kv := range headers {
-		name, value, _ := strings.Cut(kv, ":")
-		h.Add(strings.TrimSpace(name), strings.TrimSpace(value))
-	}
-	return &http.Client{Transport: headerTransport{h, http.DefaultTransport}}
-}
-
-type headerTransport struct {
-	h    http.Header
-	next http.RoundTripper
-}
-
-// RoundTrip sends r with the headers added.
-func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	for k, vs := range t.h {
-		r.Header[k] = vs
-	}
-	return t.next.RoundTrip(r)
 }

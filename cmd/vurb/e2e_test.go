@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -65,10 +66,15 @@ func buildAndRun(m *testing.M) int {
 type result struct {
 	code           int
 	stdout, stderr string
+	// elapsed is the run's wall time, maxRSS its peak resident memory in
+	// bytes (0 where the system does not say).
+	elapsed time.Duration
+	maxRSS  int64
 }
 
-// vurb runs the built binary with args; env adds environment variables
-// (which a server it starts inherits).
+// vurb runs the built binary with args (and -timeout 60s unless they set
+// one); env adds environment variables (which a server it starts
+// inherits).
 func vurb(t *testing.T, env []string, args ...string) result {
 	t.Helper()
 	if bin == "" {
@@ -76,11 +82,16 @@ func vurb(t *testing.T, env []string, args ...string) result {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, filepath.Join(bin, "vurb"), append(args, "-timeout", "60s")...)
+	if !slices.ContainsFunc(args, func(a string) bool { return strings.TrimLeft(a, "-") == "timeout" }) {
+		args = append(args, "-timeout", "60s")
+	}
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, "vurb"), args...)
 	cmd.Env = append(os.Environ(), env...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
+	start := time.Now()
 	err := cmd.Run()
+	elapsed := time.Since(start)
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
@@ -88,9 +99,9 @@ func vurb(t *testing.T, env []string, args ...string) result {
 		t.Fatal(err)
 	}
 	if testing.Verbose() {
-		t.Logf("vurb %s: exit %d\n%s", strings.Join(args, " "), code, errOut.String())
+		t.Logf("vurb %s: exit %d in %v\n%s", strings.Join(args, " "), code, elapsed.Round(time.Millisecond), errOut.String())
 	}
-	return result{code, out.String(), errOut.String()}
+	return result{code, out.String(), errOut.String(), elapsed, maxRSS(cmd.ProcessState)}
 }
 
 func path(name string) string { return filepath.Join(bin, name) }

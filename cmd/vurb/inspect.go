@@ -23,7 +23,10 @@ func inspect(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	e.progress.step("counting tokens (%s)", tokenizerName)
-	rep := newInspection(snap)
+	rep, err := newInspection(ctx, snap)
+	if err != nil {
+		return fmt.Errorf("counting tokens: %w", err)
+	}
 	if e.opts.json {
 		return writeJSON(e.out, rep)
 	}
@@ -67,39 +70,60 @@ type toolCount struct {
 	Tokens int    `json:"tokens"`
 }
 
-func newInspection(snap snapshot) inspection {
+// newInspection counts the tokens of snap's tools in every exposition;
+// it stops when ctx is done.
+func newInspection(ctx context.Context, snap snapshot) (inspection, error) {
 	m := snap.manifest
 	rep := inspection{Server: m.Server, Protocol: snap.protocol, Exposition: m.Exposition, Tokenizer: tokenizerName,
 		Prompts: m.Prompts, Resources: m.Resources, Templates: m.ResourceTemplates}
-	each, total := toolTokens(m.Tools)
+	each, total, err := toolTokens(ctx, m.Tools)
+	if err != nil {
+		return rep, err
+	}
 	rep.Tokens = total
-	rep.ModelTokens = modelViewTokens(m.Tools)
+	if rep.ModelTokens, err = modelViewTokens(ctx, m.Tools); err != nil {
+		return rep, err
+	}
 	for i, t := range m.Tools {
 		rep.Tools = append(rep.Tools, inspectedTool{t, each[i]})
 	}
 	if len(m.Alternates) == 0 {
-		return rep
+		return rep, nil
 	}
-	add := func(name string, served bool, tools []manifest.Tool) {
-		each, total := toolTokens(tools)
-		x := exposition{Name: name, Served: served, Tokens: total, ModelTokens: modelViewTokens(tools)}
+	add := func(name string, served bool, tools []manifest.Tool) error {
+		each, total, err := toolTokens(ctx, tools)
+		if err != nil {
+			return err
+		}
+		x := exposition{Name: name, Served: served, Tokens: total}
+		if x.ModelTokens, err = modelViewTokens(ctx, tools); err != nil {
+			return err
+		}
 		for i, t := range tools {
 			x.Tools = append(x.Tools, toolCount{t.Name, each[i]})
 		}
 		rep.Expositions = append(rep.Expositions, x)
+		return nil
 	}
-	add(m.Exposition, true, m.Tools)
+	if err := add(m.Exposition, true, m.Tools); err != nil {
+		return rep, err
+	}
 	for _, alt := range m.Alternates {
-		add(alt.Name, false, alt.Tools)
+		if err := add(alt.Name, false, alt.Tools); err != nil {
+			return rep, err
+		}
 	}
-	return rep
+	return rep, nil
 }
 
+// write prints the report for a person. Every name, title, description,
+// value and pattern in it is the server's, and is written through
+// manifest.Visible (see terminal.go).
 func (rep inspection) write(w io.Writer) {
 	s := rep.Server
-	head := strings.TrimSpace(s.Name + " " + s.Version)
+	head := visible(strings.TrimSpace(s.Name + " " + s.Version))
 	if rep.Protocol != "" {
-		head += " · MCP " + rep.Protocol
+		head += " · MCP " + visible(rep.Protocol)
 	}
 	fmt.Fprintf(w, "%s · %s · %s · %s\n", head, plural(len(rep.Tools), "tool"), plural(len(rep.Prompts), "prompt"),
 		plural(len(rep.Resources)+len(rep.Templates), "resource"))
@@ -108,7 +132,7 @@ func (rep inspection) write(w io.Writer) {
 	}
 	fmt.Fprintf(w, "tools/list: %d tokens (%s), %d of them read by the model", rep.Tokens, rep.Tokenizer, rep.ModelTokens)
 	if rep.Exposition != "" {
-		fmt.Fprintf(w, ", %s exposition", rep.Exposition)
+		fmt.Fprintf(w, ", %s exposition", visible(rep.Exposition))
 	}
 	fmt.Fprintln(w)
 	if len(rep.Expositions) > 0 {
@@ -125,19 +149,19 @@ func (rep inspection) write(w io.Writer) {
 			var args []string
 			for _, a := range p.Arguments {
 				if a.Required {
-					args = append(args, a.Name)
+					args = append(args, visible(a.Name))
 				} else {
-					args = append(args, a.Name+"?")
+					args = append(args, visible(a.Name)+"?")
 				}
 			}
-			fmt.Fprintf(w, "  %s(%s)  %s\n", p.Name, strings.Join(args, ", "), oneLine(p.Description, 100))
+			fmt.Fprintf(w, "  %s(%s)  %s\n", visible(p.Name), strings.Join(args, ", "), oneLine(p.Description, 100))
 		}
 	}
 	if len(rep.Resources)+len(rep.Templates) > 0 {
 		fmt.Fprintln(w, "\nResources")
 		tw := newTable(w)
 		for _, r := range append(append([]manifest.Resource(nil), rep.Resources...), rep.Templates...) {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.URI+r.URITemplate, r.Name, r.MIMEType, oneLine(r.Description, 80))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", visible(r.URI+r.URITemplate), visible(r.Name), visible(r.MIMEType), oneLine(r.Description, 80))
 		}
 		tw.flush()
 	}
@@ -152,7 +176,7 @@ func (rep inspection) writeExpositions(w io.Writer) {
 	}
 	var b strings.Builder
 	for _, x := range rep.Expositions {
-		name := x.Name
+		name := visible(x.Name)
 		if x.Served {
 			name += " (served)"
 		}
@@ -163,7 +187,7 @@ func (rep inspection) writeExpositions(w io.Writer) {
 		b.Reset()
 		for _, x := range rep.Expositions {
 			if i < len(x.Tools) {
-				fmt.Fprintf(&b, "%s\t%d\t", x.Tools[i].Name, x.Tools[i].Tokens)
+				fmt.Fprintf(&b, "%s\t%d\t", visible(x.Tools[i].Name), x.Tools[i].Tokens)
 			} else {
 				b.WriteString("\t\t")
 			}
@@ -184,21 +208,21 @@ func (rep inspection) writeExpositions(w io.Writer) {
 }
 
 func writeTool(w io.Writer, t inspectedTool) {
-	fmt.Fprintf(w, "  %s  [%s]  %d tokens\n", t.Name, effect(t.Annotations), t.Tokens)
+	fmt.Fprintf(w, "  %s  [%s]  %d tokens\n", visible(t.Name), effect(t.Annotations), t.Tokens)
 	if t.Title != "" {
-		fmt.Fprintf(w, "    title: %s\n", t.Title)
+		fmt.Fprintf(w, "    title: %s\n", visible(t.Title))
 	}
 	if t.Description != "" {
 		fmt.Fprintf(w, "    %s\n", oneLine(t.Description, 110))
 	}
 	if len(t.Actions) > 1 {
-		fmt.Fprintf(w, "    actions: %s\n", strings.Join(t.Actions, ", "))
+		fmt.Fprintf(w, "    actions: %s\n", visible(strings.Join(t.Actions, ", ")))
 	}
 	if len(t.Groups) > 0 {
-		fmt.Fprintf(w, "    groups: %s\n", strings.Join(t.Groups, ", "))
+		fmt.Fprintf(w, "    groups: %s\n", visible(strings.Join(t.Groups, ", ")))
 	}
 	if t.Auth != nil {
-		fmt.Fprintf(w, "    auth: required, scopes %s\n", strings.Join(t.Auth.Scopes, " "))
+		fmt.Fprintf(w, "    auth: required, scopes %s\n", visible(strings.Join(t.Auth.Scopes, " ")))
 	}
 	writeFields(w, "in: ", t.InputSchema)
 	writeFields(w, "out:", t.OutputSchema)
@@ -252,7 +276,7 @@ func writeFields(w io.Writer, label string, schema json.RawMessage) {
 		if first {
 			lead, first = "    "+label, false
 		}
-		fmt.Fprintf(tw, "%s %s%s\t%s\t%s\t%s\n", lead, name, req, typeOf(p), constraints(p), oneLine(str(p["description"]), 70))
+		fmt.Fprintf(tw, "%s %s%s\t%s\t%s\t%s\n", lead, visible(name), req, visible(typeOf(p)), visible(constraints(p)), oneLine(str(p["description"]), 70))
 	}
 	tw.flush()
 }
@@ -321,12 +345,18 @@ func str(v any) string {
 	return s
 }
 
+// visible is a server's text as one line of terminal output shows it:
+// manifest.Visible, the one function every such text goes through.
+func visible(s string) string { return manifest.Visible(s) }
+
+// oneLine is a server's text on one line of at most n characters (before
+// escapes), its runs of white space made one space, made visible.
 func oneLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
+		s = string(r[:n-1]) + "…"
 	}
-	return s
+	return visible(s)
 }
 
 func writeJSON(w io.Writer, v any) error {

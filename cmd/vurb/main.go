@@ -24,6 +24,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
+	"time"
+
+	"github.com/vurb-go/vurb/manifest"
 )
 
 // Exit statuses.
@@ -61,6 +65,17 @@ type env struct {
 	out, errOut io.Writer
 	opts        options
 	progress    *progress
+
+	mu     sync.Mutex
+	orphan []func() // what to stop if the command is given up on
+}
+
+// onGiveUp registers f to run if the command is given up on at its
+// timeout: killing a server process that would outlive vurb.
+func (e *env) onGiveUp(f func()) {
+	e.mu.Lock()
+	e.orphan = append(e.orphan, f)
+	e.mu.Unlock()
 }
 
 func run(ctx context.Context, args []string, out, errOut io.Writer) int {
@@ -78,16 +93,60 @@ func run(ctx context.Context, args []string, out, errOut io.Writer) int {
 		e := &env{out: out, errOut: errOut}
 		pos, err := e.opts.parse(c, args[1:], errOut)
 		if err == nil {
-			e.progress = newProgress(errOut, e.opts.progress())
-			ctx, cancel := context.WithTimeout(ctx, e.opts.timeout)
-			err = c.run(ctx, e, pos)
-			cancel()
+			err = e.runWithin(ctx, c, pos)
 		}
 		return report(errOut, c, err)
 	}
 	fmt.Fprintf(errOut, "vurb: unknown command %q\n\n", args[0])
 	usage(errOut)
 	return exitUsage
+}
+
+// giveUpAfter is how long a command has to return once its time is up,
+// before it is given up on.
+const giveUpAfter = time.Second
+
+// timedOut is the cause of a command's context when -timeout is up.
+type timedOut struct{ d time.Duration }
+
+// Error says which flag gave up.
+func (t timedOut) Error() string { return fmt.Sprintf("gave up after %v (-timeout)", t.d) }
+
+// runWithin runs c with -timeout bounding the whole command. Each step
+// watches its context; one that does not return in time (the go-sdk
+// closing a session, counting the tokens of one huge text) is given up on
+// a second later: its output is dropped, the server processes it started
+// are killed, and the command reports the timeout.
+func (e *env) runWithin(ctx context.Context, c command, pos []string) error {
+	out, errOut := &gate{w: e.out}, &gate{w: e.errOut}
+	e.out, e.errOut = out, errOut
+	e.progress = newProgress(errOut, e.opts.progress())
+	ctx, cancel := context.WithTimeoutCause(ctx, e.opts.timeout, timedOut{e.opts.timeout})
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- c.run(ctx, e, pos) }()
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		select {
+		case err = <-done:
+		case <-time.After(giveUpAfter):
+			out.close()
+			errOut.close()
+			e.mu.Lock()
+			for _, f := range e.orphan {
+				f()
+			}
+			e.mu.Unlock()
+			return context.Cause(ctx)
+		}
+	}
+	var t timedOut
+	if cause := context.Cause(ctx); err != nil && errors.As(cause, &t) && !errors.As(err, &t) {
+		err = fmt.Errorf("%w: %w", t, err)
+	}
+	return err
 }
 
 func usage(w io.Writer) {
@@ -125,15 +184,17 @@ func report(w io.Writer, c command, err error) int {
 		return exitOK
 	case errors.As(err, &no):
 		if no.msg != "" {
-			fmt.Fprintf(w, "vurb %s: %s\n", c.name, no.msg)
+			fmt.Fprintf(w, "vurb %s: %s\n", c.name, manifest.VisibleLines(no.msg))
 		}
 		return exitNo
 	case errors.As(err, &ue):
-		fmt.Fprintf(w, "vurb %s: %s\nusage: vurb %s %s (vurb %s -h for flags)\n", c.name, ue.msg, c.name, c.args, c.name)
+		fmt.Fprintf(w, "vurb %s: %s\nusage: vurb %s %s (vurb %s -h for flags)\n", c.name, manifest.VisibleLines(ue.msg), c.name, c.args, c.name)
 		return exitUsage
 	case errors.Is(err, errHelp):
 		return exitOK
 	}
-	fmt.Fprintf(w, "vurb %s: %v\n", c.name, err)
+	// The message may hold a server's text: an error it answered, the end
+	// of its standard error.
+	fmt.Fprintf(w, "vurb %s: %s\n", c.name, manifest.VisibleLines(err.Error()))
 	return exitTrouble
 }

@@ -21,6 +21,10 @@ type options struct {
 	headers   headerFlags
 	output    string
 	check     string
+	// The bounds on what a server may send (see limits.go).
+	maxBytes byteSize
+	maxPages int
+	maxItems int
 }
 
 var errHelp = errors.New("help shown")
@@ -53,7 +57,11 @@ func (o *options) parse(c command, args []string, errOut io.Writer) ([]string, e
 	fs.BoolVar(&o.quiet, "q", false, "print no progress")
 	fs.BoolVar(&o.forceProg, "progress", false, "print progress even when stderr is not a terminal")
 	fs.BoolVar(&o.verbose, "v", false, "pass the server's stderr through")
-	fs.DurationVar(&o.timeout, "timeout", 2*time.Minute, "give up after this long")
+	fs.DurationVar(&o.timeout, "timeout", 2*time.Minute, "give up after this long, whatever the command is doing")
+	o.maxBytes = defaultMaxBytes
+	fs.Var(&o.maxBytes, "max-bytes", "give up when a server has sent more than this, in all (16MiB, 512KiB, ...)")
+	fs.IntVar(&o.maxPages, "max-pages", defaultMaxPages, "give up when a list (tools, prompts, ...) takes more pages than this")
+	fs.IntVar(&o.maxItems, "max-items", defaultMaxItems, "give up when a list holds more items than this")
 	fs.StringVar(&o.protocol, "protocol", "", "the MCP revision to ask for (default: the newest, falling back as the server answers)")
 	fs.Var(&o.headers, "H", "an HTTP header for a URL server, \"Name: value\" (repeatable)")
 	switch c.name {
@@ -63,6 +71,15 @@ func (o *options) parse(c command, args []string, errOut io.Writer) ([]string, e
 	if c.name == "lock" {
 		fs.StringVar(&o.check, "check", "", "compare with this pinned lockfile instead of writing one; exit 1 if it drifted")
 	}
+	pos, err := o.positional(fs, args)
+	if err == nil && (o.maxPages <= 0 || o.maxItems <= 0 || o.timeout <= 0) {
+		err = usageError{"-timeout, -max-pages and -max-items must be positive"}
+	}
+	return pos, err
+}
+
+// positional parses args with fs, flags and positional arguments mixed.
+func (o *options) positional(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {

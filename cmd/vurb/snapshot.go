@@ -2,9 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"iter"
 	"os"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/manifest"
@@ -56,25 +57,58 @@ func list(ctx context.Context, e *env, s *session) (snapshot, error) {
 	var err error
 	if caps.Tools != nil {
 		e.progress.step("listing tools")
-		if lists.Tools, err = all(s.Tools(ctx, nil)); err != nil {
-			return snapshot{}, fmt.Errorf("tools/list: %w", err)
+		lists.Tools, err = pages(ctx, e, s, "tools", func(ctx context.Context, cursor string) ([]*mcp.Tool, string, error) {
+			r, err := s.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
+			if err != nil {
+				return nil, "", err
+			}
+			return r.Tools, r.NextCursor, nil
+		})
+		if err != nil {
+			return snapshot{}, err
 		}
 	}
 	if caps.Prompts != nil {
 		e.progress.step("listing prompts")
-		if lists.Prompts, err = all(s.Prompts(ctx, nil)); err != nil {
-			return snapshot{}, fmt.Errorf("prompts/list: %w", err)
+		lists.Prompts, err = pages(ctx, e, s, "prompts", func(ctx context.Context, cursor string) ([]*mcp.Prompt, string, error) {
+			r, err := s.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
+			if err != nil {
+				return nil, "", err
+			}
+			return r.Prompts, r.NextCursor, nil
+		})
+		if err != nil {
+			return snapshot{}, err
 		}
 	}
 	if caps.Resources != nil {
 		e.progress.step("listing resources")
-		if lists.Resources, err = all(s.Resources(ctx, nil)); err != nil {
-			return snapshot{}, fmt.Errorf("resources/list: %w", err)
+		lists.Resources, err = pages(ctx, e, s, "resources", func(ctx context.Context, cursor string) ([]*mcp.Resource, string, error) {
+			r, err := s.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+			if err != nil {
+				return nil, "", err
+			}
+			return r.Resources, r.NextCursor, nil
+		})
+		if err != nil {
+			return snapshot{}, err
 		}
+		lists.Templates, err = pages(ctx, e, s, "resources/templates", func(ctx context.Context, cursor string) ([]*mcp.ResourceTemplate, string, error) {
+			r, err := s.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
+			if err != nil {
+				return nil, "", err
+			}
+			return r.ResourceTemplates, r.NextCursor, nil
+		})
 		// Some servers with resources have no templates and refuse the
-		// method: that is no template, not a failure.
-		if lists.Templates, err = all(s.ResourceTemplates(ctx, nil)); err != nil {
-			e.progress.step("resources/templates/list: %v", err)
+		// method: that is no template, not a failure. Running out of
+		// time, bytes or pages is.
+		var bound boundError
+		if err != nil && (ctx.Err() != nil || s.budget.exceeded() || errors.As(err, &bound)) {
+			return snapshot{}, err
+		}
+		if err != nil {
+			e.progress.step("%v", err)
 			lists.Templates = nil
 		}
 	}
@@ -113,20 +147,48 @@ func (snap *snapshot) merge(ctx context.Context, e *env, s *session) {
 	}
 	merged, err := manifest.Merge(snap.manifest, published)
 	if err != nil {
-		fmt.Fprintf(e.errOut, "vurb: %v\n", err)
+		fmt.Fprintf(e.errOut, "vurb: %s\n", manifest.Visible(err.Error()))
 		return
 	}
 	snap.manifest = merged
 }
 
-// all drains a go-sdk list iterator (which pages for us).
-func all[T any](seq iter.Seq2[T, error]) ([]T, error) {
+// boundError is a listing stopped by -max-pages or -max-items.
+type boundError struct{ msg string }
+
+// Error returns the message.
+func (e boundError) Error() string { return e.msg }
+
+// pages asks for every page of one list, the next with the cursor the
+// last gave, and stops with an error when the server asks for more than
+// -max-pages pages, sends more than -max-items items, or sends a cursor a
+// second time: a server paging forever grew vurb by 50 MB a second until
+// the timeout. (The go-sdk's iterators page without a bound.)
+func pages[T any](ctx context.Context, e *env, s *session, what string, page func(ctx context.Context, cursor string) ([]T, string, error)) ([]T, error) {
 	var out []T
-	for v, err := range seq {
+	seen := map[string]bool{}
+	cursor := ""
+	for n := 1; ; n++ {
+		items, next, err := page(ctx, cursor)
 		if err != nil {
-			return out, err
+			return out, fmt.Errorf("%s/list: %w", what, s.budget.explain(err))
 		}
-		out = append(out, v)
+		out = append(out, items...)
+		switch {
+		case len(out) > e.opts.maxItems:
+			return out, boundError{fmt.Sprintf("%s/list: the server lists more than %d %s; vurb stopped asking (-max-items raises the bound)",
+				what, e.opts.maxItems, what[strings.LastIndex(what, "/")+1:])}
+		case next == "":
+			return out, nil
+		case seen[next]:
+			return out, boundError{fmt.Sprintf("%s/list: the server sent the cursor %q twice: its pages loop", what, oneLine(next, 40))}
+		case n >= e.opts.maxPages:
+			return out, boundError{fmt.Sprintf("%s/list: the server has more after %d pages; vurb stopped asking (-max-pages raises the bound)",
+				what, e.opts.maxPages)}
+		}
+		if n > 1 && n%100 == 0 {
+			e.progress.step("%s: %d pages, %d items", what, n, len(out))
+		}
+		seen[next], cursor = true, next
 	}
-	return out, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"sync"
 
@@ -44,29 +45,37 @@ func wireJSON(t manifest.Tool) string {
 }
 
 // toolTokens counts the tokens of each tool's wire JSON and of the whole
-// list as tools/list sends it.
-func toolTokens(tools []manifest.Tool) (each []int, total int) {
+// list as tools/list sends it. It stops when ctx is done: counting is
+// the slow part of inspect (seconds for a list of megabytes), and
+// -timeout bounds it too.
+func toolTokens(ctx context.Context, tools []manifest.Tool) (each []int, total int, err error) {
 	wire := make([]json.RawMessage, len(tools))
 	each = make([]int, len(tools))
 	for i, t := range tools {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
 		s := wireJSON(t)
 		wire[i] = json.RawMessage(s)
 		each[i] = countTokens(s)
 	}
 	data, _ := json.Marshal(map[string]any{"tools": wire})
-	return each, countTokens(string(data))
+	return each, countTokens(string(data)), ctx.Err()
 }
 
 // modelViewTokens counts what a model reads of tools: each tool's name,
 // description and input schema (compact JSON), the parts a client passes
 // to the model; annotations, titles and output schemas stay with the
-// client.
-func modelViewTokens(tools []manifest.Tool) int {
+// client. It stops when ctx is done.
+func modelViewTokens(ctx context.Context, tools []manifest.Tool) (int, error) {
 	n := 0
 	for _, t := range tools {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
 		n += countTokens(t.Name) + countTokens(t.Description) + countTokens(compactJSON(t.InputSchema))
 	}
-	return n
+	return n, nil
 }
 
 func compactJSON(raw json.RawMessage) string {
