@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/vurb-go/vurb"
 )
 
@@ -54,21 +56,40 @@ func ExampleActionDef_RequireScopes() {
 	// deleted
 }
 
-// Callers of each role see their own tools/list; what a role does not see
-// is an unknown tool to it. The role here comes from a header; it could as
-// well come from a claim of the verified token (c.Token.Extra).
+// Each role lists and calls what it may. The role is a claim of the
+// verified token, never a header the client writes: a forged "X-Role:
+// admin" would be believed.
 func ExampleWithVisibility() {
-	app := vurb.New(vurb.WithVisibility(
-		func(c *vurb.Caller) string { return c.Header.Get("X-Role") },
+	role := func(c *vurb.Caller) string {
+		if c.Token == nil {
+			return "" // anonymous
+		}
+		r, _ := c.Token.Extra["role"].(string)
+		return r
+	}
+	app := vurb.New(vurb.WithVisibility(role,
 		func(role string, a vurb.ActionInfo) bool { return role == "admin" || a.Annotations.ReadOnlyHint },
 	))
 	vurb.Query(app.Tool("users"), "list", func(context.Context, noArgs) (string, error) { return "ann, bob", nil })
 	vurb.Mutation(app.Tool("users"), "ban", func(context.Context, noArgs) (string, error) { return "banned", nil })
-	srv := httptest.NewServer(app.HTTPHandler())
+	tokens := map[string]*auth.TokenInfo{ // what your verifier (oidc.NewVerifier) reads from a token
+		"guest-token": {UserID: "gus", Expiration: time.Now().Add(time.Hour), Extra: map[string]any{"role": "guest"}},
+		"admin-token": {UserID: "ada", Expiration: time.Now().Add(time.Hour), Extra: map[string]any{"role": "admin"}},
+	}
+	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		if info, ok := tokens[token]; ok {
+			return info, nil
+		}
+		return nil, auth.ErrInvalidToken
+	}
+	srv := httptest.NewUnstartedServer(nil)
+	resource := "http://" + srv.Listener.Addr().String()
+	srv.Config.Handler = app.HTTPHandler(vurb.BearerAuth(verify, &oauthex.ProtectedResourceMetadata{Resource: resource}, nil))
+	srv.Start()
 	defer srv.Close()
 
-	for _, role := range []string{"guest", "admin"} {
-		client := &http.Client{Transport: roleTransport(role)}
+	for _, who := range []string{"guest", "admin"} {
+		client := &http.Client{Transport: bearer(who + "-token")}
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "example"}, nil).
 			Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: client}, nil)
 		if err != nil {
@@ -81,7 +102,7 @@ func ExampleWithVisibility() {
 			names = append(names, t.Name)
 		}
 		_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "users_ban"})
-		fmt.Println(role, names, err != nil)
+		fmt.Println(who, names, err != nil)
 		cs.Close()
 	}
 	// Output:
@@ -89,12 +110,12 @@ func ExampleWithVisibility() {
 	// admin [users_ban users_list] false
 }
 
-// roleTransport sends X-Role with every request.
-type roleTransport string
+// bearer sends its token with every request.
+type bearer string
 
-func (r roleTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+func (b bearer) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.Clone(req.Context())
-	req.Header.Set("X-Role", string(r))
+	req.Header.Set("Authorization", "Bearer "+string(b))
 	return http.DefaultTransport.RoundTrip(req)
 }
 

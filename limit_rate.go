@@ -89,9 +89,16 @@ func (r RateLimit) Burst(n int) RateLimit {
 // which key returns the same string share a bucket. key runs once per
 // call, before the handler, and must be fast; keep the strings short and
 // few (a tenant id, a user id), as the store keeps a bucket for each.
+// Read the key from what the server verified (a claim of c.Token), never
+// from a header the client writes: a client naming a new tenant on every
+// call would get a fresh bucket each time.
 //
 //	byTenant := vurb.PerCaller(100, time.Minute).KeyedBy(func(_ context.Context, c *vurb.Caller) string {
-//		return c.Header.Get("X-Tenant")
+//		if c.Token == nil {
+//			return "anonymous"
+//		}
+//		tenant, _ := c.Token.Extra["tenant"].(string)
+//		return "tenant:" + tenant
 //	})
 func (r RateLimit) KeyedBy(key func(ctx context.Context, c *Caller) string) RateLimit {
 	if key == nil {

@@ -4,7 +4,8 @@
 //
 //	ISSUER=https://auth.example.com/ go run ./examples/oauth
 //
-// It serves http://localhost:8080/mcp and, for clients to discover the
+// It serves http://localhost:8080/mcp (on 127.0.0.1; ADDR binds another
+// address) and, for clients to discover the
 // issuer, the RFC 9728 metadata at
 // http://localhost:8080/.well-known/oauth-protected-resource/mcp. Clients
 // request tokens with resource=http://localhost:8080/mcp (RFC 8707); set
@@ -40,7 +41,12 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	err = app.ListenAndServe(ctx, ":8080", vurb.BearerAuth(verify, &oauthex.ProtectedResourceMetadata{
+	// Loopback unless ADDR says otherwise: this serves plain HTTP, and a
+	// bearer token over plain HTTP on a network can be read by anyone on
+	// the path. In production, terminate TLS in front of it (or serve
+	// HTTPS) and set RESOURCE to the https URL.
+	addr := cmp.Or(os.Getenv("ADDR"), "127.0.0.1:8080")
+	err = app.ListenAndServe(ctx, addr, vurb.BearerAuth(verify, &oauthex.ProtectedResourceMetadata{
 		Resource:             resource,
 		AuthorizationServers: []string{issuer},
 		ScopesSupported:      []string{"projects:read", "projects:write"},

@@ -4,7 +4,10 @@
 // -http ADDR.
 //
 //	go run ./examples/quickstart              # stdio
-//	go run ./examples/quickstart -http :8080  # http://localhost:8080/mcp
+//	go run ./examples/quickstart -http 127.0.0.1:8080  # http://127.0.0.1:8080/mcp
+//
+// Bind to loopback: its tools delete, and ":8080" would offer them to every
+// host that can reach this one.
 //
 // examples/quickstart/otlp is the same server with OpenTelemetry, exporting
 // its traces and metrics to OTEL_EXPORTER_OTLP_ENDPOINT; it is a module of
