@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/vurbtest"
 )
 
 // The attacks of the security review, each driven through every path a
@@ -96,6 +97,17 @@ func attackPaths(t *testing.T, app *vurb.App, opts ...vurb.ServeOption) []attack
 				}
 				sessions[token] = cs
 				t.Cleanup(func() { cs.Close() })
+			}
+			mu.Unlock()
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+			return resultText(res), res != nil && res.IsError, err
+		}},
+		{"in-memory (stdio's server)", func(t *testing.T, token, tool, args string) (string, bool, error) {
+			mu.Lock()
+			cs := sessions["memory "+token]
+			if cs == nil {
+				cs = vurbtest.New(t, app, vurbtest.Identity{Token: attackTokens[token]}).Session()
+				sessions["memory "+token] = cs
 			}
 			mu.Unlock()
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
