@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/matryer/is"
@@ -387,4 +388,34 @@ func TestTheManifestShowsEachCallerWhatItSees(t *testing.T) {
 			is.True(!strings.Contains(read(vurbtest.Identity{Token: reader, Header: http.Header{"X-Role": {"member"}}}), "projects_delete"))
 		})
 	}
+}
+
+// TestAPanickingObserverStarvesNoOther holds the README's word: several
+// observers all receive every event, and a panicking one is contained.
+func TestAPanickingObserverStarvesNoOther(t *testing.T) {
+	is := is.New(t)
+	var first, third atomic.Int32
+	finished := func(n *atomic.Int32) vurb.Observer {
+		return func(_ context.Context, e vurb.Event) {
+			if e.Kind == vurb.CallFinished {
+				n.Add(1)
+			}
+		}
+	}
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)),
+		vurb.WithObserver(finished(&first)),
+		vurb.WithObserver(func(_ context.Context, e vurb.Event) {
+			if e.Kind == vurb.CallFinished {
+				panic("observer bug")
+			}
+		}),
+		vurb.WithObserver(finished(&third)))
+	vurb.Query(app, "notes.list", func(context.Context, struct{}) (string, error) { return "notes", nil })
+	for range 3 {
+		res, err := app.Call(context.Background(), "notes_list", nil)
+		is.NoErr(err)
+		is.True(!res.IsError)
+	}
+	is.Equal(first.Load(), int32(3))
+	is.Equal(third.Load(), int32(3)) // not starved by the second's panic
 }

@@ -68,6 +68,24 @@ func (c *config) limitRuntime(rt *engine.Runtime) {
 	rt.RateStore = rateStore{store}
 }
 
+// containObservers is the engine's observer of observers: each receives
+// every event in turn, its panic contained on its own, so that one
+// panicking observer starves none after it.
+func containObservers(observers []Observer, logger *slog.Logger) engine.Observer {
+	if len(observers) == 1 {
+		return containObserver(observers[0], logger)
+	}
+	each := make([]engine.Observer, len(observers))
+	for i, o := range observers {
+		each[i] = containObserver(o, logger)
+	}
+	return func(ctx context.Context, e engine.Event) {
+		for _, o := range each {
+			o(ctx, e)
+		}
+	}
+}
+
 // containObserver runs obs so that its panic is logged, with its stack,
 // and goes no further: an observer watches calls, it cannot fail one.
 func containObserver(obs Observer, logger *slog.Logger) engine.Observer {

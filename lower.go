@@ -49,8 +49,8 @@ func (a *App) runtime() *engine.Runtime {
 	rt.Scopes = a.scopes
 	rt.LogAttrs = a.cfg.logContext
 	rt.Sealer = engine.NewSealer(a.cfg.stateKeys, a.cfg.stateMaxAge, 0)
-	if obs := a.cfg.observer; obs != nil {
-		rt.Observer = containObserver(obs, a.cfg.logger)
+	if obs := a.cfg.observers; len(obs) > 0 {
+		rt.Observer = containObservers(obs, a.cfg.logger)
 	}
 	a.cfg.limitRuntime(rt)
 	return rt

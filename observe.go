@@ -101,16 +101,14 @@ func eventOf(e engine.Event) Event {
 }
 
 // WithObserver adds an observer to the app: each one given receives every
-// event, in the order given. Without one a call pays a single nil check:
-// no clock reads and no event values.
+// event, in the order given, and a panicking one is contained alone (the
+// panic is logged; the observers after it still receive the event).
+// Without one a call pays a single nil check: no clock reads and no event
+// values.
 func WithObserver(o Observer) Option {
 	return func(c *config) {
-		if prev := c.observer; prev != nil && o != nil {
-			c.observer = func(ctx context.Context, e Event) { prev(ctx, e); o(ctx, e) }
-			return
-		}
 		if o != nil {
-			c.observer = o
+			c.observers = append(c.observers, o)
 		}
 	}
 }

@@ -38,7 +38,7 @@ type config struct {
 	logger       *slog.Logger
 	policies     []Policy
 	defaultCache CacheControl
-	observer     Observer
+	observers    []Observer
 	resultFormat ResultFormat
 	describer    describe.Describer // describe_option.go
 	inline       bool
