@@ -59,6 +59,12 @@ func (a *App) serveListener(ctx context.Context, ln net.Listener, opts ...ServeO
 			}
 		}()
 		err := srv.Shutdown(shutdown)
+		if t := a.tasks(false); err == nil && t != nil {
+			// Tasks outlive their requests: they get the rest of the grace.
+			if t.running.wait(shutdown); shutdown.Err() != nil {
+				err = context.DeadlineExceeded
+			}
+		}
 		if errors.Is(err, context.DeadlineExceeded) {
 			err = a.cut(srv, hs) // the grace period is over: what remains is cut
 		}
@@ -70,11 +76,21 @@ func (a *App) serveListener(ctx context.Context, ln net.Listener, opts ...ServeO
 	return <-stopped
 }
 
-// cut ends what the grace period left running: it closes the sessions and
-// the connections, and logs each request cut. A tool call cut is logged
-// by the engine with its request id (the one its events and its logger
-// carry); the requests of other kinds are counted here.
+// cut ends what the grace period left running: the tasks of this process
+// (each fails saying the shutdown interrupted it, logged once with its
+// id), then the calls (each cancelled through its context and answered at
+// once as cut, logged once by the engine with its request id, on either
+// protocol revision), then, once their answers are written (or after
+// cutAnswers), the sessions and the connections.
 func (a *App) cut(srv *http.Server, hs *httpServing) error {
+	if t := a.tasks(false); t != nil {
+		if n := t.running.cut(); n > 0 {
+			a.cfg.logger.Warn("vurb: the shutdown grace period is over; cutting the tasks still running", "tasks", n)
+			settled, cancel := context.WithTimeout(context.Background(), cutAnswers)
+			t.running.wait(settled) // each records its failure
+			cancel()
+		}
+	}
 	done := a.built().Runtime().CutCalls()
 	defer func() {
 		// The calls cut end on their own goroutines once their context is
@@ -83,12 +99,19 @@ func (a *App) cut(srv *http.Server, hs *httpServing) error {
 	}()
 	if n := hs.inFlight.count(); n > 0 {
 		a.cfg.logger.Warn("vurb: the shutdown grace period is over; cutting the requests still in flight", "requests", n)
+		answered, cancel := context.WithTimeout(context.Background(), cutAnswers)
+		hs.inFlight.wait(answered)
+		cancel()
 	}
 	for ss := range hs.server.Sessions() {
 		ss.Close()
 	}
 	return srv.Close()
 }
+
+// cutAnswers bounds how long a shutdown waits, once the grace is over, for
+// the calls and tasks it cut to write their answers.
+const cutAnswers = time.Second
 
 // inFlight counts the requests being answered, and lets a shutdown wait
 // until there are none.

@@ -102,15 +102,23 @@ func (q *sessionQuota) opening(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, why, status)
 		return
 	}
-	sw := &sessionWriter{ResponseWriter: w}
+	opened := false
+	sw := &sessionWriter{ResponseWriter: w, opened: func(id string) {
+		// Before the answer leaves: the client may use the session at once.
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		if q.open[id] == nil {
+			q.open[id] = &sessionUse{caller: caller, last: q.now()}
+			opened = true
+		}
+	}}
 	q.next.ServeHTTP(sw, r)
+	sw.header() // an answer that wrote nothing
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if id := sw.Header().Get(sessionIDHeader); id != "" && q.open[id] == nil {
-		q.open[id] = &sessionUse{caller: caller, last: q.now()}
-		return
+	if !opened {
+		q.release(caller) // no session came of it
 	}
-	q.release(caller) // no session came of it
 }
 
 // reserve takes a place for a session of caller, making room if it must,
@@ -204,16 +212,41 @@ func (q *sessionQuota) close(id string) {
 }
 
 // sessionWriter passes everything through; the quota reads the session id
-// the go-sdk sets in its header. Unwrap lets http.ResponseController (the
-// go-sdk's flushes and deadlines) reach the writer beneath.
+// the go-sdk sets in its header, when the header is written. Unwrap lets
+// http.ResponseController (the go-sdk's flushes and deadlines) reach the
+// writer beneath.
 type sessionWriter struct {
 	http.ResponseWriter
+	opened  func(id string)
+	written bool
+}
+
+// header reports the session id of the answer, once.
+func (w *sessionWriter) header() {
+	if w.written {
+		return
+	}
+	w.written = true
+	if id := w.Header().Get(sessionIDHeader); id != "" {
+		w.opened(id)
+	}
+}
+
+func (w *sessionWriter) WriteHeader(code int) {
+	w.header()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *sessionWriter) Write(p []byte) (int, error) {
+	w.header()
+	return w.ResponseWriter.Write(p)
 }
 
 func (w *sessionWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // Flush sends what is buffered, for code that asserts http.Flusher.
 func (w *sessionWriter) Flush() {
+	w.header()
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -36,10 +37,49 @@ type taskServer struct {
 }
 
 // runningTasks are the runs of an app's tasks in this process, by task:
-// every HTTP handler of the app shares them, so any can cancel any.
+// every HTTP handler of the app shares them, so any can cancel any. A
+// shutdown waits for them (wait) and, when its grace ends, cuts them.
 type runningTasks struct {
-	mu sync.Mutex
-	m  map[string]context.CancelFunc
+	mu   sync.Mutex
+	m    map[string]context.CancelFunc
+	idle chan struct{} // closed when m empties; nil while nobody waits
+	// cutting is set once a shutdown's grace is over: a task interrupted
+	// then fails saying so.
+	cutting atomic.Bool
+}
+
+// wait returns when no task runs in this process, or when ctx is done.
+func (r *runningTasks) wait(ctx context.Context) {
+	r.mu.Lock()
+	if len(r.m) == 0 {
+		r.mu.Unlock()
+		return
+	}
+	if r.idle == nil {
+		r.idle = make(chan struct{})
+	}
+	idle := r.idle
+	r.mu.Unlock()
+	select {
+	case <-idle:
+	case <-ctx.Done():
+	}
+}
+
+// cut interrupts every task running in this process: each fails saying the
+// shutdown interrupted it (see settle), and is logged once with its id.
+func (r *runningTasks) cut() int {
+	r.cutting.Store(true)
+	r.mu.Lock()
+	cancels := make([]context.CancelFunc, 0, len(r.m))
+	for _, cancel := range r.m {
+		cancels = append(cancels, cancel)
+	}
+	r.mu.Unlock()
+	for _, cancel := range cancels {
+		cancel()
+	}
+	return len(cancels)
 }
 
 // taskRoute is a route that runs as a task, and how.
@@ -254,6 +294,13 @@ func (s *taskServer) settle(id string, res *mcp.CallToolResult, err error) {
 			}
 			err = merr
 		}
+		if err != nil && errors.Is(err, context.Canceled) && s.running.cutting.Load() {
+			t.Status, t.StatusMessage = TaskFailed, "interrupted by the server's shutdown: start the call again"
+			t.Error = rpcErrorJSON(&jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+				Message: "the task was interrupted by the server's shutdown at the end of its grace period; it may have partly run: check, then start the call again"})
+			s.logger.Warn("vurb: task cut at the end of the shutdown grace period", "task", id, "tool", t.Tool)
+			return nil
+		}
 		if err != nil {
 			t.Status, t.Error = TaskFailed, rpcErrorJSON(err)
 			t.StatusMessage = "the call failed: " + engine.Truncate(err.Error(), 200)
@@ -316,6 +363,10 @@ func (s *taskServer) untrack(id string) {
 	r := s.running
 	r.mu.Lock()
 	delete(r.m, id)
+	if len(r.m) == 0 && r.idle != nil {
+		close(r.idle)
+		r.idle = nil
+	}
 	r.mu.Unlock()
 }
 

@@ -101,11 +101,15 @@ func (rt *Runtime) Handlers() HandlerCounts {
 	return HandlerCounts{Running: rt.running.Load(), Overdue: rt.overdue.Load()}
 }
 
-// CutCalls marks the end of a shutdown grace period: until done is
-// called, a call that ends cancelled is logged, with its request id, as
-// cut by the shutdown. Several servers may cut at once.
+// CutCalls marks the end of a shutdown grace period: it cancels the
+// context of every call of the plan running now (each is answered at once
+// as cut, see cutResult), and until done is called, a call that ends
+// cancelled is logged once, with its request id, as cut by the shutdown.
+// Several servers may cut at once; the calls cut are the plan's, whichever
+// server holds them.
 func (rt *Runtime) CutCalls() (done func()) {
 	rt.cutting.Add(1)
+	rt.calls.cut()
 	return func() { rt.cutting.Add(-1) }
 }
 

@@ -93,6 +93,8 @@ func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id
 	cc.call.Tool, cc.call.Action, cc.call.Key, cc.call.Name = ep.tool, ep.action, ep.key, ep.name
 	cc.call.Input, cc.call.Arguments = in, args
 	cc.call.id, cc.call.origin, cc.call.ep = id, o, ep
+	ep.rt.calls.add(id, cc)
+	defer ep.rt.calls.remove(id)
 	defer cc.end()
 	if err := OpenRound(ep.rt, &cc.round, ep.key, &cc.call.origin, args); err != nil {
 		ep.release(cc)
@@ -132,7 +134,16 @@ func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id
 	if ctx.Err() != nil {
 		return nil, OutcomeCancelled, ctx.Err()
 	}
+	if cc.cutAt.Load() {
+		return ep.cutResult(), OutcomeCancelled, nil
+	}
 	return ep.timedOut(), OutcomeTimeout, nil
+}
+
+// cutResult is the answer of a call the shutdown cut: the client can act
+// on it by calling again, on this server once it is back or on another.
+func (ep *Endpoint) cutResult() *mcp.CallToolResult {
+	return ErrorResult(ep.prefix + "the server is shutting down and cut this call at the end of its grace period; it may have partly run: check, then call again")
 }
 
 // handBack returns a worker that answered to the pool, unless
@@ -199,6 +210,8 @@ func (ep *Endpoint) finish(ctx context.Context, cc *callContext, out outcome) (*
 	switch {
 	case out.panicked:
 		return out.res, OutcomePanic, nil
+	case cc.cutAt.Load():
+		return ep.cutResult(), OutcomeCancelled, nil
 	case out.late && ctx.Err() == nil:
 		return ep.timedOut(), OutcomeTimeout, nil
 	case out.err == nil && out.res == nil:

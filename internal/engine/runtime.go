@@ -47,6 +47,7 @@ type Runtime struct {
 	running atomic.Int64  // handlers running, late ones included
 	overdue atomic.Int64  // handlers running past their call's end
 	cutting atomic.Int32  // servers whose shutdown grace is over (see CutCalls)
+	calls   runningCalls  // the calls running now, for CutCalls
 }
 
 // Messages are the texts a model reads when a call fails in the engine.
