@@ -559,3 +559,29 @@ func TestAttackHiddenTaskToolIsUnknown(t *testing.T) {
 	is.True(out.Error == nil)
 	is.True(strings.Contains(string(out.Result), `"task"`))
 }
+
+// TestAllowedHostsOnALoopbackListener: the hosts AllowedHosts lists are
+// answered on a loopback listener, on every path; others are refused.
+func TestAllowedHostsOnALoopbackListener(t *testing.T) {
+	is := is.New(t)
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+	vurb.Query(app, "notes.list", func(context.Context, struct{}) (string, error) { return "notes", nil })
+	for _, opts := range [][]vurb.ServeOption{nil, {vurb.NoFastLane()}} {
+		srv := httptest.NewServer(app.HTTPHandler(append(opts, vurb.AllowedHosts("mcp.internal"))...))
+		for host, want := range map[string]int{"mcp.internal": http.StatusOK, "evil.example": http.StatusForbidden} {
+			req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(
+				`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"notes_list","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`))
+			req.Host = host
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+			req.Header.Set("Mcp-Method", "tools/call")
+			req.Header.Set("Mcp-Name", "notes_list")
+			resp, err := http.DefaultClient.Do(req)
+			is.NoErr(err)
+			resp.Body.Close()
+			is.Equal(resp.StatusCode, want) // host
+		}
+		srv.Close()
+	}
+}

@@ -143,6 +143,9 @@ func (l *lane) understand(r *http.Request) (req laneRequest, body []byte, ok boo
 	if !l.parse(body, &req) {
 		return req, body, false
 	}
+	if len(body) > 2*sdkMaxDepth && nestsDeeper(body, sdkMaxDepth) {
+		return req, body, false // the go-sdk refuses it whole (400): so does the lane
+	}
 	if req.newRev {
 		// net/http has trimmed the values already; the go-sdk compares them
 		// as they are.

@@ -241,3 +241,36 @@ func appendCallResult(buf, meta []byte, res *mcp.CallToolResult, resultType stri
 	}
 	return append(buf, '}'), nil
 }
+
+// sdkMaxDepth is the nesting the go-sdk's JSON-RPC reader refuses beyond
+// (v1.8.0): a message deeper than it is answered 400 over HTTP, before
+// any handler, and the lane hands such a message to the go-sdk so that
+// every path answers it alike.
+const sdkMaxDepth = 1000
+
+// nestsDeeper reports whether the JSON text body nests arrays and objects
+// more than depth levels deep. It counts brackets outside strings; body is
+// valid JSON (envelope checked it).
+func nestsDeeper(body []byte, depth int) bool {
+	level, inString := 0, false
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			if level++; level > depth {
+				return true
+			}
+		case c == ']' || c == '}':
+			level--
+		}
+	}
+	return false
+}

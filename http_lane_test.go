@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/vurb-go/vurb"
 )
@@ -306,4 +307,37 @@ func TestFastLaneHandsTheCallerItsMeta(t *testing.T) {
 		return
 	}
 	t.Fatal("no trace case in the corpus")
+}
+
+// TestDeepNestingIsAnsweredAlikeOnEveryPath holds the README's word: a
+// message nested more than 1,000 levels deep is refused by the go-sdk's
+// reader with 400 over HTTP, and the fast lane answers it the same way.
+func TestDeepNestingIsAnsweredAlikeOnEveryPath(t *testing.T) {
+	is := is.New(t)
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+	vurb.Query(app, "notes.find", func(context.Context, struct {
+		Q any `json:"q"`
+	}) (string, error) {
+		return "found", nil
+	})
+	deep := strings.Repeat("[", 1001) + strings.Repeat("]", 1001)
+	shallow := strings.Repeat("[", 100) + strings.Repeat("]", 100)
+	for _, opts := range [][]vurb.ServeOption{nil, {vurb.NoFastLane()}} {
+		srv := httptest.NewServer(app.HTTPHandler(opts...))
+		for nesting, want := range map[string]int{deep: http.StatusBadRequest, shallow: http.StatusOK} {
+			body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"notes_find","arguments":{"q":` + nesting +
+				`},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+			req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+			req.Header.Set("Mcp-Method", "tools/call")
+			req.Header.Set("Mcp-Name", "notes_find")
+			resp, err := http.DefaultClient.Do(req)
+			is.NoErr(err)
+			resp.Body.Close()
+			is.Equal(resp.StatusCode, want)
+		}
+		srv.Close()
+	}
 }

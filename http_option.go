@@ -37,9 +37,11 @@ func AllowedOrigins(origins ...string) ServeOption {
 }
 
 // AllowedHosts lists the Host header values (host or host:port) the HTTP
-// handler answers to; any other gets 403, which blocks DNS rebinding. The
-// go-sdk already refuses non-loopback Hosts on loopback listeners; this
-// extends the check to public listeners.
+// handler answers to; any other gets 403, which blocks DNS rebinding.
+// Without it, a loopback listener answers loopback Hosts only (the go-sdk's
+// rule, applied in front of every path); with it, the list replaces that
+// rule, so a loopback listener behind a local proxy or a hosts-file name
+// answers the names listed.
 func AllowedHosts(hosts ...string) ServeOption {
 	return func(c *serveConfig) {
 		c.httpSetting("AllowedHosts")

@@ -402,3 +402,25 @@ func TestTaskFrontRunsTheRequestMiddleware(t *testing.T) {
 	done := waitTask(t, allowed, id, "completed")
 	is.Equal(textOfResult(t, done["result"]), "from middleware")
 }
+
+// TestTaskRequiredOnEachGeneration holds the README's word: a 2026-07-28
+// client that did not declare the tasks extension is refused a
+// TaskRequired action with -32021; a handshake-era session (and stdio),
+// which cannot declare it, is served synchronously.
+func TestTaskRequiredOnEachGeneration(t *testing.T) {
+	is := is.New(t)
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+	vurb.Query(app, "reports.build", func(context.Context, struct{}) (string, error) { return "built", nil }).Task(vurb.TaskRequired())
+	legacy := connectVersion(t, "2025-11-25", app, nil)
+	res, err := callRaw(t, legacy, "reports_build", `{}`)
+	is.NoErr(err)
+	is.Equal(res.Content[0].(*mcp.TextContent).Text, "built")
+
+	srv := httptest.NewServer(app.HTTPHandler())
+	defer srv.Close()
+	out, _, err := postJSONRPC(srv.URL, "", "2026-07-28", "tools/call", "reports_build",
+		`{"name":"reports_build","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`)
+	is.NoErr(err)
+	is.True(out.Error != nil)
+	is.Equal(out.Error.Code, int64(mcp.CodeMissingRequiredClientCapabilities))
+}
