@@ -42,8 +42,14 @@ func Breaking(changes []Change) bool {
 // Diff classifies every change from old to new, sorted by path: tools,
 // their schemas, annotations and auth; a vurb app's actions (their
 // schemas only when either side is grouped: in flat exposition each
-// action's tool already says it); prompts and their arguments; resources
-// and templates; groups; the instructions and the exposition.
+// action's tool already says it; how they run as tasks always, since no
+// tool says it); prompts and their arguments; resources and templates;
+// groups; the instructions and the exposition.
+//
+// A change is compatible only when every client of old still works with
+// new: for an input schema, every call old accepts, new accepts too.
+// What Diff cannot judge (a pattern changed, a keyword it does not read)
+// it calls breaking, for a person to review.
 func Diff(old, new Manifest) []Change {
 	old, new = Normalize(old), Normalize(new)
 	var d differ

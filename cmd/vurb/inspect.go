@@ -264,12 +264,18 @@ func writeFields(w io.Writer, label string, schema json.RawMessage) {
 	if json.Unmarshal(schema, &s) != nil || len(s.Properties) == 0 {
 		return
 	}
+	// A set, not a lookup in the list: a server's schema may name as
+	// many fields as it likes.
+	required := make(map[string]bool, len(s.Required))
+	for _, name := range s.Required {
+		required[name] = true
+	}
 	tw := newTable(w)
 	first := true
 	for _, name := range sortedKeys(s.Properties) {
 		p := s.Properties[name]
 		req := ""
-		if !contains(s.Required, name) {
+		if !required[name] {
 			req = "?"
 		}
 		lead := "    " + strings.Repeat(" ", len(label))

@@ -11,6 +11,12 @@
 // line split as a shell would ("./server -flag", "go run ./cmd/server"),
 // or, where a manifest will do (inspect, diff, lock), a manifest file.
 //
+// A server is not trusted: vurb shows its text with control characters
+// escaped (never run by the terminal), sends -H headers only to the
+// origin they were given for, stops reading a server past -max-bytes
+// (16MiB) and a listing past -max-pages or -max-items, and gives up on
+// the whole command at -timeout.
+//
 // Exit status: 0 when all is well; 1 when the answer is no (a breaking
 // change, a lockfile that drifted, a tool call that failed); 2 for a
 // mistake in the command line; 3 when the server could not be reached or

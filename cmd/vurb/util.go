@@ -12,8 +12,6 @@ import (
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
-func contains(xs []string, x string) bool { return slices.Contains(xs, x) }
-
 // plural is "1 tool", "2 tools", "3 entries".
 func plural(n int, noun string) string {
 	if n == 1 {
