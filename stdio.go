@@ -114,7 +114,8 @@ type stdioConn struct {
 
 	slots chan struct{} // one per request being answered
 	mu    sync.Mutex
-	calls map[any]int // the ids being answered (a client may reuse one)
+	calls map[any]int   // the ids being answered (a client may reuse one)
+	idle  chan struct{} // closed when calls empties; nil while nobody waits
 }
 
 // SessionID implements mcp.Connection: stdio has no session id.
@@ -182,6 +183,10 @@ func (c *stdioConn) answered(id jsonrpc.ID) {
 	default:
 		c.calls[id.Raw()] = n - 1
 	}
+	if len(c.calls) == 0 && c.idle != nil {
+		close(c.idle)
+		c.idle = nil
+	}
 	c.mu.Unlock()
 	if ok {
 		<-c.slots
@@ -204,12 +209,35 @@ func (c *stdioConn) read() {
 			return
 		}
 		if err != nil {
+			if err == io.EOF {
+				c.drain() // the requests read are answered before the session ends
+			}
 			c.readErr = err
 			return
 		}
 		if cap(buf) > 1<<20 {
 			buf = nil // a large line's buffer is not kept for the small ones
 		}
+	}
+}
+
+// drain waits until every request read has been answered, or the
+// connection closes. A client that writes its requests and closes stdin
+// (printf '…' | server) gets every answer, then the server ends.
+func (c *stdioConn) drain() {
+	c.mu.Lock()
+	if len(c.calls) == 0 {
+		c.mu.Unlock()
+		return
+	}
+	if c.idle == nil {
+		c.idle = make(chan struct{})
+	}
+	idle := c.idle
+	c.mu.Unlock()
+	select {
+	case <-idle:
+	case <-c.done:
 	}
 }
 

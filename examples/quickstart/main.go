@@ -35,6 +35,9 @@ func main() {
 
 	app := projects.NewApp()
 	if *addr == "" {
+		// stdout is the protocol's: a word for the human goes to stderr, so
+		// that the server does not look hung.
+		log.Printf("quickstart: serving MCP over stdio (one JSON-RPC message a line); Ctrl-D or Ctrl-C stops it")
 		if err := app.Serve(ctx, vurb.Stdio()); err != nil {
 			log.Fatal(err)
 		}
