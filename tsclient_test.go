@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -89,19 +90,66 @@ func tsClient(t *testing.T) (node, dir string) {
 		}
 		cache = filepath.Join(base, "vurb-tsclient")
 	}
+	node = nodeAtLeast(t, npm, cache, 20)
+	return node, installClient(t, npm, node, cache)
+}
+
+// installClient installs the TypeScript client into cache, once, and
+// returns its directory. The install is atomic: npm runs in a folder of
+// its own, the client is checked to load there, and only then is the
+// folder renamed into place; a cached install that no longer loads (a run
+// killed mid-install, a cache two runs wrote at once) is replaced. Two
+// test runs sharing a cache once corrupted it for good
+// (ERR_MODULE_NOT_FOUND … zod/v4/index.js), since the cache was trusted
+// when its package.json existed.
+func installClient(t *testing.T, npm, node, cache string) string {
+	t.Helper()
 	src, _ := filepath.Abs(filepath.Join("testdata", "tsclient"))
-	dir = filepath.Join(cache, "client-2.4.0")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "client", "package.json")); err != nil {
-		must(t, os.MkdirAll(dir, 0o755))
+	dir := filepath.Join(cache, "client-2.4.0")
+	if !clientLoads(node, dir) {
+		must(t, os.MkdirAll(cache, 0o755))
+		tmp, err := os.MkdirTemp(cache, "client-2.4.0.installing-")
+		must(t, err)
+		defer os.RemoveAll(tmp) // gone once renamed; else the failed or losing install
+		copyFile(t, filepath.Join(src, "package.json"), filepath.Join(tmp, "package.json"))
 		install := exec.Command(npm, "install", "--no-audit", "--no-fund", "--loglevel=error")
-		install.Dir = dir
-		copyFile(t, filepath.Join(src, "package.json"), filepath.Join(dir, "package.json"))
+		install.Dir = tmp
 		if out, err := install.CombinedOutput(); err != nil {
 			t.Fatalf("npm install: %v\n%s", err, out)
 		}
+		if !clientLoads(node, tmp) {
+			t.Fatalf("npm installed the TypeScript client into %s, but node cannot load it", tmp)
+		}
+		if err := os.Rename(tmp, dir); err != nil && !clientLoads(node, dir) {
+			// A broken install is in the way (another run's may have won
+			// meanwhile, and then it loads): set it aside, then take its place.
+			aside := dir + ".broken-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+			if os.Rename(dir, aside) == nil {
+				defer os.RemoveAll(aside)
+			}
+			if err := os.Rename(tmp, dir); err != nil && !clientLoads(node, dir) {
+				t.Fatalf("installing the TypeScript client: %v", err)
+			}
+		}
 	}
-	copyFile(t, filepath.Join(src, "client.mjs"), filepath.Join(dir, "client.mjs"))
-	return nodeAtLeast(t, npm, cache, 20), dir
+	// The script is the test's own: written beside the client, atomically.
+	script, err := os.CreateTemp(dir, "client.mjs.")
+	must(t, err)
+	data, err := os.ReadFile(filepath.Join(src, "client.mjs"))
+	must(t, err)
+	_, err = script.Write(data)
+	must(t, err)
+	must(t, script.Close())
+	must(t, os.Rename(script.Name(), filepath.Join(dir, "client.mjs")))
+	return dir
+}
+
+// clientLoads reports whether node loads the TypeScript client installed
+// in dir, with everything it imports.
+func clientLoads(node, dir string) bool {
+	check := exec.Command(node, "--input-type=module", "-e", "await import('@modelcontextprotocol/client')")
+	check.Dir = dir
+	return check.Run() == nil
 }
 
 // nodeAtLeast returns a node binary of at least the major version: the
@@ -137,5 +185,45 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestTypeScriptClientCacheSurvivesConcurrentRuns: two runs installing into
+// one empty cache at once both get a client that loads, and a cache broken
+// afterwards (a file of a dependency gone) is repaired by the next run.
+func TestTypeScriptClientCacheSurvivesConcurrentRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("installs the client from npm three times")
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Skip("npm is not on PATH")
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	node := nodeAtLeast(t, npm, filepath.Join(base, "vurb-tsclient"), 20)
+	cache := t.TempDir()
+	dirs := make([]string, 2)
+	var wg sync.WaitGroup
+	for i := range dirs {
+		wg.Go(func() { dirs[i] = installClient(t, npm, node, cache) })
+	}
+	wg.Wait()
+	for _, dir := range dirs {
+		if !clientLoads(node, dir) {
+			t.Fatalf("%s: the client does not load after two concurrent installs", dir)
+		}
+	}
+	zod := filepath.Join(dirs[0], "node_modules", "zod")
+	if err := os.RemoveAll(zod); err != nil {
+		t.Fatal(err)
+	}
+	if clientLoads(node, dirs[0]) {
+		t.Fatal("the client still loads without zod: the check would not see a broken cache")
+	}
+	if dir := installClient(t, npm, node, cache); !clientLoads(node, dir) {
+		t.Fatalf("%s: a broken cache was not repaired", dir)
 	}
 }
