@@ -116,6 +116,7 @@ func (d *ActionDef) modelInfo(ep *engine.Endpoint, flat *mcp.Tool, policies []co
 		// The scopes of every level: a contract diff then sees a scope
 		// that a call newly needs as the breaking change it is.
 		Scopes: slices.Clone(ep.Scopes()),
+		Task:   d.modelTask(),
 	}
 	if flat != nil {
 		info.InputSchema = schemaBytes(flat.InputSchema)
@@ -133,4 +134,21 @@ func (d *ActionDef) modelInfo(ep *engine.Endpoint, flat *mcp.Tool, policies []co
 	}
 	info.Annotations = *model.AnnotationsFromWire(ann)
 	return info
+}
+
+// modelTask is how the action runs as a task, for the model and so the
+// manifest: turning on TaskRequired refuses clients, and a contract diff
+// must see it.
+func (d *ActionDef) modelTask() *model.Task {
+	t := d.tool.app.tasks(false)
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	spec, ok := t.actions[d.canonicalKey()]
+	t.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	return &model.Task{Required: spec.required}
 }

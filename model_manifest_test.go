@@ -2,6 +2,7 @@ package vurb_test
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -125,4 +126,27 @@ func TestManifestScopes(t *testing.T) {
 	// Grouped, the tool is open while one of its actions is.
 	g := release(true, vurb.WithExposition(vurb.Grouped))
 	is.True(g.Tools[0].Auth.ScopeFree())
+}
+
+// TestManifestTaskRequired: making an action task-only refuses 2026-07-28
+// clients that do not declare the tasks extension, so the manifest states
+// it and a diff calls it breaking (it changed neither the manifest nor the
+// lock).
+func TestManifestTaskRequired(t *testing.T) {
+	is := is.New(t)
+	release := func(required bool) manifest.Manifest {
+		app := vurb.New()
+		opts := []vurb.TaskOption{}
+		if required {
+			opts = append(opts, vurb.TaskRequired())
+		}
+		vurb.Mutation(app, "reports.build", func(context.Context, struct{}) (string, error) { return "", nil }).Task(opts...)
+		return manifest.Of(app.Model())
+	}
+	v1, v2 := release(false), release(true)
+	is.True(v1.Actions[0].Task != nil && !v1.Actions[0].Task.Required)
+	is.True(v2.Actions[0].Task != nil && v2.Actions[0].Task.Required)
+	is.True(manifest.Breaking(manifest.Diff(v1, v2)))
+	l1, l2 := manifest.LockOf(v1), manifest.LockOf(v2)
+	is.True(!reflect.DeepEqual(l1, l2)) // the lock pins it too
 }

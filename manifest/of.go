@@ -24,7 +24,7 @@ func Of(m *model.Model) Manifest {
 		out.Actions = append(out.Actions, Action{
 			Key: a.Key(), Title: a.Title(), Description: a.Description(), Tags: a.Tags(), Annotations: ann,
 			InputSchema: a.InputSchema(), OutputSchema: a.OutputSchema(), Cache: sync.Cache, Invalidates: sync.Invalidates,
-			Auth: authOf(nil, a.Scopes()), Groups: groupsOf(a.Parents()),
+			Auth: authOf(nil, a.Scopes()), Groups: groupsOf(a.Parents()), Task: taskOf(a.Task()),
 		})
 	}
 	for _, p := range m.Prompts() {
@@ -118,3 +118,11 @@ func groupsOf(gs []*model.Group) []string {
 }
 
 func dotted(path []string) string { return strings.Join(path, ".") }
+
+// taskOf is the manifest's record of how an action runs as a task.
+func taskOf(t *model.Task) *Task {
+	if t == nil {
+		return nil
+	}
+	return &Task{Required: t.Required}
+}

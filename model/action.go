@@ -33,6 +33,16 @@ type ActionInfo struct {
 	Sync Sync
 	// Scopes are the OAuth scopes a caller needs, none when it is open.
 	Scopes []string
+	// Task says how the action runs as a task (the MCP tasks extension),
+	// nil when it never does.
+	Task *Task
+}
+
+// Task is how an action runs as a task.
+type Task struct {
+	// Required is true when the action runs only as a task: a 2026-07-28
+	// client that does not declare the tasks extension is refused.
+	Required bool
 }
 
 // Action is one vurb action: what a tool call dispatches to, the same in
@@ -49,6 +59,7 @@ type Action struct {
 	output      json.RawMessage
 	sync        Sync
 	scopes      []string
+	task        *Task
 
 	joined  []*Group
 	parents []*Group // computed at Build
@@ -103,6 +114,15 @@ func (a *Action) Sync() Sync {
 // Scopes returns the OAuth scopes a caller needs for the action, or nil
 // when it is open to every caller.
 func (a *Action) Scopes() []string { return slices.Clone(a.scopes) }
+
+// Task returns how the action runs as a task, nil when it never does.
+func (a *Action) Task() *Task {
+	if a.task == nil {
+		return nil
+	}
+	t := *a.task
+	return &t
+}
 
 // Parents returns the action's structural parent, then the categories it
 // joined, in order.

@@ -58,6 +58,10 @@ func (b *Builder) Action(group *Group, a ActionInfo) *Action {
 		sync:        Sync{Cache: a.Sync.Cache, Invalidates: slices.Clone(a.Sync.Invalidates)},
 		scopes:      slices.Clone(a.Scopes),
 	}
+	if a.Task != nil {
+		t := *a.Task
+		act.task = &t
+	}
 	m.actions = append(m.actions, act)
 	return act
 }
