@@ -1,20 +1,24 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/manifest"
 )
 
-// call runs one tool and prints its result: text as text, structured
-// content pretty-printed, other content summarized. A result with isError
-// set exits 1.
+// call runs one tool and prints its result as one document: the
+// structured content, pretty-printed, when the tool returns some, its
+// content otherwise (text as text, other content summarized); with -json,
+// the whole result. key=value arguments are read by the tool's input
+// schema (see arguments.typed), which it lists the tools for. A result
+// with isError set exits 1; a call the server refuses (an unknown tool)
+// exits 4, apart from a server that cannot be reached (3).
 func call(ctx context.Context, e *env, args []string) error {
 	if len(args) < 2 {
 		return usagef("call takes a server, a tool and its arguments")
@@ -23,7 +27,8 @@ func call(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	arguments, err := parseArguments(args[2:])
+	tool := args[1]
+	given, err := parseArguments(args[2:])
 	if err != nil {
 		return err
 	}
@@ -34,10 +39,10 @@ func call(ctx context.Context, e *env, args []string) error {
 			if p.Total > 0 {
 				total = fmt.Sprintf("/%g", p.Total)
 			}
-			e.progress.step("%s: %g%s %s", args[1], p.Progress, total, p.Message)
+			e.progress.step("%s: %g%s %s", tool, p.Progress, total, p.Message)
 		},
 		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
-			e.progress.step("%s log [%s]: %v", args[1], req.Params.Level, req.Params.Data)
+			e.progress.step("%s log [%s]: %v", tool, req.Params.Level, req.Params.Data)
 		},
 	}
 	s, err := connect(ctx, e, src, opts)
@@ -45,12 +50,18 @@ func call(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.close()
-	params := &mcp.CallToolParams{Name: args[1], Arguments: arguments}
+	var schema map[string]any
+	if len(given.loose) > 0 {
+		if schema, err = inputSchema(ctx, e, s, tool); err != nil {
+			return err
+		}
+	}
+	params := &mcp.CallToolParams{Name: tool, Arguments: given.typed(schema)}
 	params.SetProgressToken("vurb-call")
-	e.progress.step("calling %s", args[1])
+	e.progress.step("calling %s", tool)
 	res, err := s.CallTool(ctx, params)
 	if err != nil {
-		return fmt.Errorf("tools/call %s: %w", args[1], s.budget.explain(err))
+		return refused("tools/call "+tool, s.explain(err))
 	}
 	if e.opts.json {
 		if err := writeJSON(e.out, res); err != nil {
@@ -60,59 +71,76 @@ func call(ctx context.Context, e *env, args []string) error {
 		writeResult(e.out, res)
 	}
 	if res.IsError {
-		return noError{fmt.Sprintf("the tool %s answered with an error", args[1])}
+		return noError{fmt.Sprintf("the tool %s answered with an error", tool)}
 	}
 	return nil
 }
 
-// parseArguments reads a tool's arguments: one JSON object, or pairs
-// key=value (a string) and key:=value (JSON), as httpie takes them.
-func parseArguments(args []string) (map[string]any, error) {
-	if len(args) == 0 {
-		return map[string]any{}, nil
+// inputSchema is the input schema the server lists for tool, nil when it
+// lists no such tool or will not list its tools: the call then goes out
+// with strings, for the server to answer. A listing cut short by
+// -max-pages or -max-items is searched as far as it went; one the
+// transport broke off is an error.
+func inputSchema(ctx context.Context, e *env, s *session, tool string) (map[string]any, error) {
+	if caps := s.InitializeResult().Capabilities; caps == nil || caps.Tools == nil {
+		return nil, nil
 	}
-	if len(args) == 1 && strings.HasPrefix(strings.TrimSpace(args[0]), "{") {
-		var obj map[string]any
-		if err := json.Unmarshal([]byte(args[0]), &obj); err != nil {
-			return nil, usagef("the arguments are not a JSON object: %v", err)
+	e.progress.step("listing tools, for the input schema of %s", tool)
+	tools, err := pages(ctx, e, s, "tools", func(ctx context.Context, cursor string) ([]*mcp.Tool, string, error) {
+		r, err := s.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
+		if err != nil {
+			return nil, "", err
 		}
-		return obj, nil
+		return r.Tools, r.NextCursor, nil
+	})
+	for _, t := range tools {
+		if t != nil && t.Name == tool {
+			return schemaObject(t.InputSchema), nil
+		}
 	}
-	out := map[string]any{}
-	for _, a := range args {
-		if k, raw, ok := strings.Cut(a, ":="); ok && !strings.Contains(k, "=") {
-			var v any
-			if err := json.Unmarshal([]byte(raw), &v); err != nil {
-				return nil, usagef("argument %s: %q is not JSON (use %s=%s for a string)", k, raw, k, raw)
-			}
-			out[k] = v
-			continue
-		}
-		k, v, ok := strings.Cut(a, "=")
-		if !ok || k == "" {
-			return nil, usagef("argument %q is not key=value, key:=json or a JSON object", a)
-		}
-		out[k] = v
+	var bound boundError
+	if err != nil && !errors.As(err, &bound) && !errors.As(err, new(*jsonrpc.Error)) {
+		return nil, err
 	}
-	return out, nil
+	if err != nil {
+		e.progress.step("%v: the arguments go as strings", err)
+	}
+	return nil, nil
 }
 
-// writeResult prints a tool result for a person. The text, the URIs, the
-// MIME types and the JSON are the server's: they are written through
-// manifest.Visible, or VisibleLines for text shown as lines (see
-// terminal.go). JSON escapes control characters, but not DEL, the C1
-// controls or the bidi characters.
+// schemaObject is a tool's input schema as a JSON object: the go-sdk
+// decodes a listed one as a map, and anything else is read through JSON.
+func schemaObject(schema any) map[string]any {
+	if m, ok := schema.(map[string]any); ok {
+		return m
+	}
+	data, err := json.Marshal(schema)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	_ = json.Unmarshal(data, &m)
+	return m
+}
+
+// writeResult prints a tool result for a person, as one document: the
+// structured content when there is some (a script pipes it to jq), the
+// content blocks otherwise. The text, the URIs, the MIME types and the
+// JSON are the server's: they are written through manifest.Visible, or
+// VisibleLines for text shown as lines (see terminal.go). JSON escapes
+// control characters, but not DEL, the C1 controls or the bidi
+// characters.
 func writeResult(w io.Writer, res *mcp.CallToolResult) {
-	var structured []byte
 	if res.StructuredContent != nil {
-		structured, _ = json.MarshalIndent(res.StructuredContent, "", "  ")
+		structured, err := json.MarshalIndent(res.StructuredContent, "", "  ")
+		if err == nil {
+			fmt.Fprintln(w, manifest.VisibleLines(string(structured)))
+			return
+		}
 	}
 	for _, c := range res.Content {
 		switch c := c.(type) {
 		case *mcp.TextContent:
-			if structured != nil && sameJSON(c.Text, structured) {
-				continue // the text repeats the structured content printed below
-			}
 			fmt.Fprintln(w, manifest.VisibleLines(c.Text))
 		case *mcp.ImageContent:
 			fmt.Fprintf(w, "[image %s, %d bytes]\n", visible(c.MIMEType), len(c.Data))
@@ -131,14 +159,4 @@ func writeResult(w io.Writer, res *mcp.CallToolResult) {
 			fmt.Fprintln(w, visible(string(data)))
 		}
 	}
-	if structured != nil {
-		fmt.Fprintln(w, manifest.VisibleLines(string(structured)))
-	}
-}
-
-// sameJSON reports whether text is the JSON document doc, whatever its
-// spacing.
-func sameJSON(text string, doc []byte) bool {
-	var a, b bytes.Buffer
-	return json.Compact(&a, []byte(text)) == nil && json.Compact(&b, doc) == nil && bytes.Equal(a.Bytes(), b.Bytes())
 }

@@ -30,16 +30,31 @@ var version = sync.OnceValue(func() string {
 type session struct {
 	*mcp.ClientSession
 	// budget is what the server may still send; errors read through
-	// budget.explain say when it ran out.
+	// explain say when it ran out.
 	budget *budget
-	close  func()
+	// credentials explains an error of a server that asked for
+	// credentials; nil over stdio.
+	credentials func(error) error
+	close       func()
+}
+
+// explain returns err, or what caused it when vurb knows better than the
+// go-sdk: the server sent more than -max-bytes, or it asked for
+// credentials.
+func (s *session) explain(err error) error {
+	err = s.budget.explain(err)
+	if s.credentials != nil {
+		err = s.credentials(err)
+	}
+	return err
 }
 
 // connect starts or reaches the server and initializes a session. Its
 // errors say what went wrong in terms a user can act on: the command does
 // not exist, the process exited (with the end of what it wrote to
-// stderr), the URL is not an MCP endpoint, the server speaks a revision
-// this vurb does not, the server sent more than -max-bytes.
+// stderr), the URL is not an MCP endpoint, it wants credentials (and -H
+// gives them), the server speaks a revision this vurb does not, the
+// server sent more than -max-bytes.
 func connect(ctx context.Context, e *env, src source, opts *mcp.ClientOptions) (*session, error) {
 	if opts == nil {
 		opts = &mcp.ClientOptions{}
@@ -53,14 +68,19 @@ func connect(ctx context.Context, e *env, src source, opts *mcp.ClientOptions) (
 	switch src.kind {
 	case urlSource:
 		e.progress.step("connecting to %s", src)
-		transport := &mcp.StreamableClientTransport{Endpoint: src.raw, HTTPClient: httpClient(src.raw, e.opts.headers, b),
+		ch := &challenges{}
+		credentials := func(err error) error { return ch.explain(err, src.raw, e.opts.headers) }
+		transport := &mcp.StreamableClientTransport{Endpoint: src.raw, HTTPClient: httpClient(src.raw, e.opts.headers, b, ch),
 			MaxEventSize: int(min(b.max, 1<<40))}
 		cs, err := client.Connect(ctx, transport, so)
 		if err != nil {
+			if err := credentials(err); errors.As(err, new(credentialsError)) {
+				return nil, err
+			}
 			return nil, explain(ctx, b.explain(err), fmt.Sprintf("%s did not answer as an MCP server (streamable HTTP)", src), "", false)
 		}
 		e.progress.step("connected: %s", describeServer(cs))
-		return &session{ClientSession: cs, budget: b, close: func() { _ = cs.Close() }}, nil
+		return &session{ClientSession: cs, budget: b, credentials: credentials, close: func() { _ = cs.Close() }}, nil
 	case commandSource:
 		e.progress.step("starting %s", strings.Join(src.words, " "))
 		if _, err := exec.LookPath(src.words[0]); err != nil {

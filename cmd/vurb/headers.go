@@ -8,9 +8,10 @@ import (
 )
 
 // httpClient is the client vurb speaks to a URL server with: the answers
-// bounded by b, and the -H headers added to the requests that go to the
-// server the user named, and to no other.
-func httpClient(endpoint string, headers []string, b *budget) *http.Client {
+// bounded by b and noted by ch (which must be new), and the -H headers
+// added to the requests that go to the server the user named, and to no
+// other.
+func httpClient(endpoint string, headers []string, b *budget, ch *challenges) *http.Client {
 	var next http.RoundTripper = http.DefaultTransport
 	if len(headers) > 0 {
 		h := http.Header{}
@@ -21,7 +22,8 @@ func httpClient(endpoint string, headers []string, b *budget) *http.Client {
 		origin, _ := url.Parse(endpoint)
 		next = headerTransport{h: h, origin: origin, next: next}
 	}
-	return &http.Client{Transport: b.transport(next)}
+	ch.next = b.transport(next)
+	return &http.Client{Transport: ch}
 }
 
 // headerTransport adds the user's headers to requests for origin. The

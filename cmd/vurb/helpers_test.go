@@ -19,6 +19,7 @@ const serverEnv = "VURB_E2E_SERVER"
 var helperServers = map[string]func() error{
 	"plain":    plainServer,
 	"oldproto": oldProtocolServer,
+	"typed":    typedServer,
 }
 
 // Greeting is the plain server's tool input.
@@ -42,6 +43,29 @@ func plainServer() error {
 	s.AddResource(&mcp.Resource{URI: "file:///motd", Name: "motd", MIMEType: "text/plain"},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "hi"}}}, nil
+		})
+	return s.Run(context.Background(), &mcp.StdioTransport{})
+}
+
+// Search is the typed server's tool input: a field of each JSON type.
+type Search struct {
+	Query  string         `json:"query"`
+	Limit  int            `json:"limit"`
+	Ratio  float64        `json:"ratio,omitempty"`
+	Exact  bool           `json:"exact,omitempty"`
+	Tags   []string       `json:"tags,omitempty"`
+	Filter map[string]int `json:"filter,omitempty"`
+}
+
+// typedServer is a go-sdk server whose tool takes a field of each JSON
+// type and answers a line of text for a person and the structured
+// content for a program, as many servers do: the text is not the JSON.
+func typedServer() error {
+	s := mcp.NewServer(&mcp.Implementation{Name: "typed", Version: "0.1.0"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "search", Description: "Search"},
+		func(_ context.Context, _ *mcp.CallToolRequest, in Search) (*mcp.CallToolResult, Search, error) {
+			text := fmt.Sprintf("found %d results for %q", in.Limit, in.Query)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, in, nil
 		})
 	return s.Run(context.Background(), &mcp.StdioTransport{})
 }

@@ -22,6 +22,7 @@ type rawRequest struct {
 	Method string          `json:"method"`
 	Params struct {
 		Cursor string `json:"cursor"`
+		Name   string `json:"name"`
 	} `json:"params"`
 }
 
@@ -48,6 +49,21 @@ func init() {
 		helperServers[name] = func() error { return serveStdio(b) }
 	}
 	helperServers["crash"] = crash
+	helperServers["hangup"] = func() error { return serveStdio(hangup) }
+}
+
+// hangup answers initialize and tools/list, and exits on tools/call
+// before answering it: the connection breaks in the middle of the call.
+func hangup(req rawRequest, out framer) error {
+	switch req.Method {
+	case "initialize":
+		return initialized(out, req, `"hangup"`, false)
+	case "tools/list":
+		return answer(out, req, `{"tools":[{"name":"wait","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}}}}]}`)
+	case "tools/call":
+		os.Exit(0)
+	}
+	return rpcError(out, req, `"no"`)
 }
 
 // crash writes escape sequences to its standard error and exits before
@@ -178,8 +194,9 @@ const (
 )
 
 // escapes puts escape sequences in everything a client prints: its name,
-// instructions, tools, fields, prompts, resources, results, progress and
-// log messages, and the error it answers.
+// instructions, tools, fields, prompts, resources, results (with
+// structured content, and without for the tool "unstructured"), progress
+// and log messages, and the error it answers.
 func escapes(req rawRequest, out framer) error {
 	switch req.Method {
 	case "initialize":
@@ -197,6 +214,10 @@ func escapes(req rawRequest, out framer) error {
 	case "resources/templates/list":
 		return rpcError(out, req, `"no templates`+retitle+`"`)
 	case "tools/call":
+		if req.Params.Name == "unstructured" {
+			return answer(out, req, `{"content":[{"type":"text","text":"done`+clipboard+eraseUp+`\nsecond line"},`+
+				`{"type":"resource_link","uri":"file:///r`+retitle+`","name":"r"},{"type":"image","data":"","mimeType":"image/png`+c1CSI+`"}]}`)
+		}
 		if err := notify(out, "notifications/progress", `{"progressToken":"vurb-call","progress":1,"message":"half`+retitle+`"}`); err != nil {
 			return err
 		}

@@ -91,12 +91,17 @@ func TestServerTextIsShownNotRun(t *testing.T) {
 			is.Equal(r.code, 0)
 			noRaw(t, "call's output", r.stdout)
 			noRaw(t, "call's progress", r.stderr)
-			is.Equal(r.stdout, `done\x1b]52;c;cm0gLXJmIH4=\x07\x0d\x1b[1A\x1b[2K`+"\nsecond line\n"+
-				`[resource link file:///r\x1b]0;pwned\x07]`+"\n"+
-				`[image image/png\u009b8m, 0 bytes]`+"\n"+
-				"{\n  \"k\\u202e\": \"v\\u001b]0;pwned\\u0007\"\n}\n") // JSON escapes, then Visible the rest
+			// The structured content, alone: JSON escapes, then Visible the rest.
+			is.Equal(r.stdout, "{\n  \"k\\u202e\": \"v\\u001b]0;pwned\\u0007\"\n}\n")
 			is.True(strings.Contains(r.stderr, `anything: 1 half\x1b]0;pwned\x07`))
 			is.True(strings.Contains(r.stderr, `anything log [info]: log\x1b]52;c;cm0gLXJmIH4=\x07`))
+
+			r = vurb(t, s.env, "call", s.arg, "unstructured")
+			is.Equal(r.code, 0)
+			noRaw(t, "call's output", r.stdout)
+			is.Equal(r.stdout, `done\x1b]52;c;cm0gLXJmIH4=\x07\x0d\x1b[1A\x1b[2K`+"\nsecond line\n"+
+				`[resource link file:///r\x1b]0;pwned\x07]`+"\n"+
+				`[image image/png\u009b8m, 0 bytes]`+"\n")
 
 			r = vurb(t, s.env, "call", s.arg, "anything", "-H", "X: y") // -H is ignored over stdio
 			is.Equal(r.code, 0)

@@ -17,10 +17,24 @@
 // (16MiB) and a listing past -max-pages or -max-items, and gives up on
 // the whole command at -timeout.
 //
-// Exit status: 0 when all is well; 1 when the answer is no (a breaking
-// change, a lockfile that drifted, a tool call that failed); 2 for a
-// mistake in the command line; 3 when the server could not be reached or
-// understood.
+// vurb call prints one document, for a person or for jq: the tool's
+// structured content, pretty-printed, when it returns some, else its text
+// (-json prints the whole result). Its key=value arguments are read by the
+// tool's input schema: limit=2 sends the number 2 to an integer field,
+// id=007 the string "007" to a string field; key:=json is JSON whatever
+// the schema says.
+//
+// Exit status:
+//
+//	0  all is well
+//	1  the answer is no: a breaking change, a lockfile that drifted, a
+//	   tool call that failed (its result has isError set)
+//	2  a mistake in the command line
+//	3  the server could not be reached or understood: it did not start,
+//	   the connection failed or broke, it asked for credentials, it sent
+//	   more than the bounds allow, -timeout ran out
+//	4  the server answered, and refused the request itself with a
+//	   protocol error: an unknown tool, arguments it could not read
 package main
 
 import (
@@ -33,6 +47,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/vurb-go/vurb/manifest"
 )
 
@@ -42,6 +57,7 @@ const (
 	exitNo      = 1
 	exitUsage   = 2
 	exitTrouble = 3
+	exitRefused = 4
 )
 
 func main() {
@@ -60,7 +76,8 @@ type command struct {
 
 var commands = []command{
 	{"inspect", "<server>", "list the tools, prompts and resources, with token counts", inspect},
-	{"call", "<server> <tool> [key=value | key:=json | JSON]", "call one tool and print its result", call},
+	{"call", "<server> <tool> [key=value | key:=json | JSON]",
+		"call one tool; print its structured content, else its text (key=value typed by the tool's input schema)", call},
 	{"manifest", "<server>", "write the canonical manifest", writeManifest},
 	{"lock", "<server>", "write the lockfile, or check it with -check", lock},
 	{"diff", "<old> <new>", "classify the changes; exit 1 on a breaking one", diff},
@@ -164,7 +181,20 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\nA server is a URL (http://127.0.0.1:8080/mcp), a command line in one argument")
 	fmt.Fprintln(w, "(\"./server -flag\"), or for inspect, lock and diff a manifest file.")
 	fmt.Fprintln(w, "Run vurb <command> -h for its flags.")
+	fmt.Fprint(w, "\n"+exitStatuses)
 }
+
+// exitStatuses is the exit statuses, as usage and every command's -h
+// print them.
+const exitStatuses = `Exit status:
+  0  all is well
+  1  the answer is no: a breaking change, a drifted lockfile, a tool result with isError
+  2  a mistake in the command line
+  3  the server could not be reached or understood (it did not start, the connection
+     failed or broke, it wants credentials, it sent too much, -timeout ran out)
+  4  the server answered, and refused the request: an unknown tool, arguments it
+     could not read (a JSON-RPC error)
+`
 
 // usageError is a mistake in the command line.
 type usageError struct{ msg string }
@@ -181,10 +211,37 @@ type noError struct{ msg string }
 // Error returns the message.
 func (e noError) Error() string { return e.msg }
 
+// refusedError is a request the server answered with a JSON-RPC error:
+// it was reached and understood, and said no to the request itself (an
+// unknown tool, arguments it could not read). It unwraps to the
+// *jsonrpc.Error.
+type refusedError struct {
+	msg string
+	err *jsonrpc.Error
+}
+
+// Error returns the message.
+func (e refusedError) Error() string { return e.msg }
+
+// Unwrap returns the server's error.
+func (e refusedError) Unwrap() error { return e.err }
+
+// refused says that the server refused request when err is the server's
+// JSON-RPC error, and that request failed on any other err (a
+// transport's).
+func refused(request string, err error) error {
+	var rpc *jsonrpc.Error
+	if !errors.As(err, &rpc) {
+		return fmt.Errorf("%s: %w", request, err)
+	}
+	return refusedError{fmt.Sprintf("the server refused %s: %s (JSON-RPC error %d)", request, rpc.Message, rpc.Code), rpc}
+}
+
 // report prints err and returns the exit status it calls for.
 func report(w io.Writer, c command, err error) int {
 	var ue usageError
 	var no noError
+	var rpc *jsonrpc.Error
 	switch {
 	case err == nil:
 		return exitOK
@@ -198,6 +255,9 @@ func report(w io.Writer, c command, err error) int {
 		return exitUsage
 	case errors.Is(err, errHelp):
 		return exitOK
+	case errors.As(err, &rpc) && !errors.As(err, new(timedOut)):
+		fmt.Fprintf(w, "vurb %s: %s\n", c.name, manifest.VisibleLines(err.Error()))
+		return exitRefused
 	}
 	// The message may hold a server's text: an error it answered, the end
 	// of its standard error.

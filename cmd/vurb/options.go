@@ -52,6 +52,7 @@ func (o *options) parse(c command, args []string, errOut io.Writer) ([]string, e
 	fs.Usage = func() {
 		fmt.Fprintf(errOut, "usage: vurb %s %s\n  %s\n\nflags:\n", c.name, c.args, c.summary)
 		fs.PrintDefaults()
+		fmt.Fprint(errOut, "\n"+exitStatuses)
 	}
 	fs.BoolVar(&o.json, "json", false, "print JSON for scripts instead of text")
 	fs.BoolVar(&o.quiet, "q", false, "print no progress")

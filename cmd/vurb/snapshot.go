@@ -171,7 +171,7 @@ func pages[T any](ctx context.Context, e *env, s *session, what string, page fun
 	for n := 1; ; n++ {
 		items, next, err := page(ctx, cursor)
 		if err != nil {
-			return out, fmt.Errorf("%s/list: %w", what, s.budget.explain(err))
+			return out, fmt.Errorf("%s/list: %w", what, s.explain(err))
 		}
 		out = append(out, items...)
 		switch {
