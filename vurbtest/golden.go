@@ -7,6 +7,7 @@ import (
 	"flag"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -46,8 +47,11 @@ func Update() bool {
 // tools/list as it does over HTTP; OverHTTP is refused.
 //
 // When the contents differ, it fails the test with a line diff (-want
-// +got) and the command that accepts the change. Under Update it writes
-// the file instead (creating its directory), and the test passes.
+// +got) and the command that accepts the change, which names the test's
+// package so that it runs from anywhere in the module:
+// go test example.com/app/server -run '^TestTools$' -update. Under
+// Update it writes the file instead (creating its directory), and the
+// test passes.
 func Golden(t testing.TB, path string, app *vurb.App, opts ...Option) {
 	t.Helper()
 	if newConfig(opts).http {
@@ -131,11 +135,64 @@ func compareGolden(t testing.TB, path string, got []byte, what string) {
 	}
 }
 
-// updateCommand is the go test command that rewrites t's golden files.
+// updateCommand is the go test command that rewrites t's golden files,
+// naming t's package: without it, the command run from the module root
+// tested the root package, and said [no test files].
 func updateCommand(t testing.TB) string {
 	parts := strings.Split(t.Name(), "/")
 	for i, p := range parts {
 		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
 	}
-	return "go test -run '" + strings.Join(parts, "/") + "' -update"
+	cmd := "go test "
+	if pkg := packagePath(startDir); pkg != "" {
+		cmd += pkg + " "
+	}
+	return cmd + "-run '" + strings.Join(parts, "/") + "' -update"
+}
+
+// startDir is the directory the test binary started in, which go test
+// makes the package's own; read once, before a test can t.Chdir.
+var startDir, _ = os.Getwd()
+
+// packagePath is the import path of the package in dir, found as the go
+// command would without running it: the module path the nearest go.mod
+// above dir declares, joined with dir's place under it. It is "" when no
+// go.mod declares one (a GOPATH build, a test binary run elsewhere).
+func packagePath(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	for root := dir; ; {
+		if data, err := os.ReadFile(filepath.Join(root, "go.mod")); err == nil {
+			module := modulePath(data)
+			rel, err := filepath.Rel(root, dir)
+			if module == "" || err != nil {
+				return ""
+			}
+			return path.Join(module, filepath.ToSlash(rel))
+		}
+		parent := filepath.Dir(root)
+		if parent == root {
+			return ""
+		}
+		root = parent
+	}
+}
+
+// modulePath is the path of go.mod's module directive, "" when it has
+// none.
+func modulePath(gomod []byte) string {
+	for line := range strings.Lines(string(gomod)) {
+		line, _, _ = strings.Cut(line, "//")
+		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module")
+		if !ok || rest == "" || rest[0] != ' ' && rest[0] != '\t' && rest[0] != '"' {
+			continue
+		}
+		rest = strings.TrimSpace(rest)
+		if unquoted, err := strconv.Unquote(rest); err == nil {
+			return unquoted
+		}
+		return rest
+	}
+	return ""
 }

@@ -58,7 +58,7 @@ func TestGoldenShowsADiff(t *testing.T) {
 		"vurbtest: tools/list differs from " + path + " (-want +got):\n@@ -",
 		"\n-      \"description\": \"Read-only: List projects in a workspace\",\n" +
 			"+      \"description\": \"Read-only: List the projects of a workspace\",\n",
-		"If the change is intended, accept it with: go test -run '^TestGoldenShowsADiff$' -update",
+		"If the change is intended, accept it with: go test github.com/vurb-go/vurb/vurbtest -run '^TestGoldenShowsADiff$' -update",
 	} {
 		is.True(strings.Contains(errs[0], want)) // the message
 	}
@@ -70,7 +70,7 @@ func TestGoldenFailures(t *testing.T) {
 	dir := t.TempDir()
 	mustFail(t, func(t testing.TB) {
 		vurbtest.Golden(t, filepath.Join(dir, "missing", "tools.json"), newApp())
-	}, "does not exist; create it with: go test -run '^TestGoldenFailures$' -update")
+	}, "does not exist; create it with: go test github.com/vurb-go/vurb/vurbtest -run '^TestGoldenFailures$' -update")
 	mustFail(t, func(t testing.TB) {
 		vurbtest.Golden(t, "testdata/tools.json", newApp(), vurbtest.OverHTTP())
 	}, "vurbtest: Golden lists tools over the in-memory transport; drop OverHTTP from its options")
