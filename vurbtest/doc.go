@@ -30,6 +30,8 @@
 //
 // What the client receives is recorded: progress and log notifications and
 // resource updates (Client.Progress, Client.Logs, Client.ResourceUpdates).
+// What the app logs on the server's side goes to the test's output with
+// Logger: vurb.New(vurb.WithLogger(vurbtest.Logger(t))).
 //
 // # Failing, and not failing
 //

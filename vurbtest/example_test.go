@@ -3,6 +3,8 @@ package vurbtest_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"runtime"
 	"testing"
 
@@ -235,6 +237,7 @@ type exampleT struct {
 func (*exampleT) Helper()                   {}
 func (*exampleT) Name() string              { return "Example" }
 func (*exampleT) Logf(string, ...any)       {}
+func (*exampleT) Output() io.Writer         { return os.Stdout }
 func (t *exampleT) Cleanup(f func())        { t.cleanups = append(t.cleanups, f) }
 func (*exampleT) Errorf(f string, a ...any) { fmt.Printf("ERROR: "+f+"\n", a...) }
 func (*exampleT) Fatalf(f string, a ...any) { fmt.Printf("FATAL: "+f+"\n", a...); runtime.Goexit() }
