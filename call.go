@@ -62,6 +62,14 @@ func (c *Call) Tags() []string { return (*engine.Call)(c).Tags() }
 // tool's. Shared: do not modify.
 func (c *Call) Annotations() *mcp.ToolAnnotations { return (*engine.Call)(c).Annotations() }
 
+// Refer says how the model calls the action key ("tickets.list") under
+// the app's exposition, for a handler's text that sends the model to
+// another action: "tickets_list" in flat exposition, `tickets with
+// {"action":"list"}` in grouped. It reports false when the app has no such
+// action. A handler that writes "call tickets_list" by hand names a tool
+// that does not exist once the app is grouped.
+func (c *Call) Refer(key string) (string, bool) { return (*engine.Call)(c).Refer(key) }
+
 // Scopes are the OAuth scopes the action requires (see RequireScopes),
 // which the pipeline has checked before the middleware runs. Shared: do not
 // modify.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"errors"
 	"log/slog"
 	"regexp"
@@ -55,13 +56,13 @@ func TestCallResults(t *testing.T) {
 		{"grouped hierarchical", grouped, "admin", `{"action":"billing.refund","invoice_id":"i1"}`, "refunded", false},
 		{"grouped no input", grouped, "admin", `{"action":"audit.purge"}`, "purged", false},
 		{"absent arguments", flat, "admin_audit_purge", ``, "purged", false},
-		{"handler error", flat, "projects_delete", `{"workspace_id":"w1","id":"missing"}`, "[projects/delete] project missing not found", true},
-		{"grouped handler error", grouped, "projects", `{"action":"delete","workspace_id":"w1","id":"missing"}`, "[projects/delete] project missing not found", true},
+		{"handler error", flat, "projects_delete", `{"workspace_id":"w1","id":"missing"}`, "[projects_delete] project missing not found", true},
+		{"grouped handler error", grouped, "projects", `{"action":"delete","workspace_id":"w1","id":"missing"}`, "[projects action=delete] project missing not found", true},
 		{"missing discriminator", grouped, "admin", `{"user_id":"u1"}`, "action is required. Available: " + allAdminActions, true},
 		{"missing discriminator, no arguments", grouped, "projects", ``, "action is required. Available: list, create, delete", true},
-		{"unknown action", grouped, "projects", `{"action":"lst","workspace_id":"w1"}`, `Unknown action "lst". Available: list, create, delete`, true},
+		{"unknown action", grouped, "projects", `{"action":"lst","workspace_id":"w1"}`, `Unknown action "lst". Available: list, create, delete (did you mean "list"?)`, true},
 		{"discriminator not a string", grouped, "projects", `{"action":7}`, "action must be a string, got number. Available: list, create, delete", true},
-		{"discriminator injected into a flat tool", flat, "projects_list", `{"action":"list","workspace_id":"w1"}`, `[projects/list] invalid arguments: unknown field "action"; accepted: workspace_id, limit`, true},
+		{"discriminator injected into a flat tool", flat, "projects_list", `{"action":"list","workspace_id":"w1"}`, `[projects_list] invalid arguments: unknown field "action"; accepted: workspace_id, limit`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			is := is.New(t)
@@ -131,7 +132,7 @@ func TestResultShapes(t *testing.T) {
 			if tc.tool != "r_badjson" {
 				is.Equal(text(res), tc.text)
 			} else {
-				is.True(strings.HasPrefix(text(res), "[r/badjson] internal error (ref "))
+				is.True(strings.HasPrefix(text(res), "[r_badjson] internal error (ref "))
 			}
 			is.Equal(res.IsError, tc.isError)
 			is.True(res.Content != nil) // never "content": null on the wire
@@ -158,14 +159,14 @@ func TestPanicIsRecoveredAndLogged(t *testing.T) {
 	})
 	res := call(t, f, "jobs_explode", `{}`)
 	is.True(res.IsError)
-	m := regexp.MustCompile(`^\[jobs/explode\] internal error \(ref (\w+)\); the server has logged the details$`).FindStringSubmatch(text(res))
+	m := regexp.MustCompile(`^\[jobs_explode\] internal error \(ref (\w+)\); the server has logged the details$`).FindStringSubmatch(text(res))
 	is.True(m != nil)
 	is.True(!strings.Contains(text(res), ".go"))     // no file paths
 	is.True(!strings.Contains(text(res), "runtime")) // no Go internals
 	is.True(strings.Contains(logs.String(), "ref="+m[1]))
 	is.True(strings.Contains(logs.String(), "assignment to entry in nil map"))
 	is.True(strings.Contains(logs.String(), "goroutine"))                           // the stack went to the log
-	is.Equal(text(call(t, f, "jobs_explode", `{}`))[:22], "[jobs/explode] interna") // and the app keeps serving
+	is.Equal(text(call(t, f, "jobs_explode", `{}`))[:22], "[jobs_explode] interna") // and the app keeps serving
 }
 
 func TestTimeouts(t *testing.T) {
@@ -183,8 +184,8 @@ func TestTimeouts(t *testing.T) {
 	}).Timeout(10 * time.Millisecond)
 
 	for _, tc := range []struct{ tool, want string }{
-		{"slow_ignores", "[slow/ignores] timed out after 20ms; the operation may still complete on the server, so check its effect before retrying"},
-		{"slow_honours", "[slow/honours] timed out after 10ms; the operation may still complete on the server, so check its effect before retrying"},
+		{"slow_ignores", "[slow_ignores] timed out after 20ms; the operation may still complete on the server, so check its effect before retrying"},
+		{"slow_honours", "[slow_honours] timed out after 10ms; the operation may still complete on the server, so check its effect before retrying"},
 	} {
 		is := is.New(t)
 		res := call(t, f, tc.tool, `{}`)
@@ -209,4 +210,39 @@ func TestCallerCancellation(t *testing.T) {
 	_, err := f.Call(ctx, "jobs_wait", nil)
 	is.True(errors.Is(err, context.Canceled))
 	<-sawDone // the handler saw the cancellation
+}
+
+// TestErrorsNameWhatTheModelCalled: an error begins with what the model
+// called under the app's exposition, a grouped tool's unknown action gets
+// a did-you-mean (a group's action named without its group included), and
+// a handler names another action as the model must call it (Call.Refer).
+func TestErrorsNameWhatTheModelCalled(t *testing.T) {
+	for _, exp := range []vurb.Exposition{vurb.Flat, vurb.Grouped} {
+		t.Run(exp.String(), func(t *testing.T) {
+			is := is.New(t)
+			app := vurb.New(vurb.WithExposition(exp))
+			dir := app.Tool("directory")
+			users := dir.Group("users", "People")
+			vurb.Query(users, "get", func(ctx context.Context, in struct {
+				ID string `json:"id" validate:"required"`
+			}) (string, error) {
+				list, _ := vurb.CallFrom(ctx).Refer("directory.users.list")
+				return "", fmt.Errorf("no user %s; call %s to see who exists", in.ID, list)
+			})
+			vurb.Query(users, "list", func(context.Context, struct{}) (string, error) { return "ann", nil })
+			name, args := wireCall(exp, "directory", "users.get", `{"id":"u9"}`)
+			res, err := app.Call(context.Background(), name, json.RawMessage(args))
+			is.NoErr(err)
+			want := map[vurb.Exposition]string{
+				vurb.Flat:    "[directory_users_get] no user u9; call directory_users_list to see who exists",
+				vurb.Grouped: `[directory action=users.get] no user u9; call directory with {"action":"users.list"} to see who exists`,
+			}[exp]
+			is.Equal(text(res), want)
+			if exp == vurb.Grouped {
+				res, err := app.Call(context.Background(), "directory", json.RawMessage(`{"action":"get","id":"u9"}`))
+				is.NoErr(err)
+				is.True(strings.HasSuffix(text(res), `(did you mean "users.get"?)`))
+			}
+		})
+	}
 }

@@ -52,7 +52,7 @@ func ExampleActionDef_RequireScopes() {
 	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
 	// Output:
 	// true
-	// [projects/delete] refused: this action needs the OAuth scope(s) projects:write, which the caller's token does not grant; ask the user to sign in again granting them, or use another action
+	// [projects_delete] refused: this action needs the OAuth scope(s) projects:write, which the caller's token does not grant; ask the user to sign in again granting them, or use another action
 	// deleted
 }
 

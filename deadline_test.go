@@ -25,15 +25,24 @@ import (
 // what every layer sees, and that nothing is left running.
 
 // timeoutText is the tool error of a call that passed its deadline.
-func timeoutText(tool, action string, d time.Duration) string {
-	return fmt.Sprintf("[%s/%s] "+vurb.DefaultMessages().Timeout, tool, action, d)
+func timeoutText(exp vurb.Exposition, tool, action string, d time.Duration) string {
+	return errPrefix(exp, tool, action) + fmt.Sprintf(vurb.DefaultMessages().Timeout, d)
+}
+
+// errPrefix is how the errors of an action begin under exp: with what the
+// model called, the flat wire name or the tool and its discriminator.
+func errPrefix(exp vurb.Exposition, tool, action string) string {
+	if exp == vurb.Grouped {
+		return "[" + tool + " action=" + action + "] "
+	}
+	return "[" + tool + "_" + strings.ReplaceAll(action, ".", "_") + "] "
 }
 
 // wireCall is name and args for exp: the flat wire name, or the tool and
 // its discriminator.
 func wireCall(exp vurb.Exposition, tool, action, args string) (string, string) {
 	if exp == vurb.Flat {
-		return tool + "_" + action, args
+		return tool + "_" + strings.ReplaceAll(action, ".", "_"), args
 	}
 	if args == "" || args == "{}" {
 		return tool, `{"action":"` + action + `"}`
@@ -78,7 +87,7 @@ func TestDeadlineReturnsWhileTheHandlerIgnoresItsContext(t *testing.T) {
 				res, err := callRaw(t, cs, name, args)
 				is.NoErr(err)
 				is.True(res.IsError)
-				is.Equal(text(res), timeoutText("jobs", action, 50*time.Millisecond))
+				is.Equal(text(res), timeoutText(exp, "jobs", action, 50*time.Millisecond))
 			}
 			// The calls returned while both were still blocked.
 			is.True(!handlerDone.Load())
@@ -112,7 +121,7 @@ func TestPanicAfterTheDeadlineIsRecovered(t *testing.T) {
 
 	res, err := callRaw(t, cs, "jobs_late", `{}`)
 	is.NoErr(err)
-	is.Equal(text(res), timeoutText("jobs", "late", 20*time.Millisecond))
+	is.Equal(text(res), timeoutText(vurb.Flat, "jobs", "late", 20*time.Millisecond))
 	close(release)
 	// The panic happens on the abandoned handler goroutine: it must be
 	// recovered and logged, not crash the process.
@@ -375,7 +384,7 @@ func TestHandlersThatIgnoreTheirContextRunOn(t *testing.T) {
 
 	const n = 50
 	for range n {
-		is.Equal(text(call(t, f, "jobs_deaf", `{}`)), timeoutText("jobs", "deaf", time.Millisecond))
+		is.Equal(text(call(t, f, "jobs_deaf", `{}`)), timeoutText(vurb.Flat, "jobs", "deaf", time.Millisecond))
 	}
 	waitFor(t, func() bool { return running.Load() == n }) // each stuck handler still holds its goroutine
 	is.True(runtime.NumGoroutine() >= n)

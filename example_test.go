@@ -30,7 +30,7 @@ func ExampleQuery() {
 	}
 	// Output:
 	// false Sunny in Lisbon
-	// true [weather/get] invalid arguments: city: is required; units: must be one of: metric, imperial
+	// true [weather_get] invalid arguments: city: is required; units: must be one of: metric, imperial
 }
 
 func ExampleWithExposition() {

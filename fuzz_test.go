@@ -106,9 +106,9 @@ func checkUnknownTool(t *testing.T, e vurb.Exposition, name string, err error) {
 // errorPrefix is how every tool error of the hostile app begins: the
 // action's prefix, the tool's (when the action is not known yet), or a
 // discriminator message.
-var errorPrefix = regexp.MustCompile(`^(\[hostile/(echo|ping|boom)\] |\[hostile\] invalid arguments: |action is required\. |action must be a string, got |Unknown action )`)
+var errorPrefix = regexp.MustCompile(`^(\[hostile(_| action=)(echo|ping|boom)\] |\[hostile\] invalid arguments: |action is required\. |action must be a string, got |Unknown action )`)
 
-var panicReply = regexp.MustCompile(`^\[hostile/boom\] internal error \(ref \w+\); the server has logged the details$`)
+var panicReply = regexp.MustCompile(`^\[hostile(_| action=)boom\] internal error \(ref \w+\); the server has logged the details$`)
 
 func checkResult(t *testing.T, e vurb.Exposition, name string, args []byte, isError, nilContent bool, got string) {
 	t.Helper()
@@ -128,10 +128,11 @@ func checkResult(t *testing.T, e vurb.Exposition, name string, args []byte, isEr
 		if !errorPrefix.MatchString(got) {
 			t.Fatalf("an error without its prefix: %.300q", got)
 		}
-		if strings.HasPrefix(got, "[hostile/boom] ") && !strings.HasPrefix(got, "[hostile/boom] invalid arguments: ") && !panicReply.MatchString(got) {
+		boom, ping := errPrefix(e, "hostile", "boom"), errPrefix(e, "hostile", "ping")
+		if strings.HasPrefix(got, boom) && !strings.HasPrefix(got, boom+"invalid arguments: ") && !panicReply.MatchString(got) {
 			t.Fatalf("the panic reply is %q", got)
 		}
-		if strings.HasPrefix(got, "[hostile/ping] ") && !strings.HasPrefix(got, "[hostile/ping] invalid arguments: ") {
+		if strings.HasPrefix(got, ping) && !strings.HasPrefix(got, ping+"invalid arguments: ") {
 			t.Fatalf("ping failed: %q", got)
 		}
 		return

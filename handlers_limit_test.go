@@ -104,7 +104,7 @@ func TestRunningHandlersPerAction(t *testing.T) {
 	res, err := app.Call(context.Background(), "t_slow", nil)
 	is.NoErr(err)
 	is.True(res.IsError)
-	is.Equal(res.Content[0].(*mcp.TextContent).Text, "[t/slow] the server is busy: 2 handlers are already running; retry in a few seconds")
+	is.Equal(res.Content[0].(*mcp.TextContent).Text, "[t_slow] the server is busy: 2 handlers are already running; retry in a few seconds")
 	res, err = app.Call(context.Background(), "t_quick", nil) // the other actions are not held back
 	is.NoErr(err)
 	is.Equal(res.Content[0].(*mcp.TextContent).Text, "quick")
@@ -129,7 +129,7 @@ func TestBusyMessageIsTheApps(t *testing.T) {
 	<-started
 	res, err := app.Call(context.Background(), "t_slow", nil)
 	is.NoErr(err)
-	is.Equal(res.Content[0].(*mcp.TextContent).Text, "[t/slow] busy (1 running): come back later")
+	is.Equal(res.Content[0].(*mcp.TextContent).Text, "[t_slow] busy (1 running): come back later")
 	close(release)
 	<-done
 }

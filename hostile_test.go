@@ -99,7 +99,7 @@ const (
 
 // echoErr and groupErr are the texts of refused arguments: after the
 // action is known, and (grouped) before.
-func echoErr(msg string) string  { return "[hostile/echo] invalid arguments: " + msg }
+func echoErr(msg string) string  { return "[hostile_echo] invalid arguments: " + msg }
 func groupErr(msg string) string { return "[hostile] invalid arguments: " + msg }
 
 // outcomeKind is what a hostile call must get.
@@ -328,15 +328,15 @@ func hostileCases() []hostileCase {
 		{name: "disc/array", exp: G, tool: groupedTool, args: `{"action":["echo"]}`, want: "action must be a string, got array. Available: " + hostileActions},
 		{name: "disc/object", exp: G, tool: groupedTool, args: `{"action":{"echo":1}}`, want: "action must be a string, got object. Available: " + hostileActions},
 		{name: "disc/unknown", exp: G, tool: groupedTool, args: `{"action":"delete"}`, want: `Unknown action "delete". Available: ` + hostileActions},
-		{name: "disc/case variant", exp: G, tool: groupedTool, args: `{"action":"ECHO","name":"a"}`, want: `Unknown action "ECHO". Available: ` + hostileActions},
+		{name: "disc/case variant", exp: G, tool: groupedTool, args: `{"action":"ECHO","name":"a"}`, want: `Unknown action "ECHO". Available: ` + hostileActions + ` (did you mean "echo"?)`},
 		{name: "disc/100 KB value", exp: G, tool: groupedTool, args: `{"action":"` + longKey + `"}`,
 			want: `Unknown action "` + longKeyEcho + `". Available: ` + hostileActions},
 		{name: "disc/invalid UTF-8 value", exp: G, tool: groupedTool, args: "{\"action\":\"ech\xff\"}", want: "Unknown action \"ech\ufffd\". Available: " + hostileActions},
 		{name: "disc/escaped spelling is accepted", exp: G, tool: groupedTool, args: `{"action":"p\u0069ng"}`, kind: accepted, want: "pong"},
 		{name: "disc/field error after dispatch", exp: G, tool: groupedTool, args: `{"action":"echo","name":"a","small":1000}`,
-			want: echoErr("small: 1000 is out of range for int8 (-128 to 127)")},
+			want: "[hostile action=echo] invalid arguments: small: 1000 is out of range for int8 (-128 to 127)"},
 		{name: "disc/other action's field", exp: G, tool: groupedTool, args: `{"action":"ping","name":"a"}`,
-			want: `[hostile/ping] invalid arguments: unknown field "name"; no fields are accepted`},
+			want: `[hostile action=ping] invalid arguments: unknown field "name"; no fields are accepted`},
 		{name: "disc/injected into a flat tool", exp: F, tool: flatEcho, args: `{"action":"echo","name":"a"}`,
 			want: echoErr(`unknown field "action"; accepted: ` + hostileAccepted)},
 
@@ -601,7 +601,7 @@ func TestPanicsYieldAGenericErrorWithAReference(t *testing.T) {
 					is.NoErr(err)
 					is.True(res.IsError)
 					got := text(res)
-					m := regexp.MustCompile(`^\[` + tc.tool + `/` + tc.action + `\] internal error \(ref (\w+)\); the server has logged the details$`).FindStringSubmatch(got)
+					m := regexp.MustCompile(`^` + regexp.QuoteMeta(errPrefix(exp, tc.tool, tc.action)) + `internal error \(ref (\w+)\); the server has logged the details$`).FindStringSubmatch(got)
 					if m == nil {
 						t.Fatalf("%s: got %q", name, got)
 					}
@@ -644,7 +644,7 @@ func TestInternalErrorsDoNotLeakGoTypes(t *testing.T) {
 		is.True(res.IsError)
 		got := text(res)
 		is.Equal(leaks(got), "")
-		m := regexp.MustCompile(`^\[leak/\w+\] internal error \(ref (\w+)\)`).FindStringSubmatch(got)
+		m := regexp.MustCompile(`^\[leak_\w+\] internal error \(ref (\w+)\)`).FindStringSubmatch(got)
 		if m == nil {
 			t.Fatalf("%s: got %q, want a generic internal error with a reference", name, got)
 		}
@@ -662,5 +662,5 @@ func TestGoexitInAHandlerIsAnInternalError(t *testing.T) {
 	}).Timeout(5 * time.Second) // the call must not wait for this
 	res := call(t, f, "jobs_exit", `{}`)
 	is.True(res.IsError)
-	is.True(regexp.MustCompile(`^\[jobs/exit\] internal error \(ref \w+\); the server has logged the details$`).MatchString(text(res)))
+	is.True(regexp.MustCompile(`^\[jobs_exit\] internal error \(ref \w+\); the server has logged the details$`).MatchString(text(res)))
 }

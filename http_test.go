@@ -42,7 +42,7 @@ func TestHTTPHandler(t *testing.T) {
 			c := vurbtest.New(t, newFixture(), vurbtest.OverHTTP(), vurbtest.Serve(tc.opts...))
 			is.Equal(len(c.Tools()), 12)
 			is.Equal(c.CallText("projects_create", json.RawMessage(`{"workspace_id":"w","name":"Gemini"}`)), `{"id":"p2","name":"Gemini"}`)
-			is.Equal(c.CallError("projects_create", json.RawMessage(`{"workspace_id":"w"}`)), "[projects/create] invalid arguments: name: is required")
+			is.Equal(c.CallError("projects_create", json.RawMessage(`{"workspace_id":"w"}`)), "[projects_create] invalid arguments: name: is required")
 		})
 	}
 }

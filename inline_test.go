@@ -21,7 +21,7 @@ func TestInlineHandlers(t *testing.T) {
 	}).Timeout(10 * time.Millisecond)
 
 	is.Equal(text(call(t, app, "projects_list", `{"workspace_id":"w"}`)), `{"projects":[{"id":"p1","name":"Apollo"}]}`)
-	is.Equal(text(call(t, app, "projects_delete", `{"workspace_id":"w","id":"missing"}`)), "[projects/delete] project missing not found")
-	is.True(regexp.MustCompile(`^\[jobs/explode\] internal error \(ref \w+\)`).MatchString(text(call(t, app, "jobs_explode", ""))))
-	is.Equal(text(call(t, app, "jobs_wait", "")), "[jobs/wait] timed out after 10ms; the operation may still complete on the server, so check its effect before retrying")
+	is.Equal(text(call(t, app, "projects_delete", `{"workspace_id":"w","id":"missing"}`)), "[projects_delete] project missing not found")
+	is.True(regexp.MustCompile(`^\[jobs_explode\] internal error \(ref \w+\)`).MatchString(text(call(t, app, "jobs_explode", ""))))
+	is.Equal(text(call(t, app, "jobs_wait", "")), "[jobs_wait] timed out after 10ms; the operation may still complete on the server, so check its effect before retrying")
 }

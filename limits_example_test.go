@@ -26,7 +26,7 @@ func ExamplePerCaller() {
 	// Output:
 	// report ready
 	// report ready
-	// [reports/build] rate limit reached (2 calls per minute); retry in 30s, not sooner
+	// [reports_build] rate limit reached (2 calls per minute); retry in 30s, not sooner
 	// report ready
 }
 
@@ -42,5 +42,5 @@ func ExampleActionDef_MaxOutput() {
 	}
 	// Output:
 	// "line\nline\nline\nline\n"
-	// "[logs/tail] output truncated to 20 of 500 bytes; narrow the request (a filter, fewer fields, a smaller page) to get the rest"
+	// "[logs_tail] output truncated to 20 of 500 bytes; narrow the request (a filter, fewer fields, a smaller page) to get the rest"
 }

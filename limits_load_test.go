@@ -182,7 +182,7 @@ func TestRateLimitHoldsUnderLoad(t *testing.T) {
 		t.Errorf("accepted %.1f calls/s over %v; want %d within 5%%", held, elapsed, loadRate)
 	}
 	// A token comes every 5 ms: no refusal asks to wait longer.
-	want := regexp.MustCompile(`^\[over/rate\] rate limit reached \(200 calls per second\); retry in [1-5]ms, not sooner$`)
+	want := regexp.MustCompile(`^\[over_rate\] rate limit reached \(200 calls per second\); retry in [1-5]ms, not sooner$`)
 	for _, text := range refused {
 		if !want.MatchString(text) {
 			t.Fatalf("refusal %q; want %s", text, want)
@@ -261,7 +261,7 @@ func TestMaxOutputUnderLoad(t *testing.T) {
 	app := vurb.New(vurb.WithMaxOutput(limit))
 	vurb.Query(app, "dump.all", func(context.Context, struct{}) (string, error) { return big, nil })
 	clients := clientsOf(t, app, loadWorkers)
-	note := fmt.Sprintf("[dump/all] output truncated to %d of %d bytes; "+
+	note := fmt.Sprintf("[dump_all] output truncated to %d of %d bytes; "+
 		"narrow the request (a filter, fewer fields, a smaller page) to get the rest", limit, len(big))
 	var wg sync.WaitGroup
 	for i := range 2 * loadWorkers {

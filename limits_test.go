@@ -47,7 +47,7 @@ func TestRateLimitRefusesSayingWhenToRetry(t *testing.T) {
 	is.Equal(c.CallText("notes_search", echoIn{"b"}), "b")
 	// 2 calls a minute: the next token comes 30 s after the first call.
 	is.Equal(c.CallError("notes_search", echoIn{"c"}),
-		"[notes/search] rate limit reached (2 calls per minute); retry in 30s, not sooner")
+		"[notes_search] rate limit reached (2 calls per minute); retry in 30s, not sooner")
 	// Arguments the validator refuses spend no token: the model reads the
 	// problem, not the limit.
 	is.True(strings.Contains(c.CallError("notes_search", map[string]any{"txt": "d"}), "invalid arguments"))
@@ -70,13 +70,13 @@ func TestRateLimitCountsTheScopeThatDeclaresIt(t *testing.T) {
 
 	is.Equal(c.CallText("files_read", echoIn{"1"}), "1")
 	is.Equal(c.CallError("files_read", echoIn{"2"}), // the action's own limit
-		"[files/read] rate limit reached (1 call per hour); retry in 1h0m0s, not sooner")
+		"[files_read] rate limit reached (1 call per hour); retry in 1h0m0s, not sooner")
 	is.Equal(c.CallText("files_list", echoIn{"3"}), "3")
 	is.Equal(c.CallError("files_list", echoIn{"4"}), // the tool's: read's refused call spent a token too
-		"[files/list] rate limit reached (3 calls per hour); retry in 20m0s, not sooner")
+		"[files_list] rate limit reached (3 calls per hour); retry in 20m0s, not sooner")
 	is.Equal(c.CallText("other_ping", echoIn{"5"}), "5") // the app's: 5 calls so far
 	is.Equal(c.CallError("other_ping", echoIn{"6"}),
-		"[other/ping] rate limit reached (5 calls per hour); retry in 12m0s, not sooner")
+		"[other_ping] rate limit reached (5 calls per hour); retry in 12m0s, not sooner")
 }
 
 // A group's limits cover its actions, and no other group's.
@@ -94,7 +94,7 @@ func TestLimitsOfAGroup(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(texts(res)[0], "abc")
 	is.Equal(c.CallError("admin_users_show", echoIn{"x"}),
-		"[admin/users.show] rate limit reached (1 call per hour); retry in 1h0m0s, not sooner")
+		"[admin_users_show] rate limit reached (1 call per hour); retry in 1h0m0s, not sooner")
 	is.Equal(c.CallText("admin_teams_list", echoIn{"abcd"}), "abcd")
 }
 
@@ -109,7 +109,7 @@ func TestRateLimitPerCaller(t *testing.T) {
 	alice, aliceAgain, bob := vurbtest.New(t, app, as("alice")), vurbtest.New(t, app, as("alice")), vurbtest.New(t, app, as("bob"))
 	is.Equal(alice.CallText("notes_search", echoIn{"a"}), "a")
 	is.Equal(aliceAgain.CallError("notes_search", echoIn{"a"}), // another session, the same user
-		"[notes/search] rate limit reached (1 call per minute); retry in 1m0s, not sooner")
+		"[notes_search] rate limit reached (1 call per minute); retry in 1m0s, not sooner")
 	is.Equal(bob.CallText("notes_search", echoIn{"b"}), "b")
 
 	// Anonymous callers over HTTP are told apart by the host they connect
@@ -134,7 +134,7 @@ func TestRateLimitPerCallerSessionless(t *testing.T) {
 	alice, bob := as("alice"), as("bob")
 	is.Equal(alice.CallText("notes_search", echoIn{"a"}), "a")
 	is.Equal(alice.CallError("notes_search", echoIn{"a"}),
-		"[notes/search] rate limit reached (1 call per minute); retry in 1m0s, not sooner")
+		"[notes_search] rate limit reached (1 call per minute); retry in 1m0s, not sooner")
 	is.Equal(bob.CallText("notes_search", echoIn{"b"}), "b")
 }
 
@@ -180,7 +180,7 @@ func TestMaxConcurrentWaitsThenRefuses(t *testing.T) {
 	<-started
 	<-started
 	is.Equal(c.CallError("reports_build", echoIn{"next"}),
-		"[reports/build] this action's limit of concurrent calls (1) is reached and none ended within 50ms; retry in a few seconds")
+		"[reports_build] this action's limit of concurrent calls (1) is reached and none ended within 50ms; retry in a few seconds")
 
 	// A call waiting when the slot is given back runs.
 	waited := make(chan string)
@@ -272,7 +272,7 @@ func TestMaxConcurrentLevels(t *testing.T) {
 		<-started
 	}
 	is.Equal(c.CallError("jobs_capped", echoIn{"x"}),
-		"[jobs/capped] this action's limit of concurrent calls (2) is reached and none ended within 0s; retry in a few seconds")
+		"[jobs_capped] this action's limit of concurrent calls (2) is reached and none ended within 0s; retry in a few seconds")
 	close(release)
 	wg.Wait()
 }
@@ -303,13 +303,13 @@ func TestMaxOutputTruncatesAndSaysSo(t *testing.T) {
 	is.NoErr(err)
 	is.True(!res.IsError)
 	is.Equal(texts(res), []string{"aééé", // 8 bytes would split an é
-		"[docs/read] output truncated to 7 of 9 bytes; narrow the request (a filter, fewer fields, a smaller page) to get the rest"})
+		"[docs_read] output truncated to 7 of 9 bytes; narrow the request (a filter, fewer fields, a smaller page) to get the rest"})
 
 	res, err = c.CallResult("docs_blocks", nil)
 	is.NoErr(err)
 	is.Equal(len(res.Content), 4) // abcd, the image, efgh, the note; ijkl dropped
 	is.Equal(texts(res), []string{"abcd", "efgh",
-		"[docs/blocks] output truncated to 8 of 12 bytes; narrow the request (a filter, fewer fields, a smaller page) to get the rest"})
+		"[docs_blocks] output truncated to 8 of 12 bytes; narrow the request (a filter, fewer fields, a smaller page) to get the rest"})
 
 	// Structured content cannot be cut: the result is an error without it.
 	res, err = c.CallResult("docs_page", nil)
@@ -333,7 +333,7 @@ func TestMaxOutputDefault(t *testing.T) {
 	is.NoErr(err)
 	got := texts(res)
 	is.Equal(len(got[0]), vurb.DefaultMaxOutput)
-	is.Equal(got[1], "[dump/all] output truncated to 1048576 of 1048577 bytes; "+
+	is.Equal(got[1], "[dump_all] output truncated to 1048576 of 1048577 bytes; "+
 		"narrow the request (a filter, fewer fields, a smaller page) to get the rest")
 }
 
@@ -349,8 +349,8 @@ func TestLimitMessagesAreTheApps(t *testing.T) {
 	c := vurbtest.New(t, app)
 	res, err := c.CallResult("a_b", echoIn{"xyz"})
 	is.NoErr(err)
-	is.Equal(texts(res), []string{"xy", "[a/b] cut at 2 of 3"})
-	is.Equal(c.CallError("a_b", echoIn{"xyz"}), "[a/b] slow down (1 call per minute), again in 1m0s")
+	is.Equal(texts(res), []string{"xy", "[a_b] cut at 2 of 3"})
+	is.Equal(c.CallError("a_b", echoIn{"xyz"}), "[a_b] slow down (1 call per minute), again in 1m0s")
 }
 
 // Definition mistakes panic at the line that made them.

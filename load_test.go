@@ -63,7 +63,7 @@ type loadCall struct {
 	late string
 }
 
-var loadPanic = regexp.MustCompile(`^\[hostile/boom\] internal error \(ref \w+\); the server has logged the details$`)
+var loadPanic = regexp.MustCompile(`^\[hostile(_| action=)boom\] internal error \(ref \w+\); the server has logged the details$`)
 
 // loadPlan draws n calls for a client of exp.
 func loadPlan(exp vurb.Exposition, client, n int, hostile []hostileCase) []loadCall {
@@ -103,7 +103,7 @@ func loadPlan(exp vurb.Exposition, client, n int, hostile []hostileCase) []loadC
 		default:
 			action := []string{"honour", "deaf"}[rng.IntN(2)]
 			c.name, c.args = wireCall(exp, "slow", action, "{}")
-			c.kind, c.want = toolError, timeoutText("slow", action, loadTimeout)
+			c.kind, c.want = toolError, timeoutText(exp, "slow", action, loadTimeout)
 			if action == "deaf" {
 				c.late = "late"
 			}

@@ -116,7 +116,7 @@ func TestMiddlewareError(t *testing.T) {
 	vurb.Query(f, "projects.list", listProjects)
 	res := call(t, f, "projects_list", `{"workspace_id":"w"}`)
 	is.True(res.IsError)
-	is.Equal(text(res), "[projects/list] not signed in: send a token")
+	is.Equal(text(res), "[projects_list] not signed in: send a token")
 }
 
 var errUnauthenticated = errorString("not signed in: send a token")

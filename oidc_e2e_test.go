@@ -201,7 +201,7 @@ func TestOpenIDProvider(t *testing.T) {
 				res, err := callRaw(t, cs, "projects_delete", "{}")
 				is.NoErr(err)
 				is.True(res.IsError)
-				is.Equal(text(res), "[projects/delete] refused: this action needs the OAuth scope(s) projects:write, "+
+				is.Equal(text(res), "[projects_delete] refused: this action needs the OAuth scope(s) projects:write, "+
 					"which the caller's token does not grant; ask the user to sign in again granting them, or use another action")
 			})
 		}

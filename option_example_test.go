@@ -30,7 +30,7 @@ func ExampleWithRule() {
 	}
 	// Output:
 	// restocking AB-1234
-	// [stock/restock] invalid arguments: sku: must be an SKU like AB-1234
+	// [stock_restock] invalid arguments: sku: must be an SKU like AB-1234
 }
 
 func ExampleWithMessages() {
@@ -40,7 +40,7 @@ func ExampleWithMessages() {
 	res, _ := app.Call(context.Background(), "stock", json.RawMessage(`{"action":"cuont"}`))
 	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
 	// Output:
-	// No action "cuont" here; pick one of: count
+	// No action "cuont" here; pick one of: count (did you mean "count"?)
 }
 
 func ExampleNewResultFormat() {

@@ -48,10 +48,10 @@ func TestMessagesAndRulesPerApp(t *testing.T) {
 		wg.Go(func() {
 			res, err := callRaw(t, en, "shop_order", `{"sku":"XY-1"}`)
 			is.NoErr(err)
-			is.Equal(text(res), "[shop/order] invalid arguments: sku: must be an SKU like AB-1234")
+			is.Equal(text(res), "[shop_order] invalid arguments: sku: must be an SKU like AB-1234")
 			res, err = callRaw(t, fr, "shop_order", `{"sku":"AB-1234"}`)
 			is.NoErr(err)
-			is.Equal(text(res), "[shop/order] invalid arguments: sku: doit commencer par XY")
+			is.Equal(text(res), "[shop_order] invalid arguments: sku: doit commencer par XY")
 		})
 	}
 	wg.Wait()
@@ -61,10 +61,10 @@ func TestMessagesAndRulesPerApp(t *testing.T) {
 	is.Equal(text(res), "ordered AB-1234")
 	res, err = callRaw(t, fr, "shop_order", `{}`)
 	is.NoErr(err)
-	is.Equal(text(res), "[shop/order] invalid arguments: sku: est obligatoire")
+	is.Equal(text(res), "[shop_order] invalid arguments: sku: est obligatoire")
 	res, err = callRaw(t, en, "shop_order", `{}`)
 	is.NoErr(err)
-	is.Equal(text(res), "[shop/order] invalid arguments: sku: is required")
+	is.Equal(text(res), "[shop_order] invalid arguments: sku: is required")
 
 	_, err = callRaw(t, fr, "shop_cancel", `{}`)
 	is.True(err != nil && strings.Contains(err.Error(), `outil inconnu "shop_cancel"`))
@@ -87,7 +87,7 @@ func TestMessagesTakenAtNew(t *testing.T) {
 		<-ctx.Done()
 		return "", ctx.Err()
 	})
-	is.Equal(text(call(t, app, "slow_wait", `{}`)), "[slow/wait] took over 10ms")
+	is.Equal(text(call(t, app, "slow_wait", `{}`)), "[slow_wait] took over 10ms")
 }
 
 // TestEncodeFailureOfAHelperIsAnInternalError: vurb.JSON cannot see the
@@ -102,7 +102,7 @@ func TestEncodeFailureOfAHelperIsAnInternalError(t *testing.T) {
 	})
 	res := call(t, app, "jobs_report", `{}`)
 	is.True(res.IsError)
-	m := regexp.MustCompile(`^\[jobs/report\] internal error \(ref (\w+)\); the server has logged the details$`).FindStringSubmatch(text(res))
+	m := regexp.MustCompile(`^\[jobs_report\] internal error \(ref (\w+)\); the server has logged the details$`).FindStringSubmatch(text(res))
 	is.True(m != nil)
 	is.True(strings.Contains(logs.String(), "ref="+m[1]))
 	is.True(strings.Contains(logs.String(), "unsupported type: chan int"))

@@ -61,15 +61,15 @@ func TestInputSchemaPublishedAndEnforced(t *testing.T) {
 	for _, tc := range []struct{ tool, args, want string }{
 		{"contacts_add", `{"name":"Ada","contactMethod":"phone","phone":"555"}`, `added {"name":"Ada","contactMethod":"phone","phone":"555"}`},
 		{"contacts_add", `{"name":"Ada","contactMethod":"phone","email":"a@example.com"}`,
-			"[contacts/add] invalid arguments: missing property 'phone'"},
+			"[contacts_add] invalid arguments: missing property 'phone'"},
 		{"contacts_add", `{"name":"Ada"}`,
-			"[contacts/add] invalid arguments: must satisfy one of: missing property 'phone'; or missing property 'email'; missing property 'email'"},
+			"[contacts_add] invalid arguments: must satisfy one of: missing property 'phone'; or missing property 'email'; missing property 'email'"},
 		{"contacts_add", `{"email":"not an email","address":{"street":"x"}}`,
-			"[contacts/add] invalid arguments: address: missing property 'city'; email: 'not an email' is not valid email: missing @"},
-		{"contacts_add", `{"email":"a@example.com","nick":"x"}`, "[contacts/add] invalid arguments: additional properties 'nick' not allowed"},
-		{"contacts_add", `{"email":"a@example.com","email":"b@example.com"}`, `[contacts/add] invalid arguments: duplicate field "email"`},
+			"[contacts_add] invalid arguments: address: missing property 'city'; email: 'not an email' is not valid email: missing @"},
+		{"contacts_add", `{"email":"a@example.com","nick":"x"}`, "[contacts_add] invalid arguments: additional properties 'nick' not allowed"},
+		{"contacts_add", `{"email":"a@example.com","email":"b@example.com"}`, `[contacts_add] invalid arguments: duplicate field "email"`},
 		{"contacts_find", `{"name":"Ada"}`, "found Ada"},
-		{"contacts_find", `{"name":""}`, "[contacts/find] invalid arguments: name: minLength: got 0, want 1"},
+		{"contacts_find", `{"name":""}`, "[contacts_find] invalid arguments: name: minLength: got 0, want 1"},
 	} {
 		res, err := callRaw(t, cs, tc.tool, tc.args)
 		is.NoErr(err)
@@ -131,7 +131,7 @@ func TestInputSchemaGrouped(t *testing.T) {
 	is.Equal(text(res), `added {"email":"a@example.com"}`)
 	res, err = callRaw(t, cs, "contacts", `{"action":"add","phone":"555","contactMethod":"email"}`)
 	is.NoErr(err)
-	is.Equal(text(res), "[contacts/add] invalid arguments: missing property 'email'")
+	is.Equal(text(res), "[contacts action=add] invalid arguments: missing property 'email'")
 	list, err := cs.ListTools(context.Background(), nil)
 	is.NoErr(err)
 	s := mustJSON(t, list.Tools[0].InputSchema)
@@ -158,8 +158,8 @@ func TestCustomRuleIsStated(t *testing.T) {
 		desc, args string
 		want       string
 	}{
-		{ab, "Stock-keeping unit. Must be an SKU like AB-1234.", `{"sku":"XY-1"}`, "[shop/order] invalid arguments: sku: must be an SKU like AB-1234"},
-		{xy, "Stock-keeping unit. Doit commencer par XY.", `{"sku":"AB-1234"}`, "[shop/order] invalid arguments: sku: doit commencer par XY"},
+		{ab, "Stock-keeping unit. Must be an SKU like AB-1234.", `{"sku":"XY-1"}`, "[shop_order] invalid arguments: sku: must be an SKU like AB-1234"},
+		{xy, "Stock-keeping unit. Doit commencer par XY.", `{"sku":"AB-1234"}`, "[shop_order] invalid arguments: sku: doit commencer par XY"},
 	} {
 		cs := connect(t, tc.app, nil)
 		list, err := cs.ListTools(context.Background(), nil)

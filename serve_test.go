@@ -60,8 +60,8 @@ func TestServedCalls(t *testing.T) {
 		{"flat ok", flat, "projects_list", `{"workspace_id":"w"}`, `{"projects":[{"id":"p1","name":"Apollo"}]}`, false, false},
 		{"grouped ok", grouped, "admin", `{"action":"users.create","email":"a@b.co"}`, "created", false, false},
 		{"no arguments", flat, "admin_audit_purge", ``, "purged", false, false},
-		{"handler error", flat, "projects_delete", `{"workspace_id":"w","id":"missing"}`, "[projects/delete] project missing not found", true, false},
-		{"unknown action", grouped, "admin", `{"action":"users.lst"}`, `Unknown action "users.lst". Available: ` + allAdminActions, true, false},
+		{"handler error", flat, "projects_delete", `{"workspace_id":"w","id":"missing"}`, "[projects_delete] project missing not found", true, false},
+		{"unknown action", grouped, "admin", `{"action":"users.lst"}`, `Unknown action "users.lst". Available: ` + allAdminActions + ` (did you mean "users.list"?)`, true, false},
 		{"missing action", grouped, "projects", `{}`, "action is required. Available: list, create, delete", true, false},
 		{"unknown tool", flat, "nope", `{}`, `unknown tool "nope"`, false, true},
 	} {
@@ -267,7 +267,7 @@ func TestSamplingAndElicitation(t *testing.T) {
 	// In-process there is no client to ask: a clear error, not a hang.
 	local, err := app.Call(context.Background(), "ai_summarize", nil)
 	is.NoErr(err)
-	is.Equal(text(local), "[ai/summarize] "+vurb.ErrNoSession.Error())
+	is.Equal(text(local), "[ai_summarize] "+vurb.ErrNoSession.Error())
 }
 
 func waitFor(t *testing.T, cond func() bool) {

@@ -107,7 +107,7 @@ func TestInvalidation(t *testing.T) {
 			res, err = callRaw(t, cs, name, failing) // a failed call invalidates nothing
 			is.NoErr(err)
 			is.True(res.IsError)
-			is.Equal(text(res), "[tasks/update] sprint closed is closed")
+			is.Equal(text(res), errPrefix(exp, "tasks", "update")+"sprint closed is closed")
 
 			res, err = callRaw(t, cs, name, `{"action":"update"}`) // nor does a refused one
 			is.NoErr(err)

@@ -330,7 +330,7 @@ func TestTaskCapabilityAdvertised(t *testing.T) {
 	res, err := callRaw(t, cs, "jobs_fail", `{}`)
 	is.NoErr(err)
 	is.True(res.IsError)
-	is.Equal(res.Content[0].(*mcp.TextContent).Text, "[jobs/fail] bad input, try again")
+	is.Equal(res.Content[0].(*mcp.TextContent).Text, "[jobs_fail] bad input, try again")
 }
 
 // TestTaskNoFastLane: tasks do not depend on the fast lane.

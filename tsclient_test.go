@@ -67,7 +67,7 @@ func TestTypeScriptClient(t *testing.T) {
 	is.Equal(got.Search, "golang")
 	is.True(got.Invalid.IsError)
 	is.Equal(got.Invalid.Content[0].Text,
-		`[docs/search] invalid arguments: unknown field "limt" (did you mean "limit"?); accepted: query, limit; query: is required`)
+		`[docs_search] invalid arguments: unknown field "limt" (did you mean "limit"?); accepted: query, limit; query: is required`)
 	is.Equal(got.Delete, "deleted p7") // asked for confirmation in a round, then acted
 	is.Equal(deleted.Load(), int32(1))
 	is.Equal(got.Summarize, "POLISH: DRAFT A SUMMARY OF P7") // two sampling rounds, state carried

@@ -108,7 +108,7 @@ func TestContentTools(t *testing.T) {
 	// A Go error is a tool result with isError, not a protocol error.
 	res = call(t, cs, &mcp.CallToolParams{Name: "test_error_handling", Arguments: map[string]any{}})
 	is.True(res.IsError)
-	is.Equal(textOf(t, res.Content[0]), "[test/error_handling] this tool intentionally returns an error for testing")
+	is.Equal(textOf(t, res.Content[0]), "[test_error_handling] this tool intentionally returns an error for testing")
 }
 
 func TestProgressAndLogging(t *testing.T) {
@@ -356,5 +356,5 @@ func TestJSONSchema2020Tool(t *testing.T) {
 	bad := call(t, cs, &mcp.CallToolParams{Name: "json_schema_2020_12_tool",
 		Arguments: json.RawMessage(`{"name":"Ada","contactMethod":"phone","email":"a@b.c"}`)})
 	is.True(bad.IsError)
-	is.Equal(textOf(t, bad.Content[0]), "[json/schema_2020_12_tool] invalid arguments: missing property 'phone'")
+	is.Equal(textOf(t, bad.Content[0]), "[json_schema_2020_12_tool] invalid arguments: missing property 'phone'")
 }

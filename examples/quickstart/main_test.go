@@ -30,8 +30,8 @@ func Example_call() {
 	}
 	// Output:
 	// projects_create isError=false: {"id":"p1","name":"Apollo"}
-	// projects_create isError=true: [projects/create] invalid arguments: name: must be at least 3 characters
+	// projects_create isError=true: [projects_create] invalid arguments: name: must be at least 3 characters
 	// projects_list isError=false: {"projects":[{"id":"p1","name":"Apollo"}]}
-	// projects_delete isError=true: [projects/delete] project "p9" not found; list projects to see their ids
-	// projects_list isError=true: [projects/list] invalid arguments: unknown field "page"; accepted: limit; limit: must be at most 100
+	// projects_delete isError=true: [projects_delete] project "p9" not found; list projects to see their ids
+	// projects_list isError=true: [projects_list] invalid arguments: unknown field "page"; accepted: limit; limit: must be at most 100
 }

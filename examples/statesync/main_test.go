@@ -36,7 +36,7 @@ func Example() {
 	//
 	// T-1 is now done
 	// [System: Cache invalidated for tasks.*, sprints.* — caused by tasks.update]
-	// [tasks/update] task "T-9" not found; list tasks to see their ids
+	// [tasks_update] task "T-9" not found; list tasks to see their ids
 }
 
 // TestGroupedOverTheWire checks the same behaviour in grouped exposition,

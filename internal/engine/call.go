@@ -133,5 +133,14 @@ func (c *Call) Tags() []string { return c.ep.Tags() }
 // Annotations are the action's own annotations. Shared: do not modify.
 func (c *Call) Annotations() *mcp.ToolAnnotations { return c.ep.Annotations() }
 
+// Refer says how a model calls the action key ("tickets.list") under the
+// app's exposition: its wire name in flat exposition ("tickets_list"), its
+// tool and discriminator in grouped (`tickets with {"action":"list"}`);
+// false when the app has no such action.
+func (c *Call) Refer(key string) (string, bool) {
+	ref, ok := c.ep.rt.refs[key]
+	return ref, ok
+}
+
 // Scopes are the scopes the action requires. Shared: do not modify.
 func (c *Call) Scopes() []string { return c.ep.Scopes() }

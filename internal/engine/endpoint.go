@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -18,7 +19,8 @@ type Endpoint struct {
 	action  string
 	key     string // canonical: tool.action
 	name    string // wire name
-	prefix  string // "[projects/list] ", before every error text
+	prefix  string // "[projects_list] ", before every error text: what the model called
+	ref     string // how a model calls it: "projects_list", `projects with {"action":"list"}`
 	decode  Decoder
 	skip    string // the discriminator a grouped call carries
 	opts    schema.DecodeOptions
@@ -53,10 +55,17 @@ func newEndpoint(rt *Runtime, tool string, a *ActionSpec) *Endpoint {
 }
 
 // routed returns a copy of ep for the wire tool name, reading skip as the
-// discriminator. Routes are made once, at Compile.
+// discriminator. Routes are made once, at Compile. Its error texts start
+// with what the model called: the wire name (flat), or the tool and the
+// discriminator's value (grouped).
 func (ep *Endpoint) routed(name, skip string) *Endpoint {
 	c := *ep
 	c.name, c.skip = name, skip
+	c.prefix, c.ref = "["+name+"] ", name
+	if skip != "" {
+		c.prefix = "[" + name + " " + skip + "=" + ep.action + "] "
+		c.ref = name + ` with {"` + skip + `":` + strconv.Quote(ep.action) + `}`
+	}
 	return &c
 }
 
@@ -76,7 +85,7 @@ func canonicalKey(tool, action string) string {
 	return tool + "." + action
 }
 
-// errorPrefix opens every error text of an action: "[tool/action] ", or
+// errorPrefix opens every error text of an unrouted action: "[tool/action] ", or
 // "[tool] " for a tool that is one action.
 func errorPrefix(tool, action string) string {
 	if action == "" {

@@ -157,7 +157,27 @@ func (r *groupedRoute) pick(args json.RawMessage, o *Origin) (*Endpoint, *mcp.Ca
 			return ep, nil
 		}
 	}
-	return nil, ErrorResult(fmt.Sprintf(m.UnknownAction, Truncate(name, 64), available))
+	msg := fmt.Sprintf(m.UnknownAction, Truncate(name, 64), available)
+	if guess := r.guess(name, available); guess != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", guess)
+	}
+	return nil, ErrorResult(msg)
+}
+
+// guess is the action among available ("list, users.get") a model most
+// likely meant by name: the one it names without its group ("get" for
+// "users.get"), or one a typo away; "" when none is plausible.
+func (r *groupedRoute) guess(name, available string) string {
+	if name == "" {
+		return ""
+	}
+	keys := strings.Split(available, ", ")
+	for _, k := range keys {
+		if strings.EqualFold(k, name) || strings.HasSuffix(strings.ToLower(k), "."+strings.ToLower(name)) {
+			return k
+		}
+	}
+	return schema.Closest(name, keys)
 }
 
 // availableTo lists the actions the caller of o is shown: those its

@@ -24,7 +24,7 @@ func (ep *Endpoint) capOutput(h Handler, max int) Handler {
 		if err != nil || res == nil {
 			return res, err
 		}
-		return ep.truncate(res, max), nil
+		return c.ep.truncate(res, max), nil // the routed endpoint's: its prefix names what the model called
 	}
 }
 

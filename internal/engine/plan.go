@@ -48,6 +48,7 @@ func Compile(s Spec) *Plan {
 	// Sized up front: rehashing maps of 100,000 routes was a sixth of Build.
 	p := &Plan{rt: s.Runtime, expo: s.Exposition, specs: s.Tools, byName: make(map[string]Route, n),
 		env: Env{Separator: s.Separator, Runtime: s.Runtime}}
+	p.rt.refs = make(map[string]string, n)
 	for i, t := range s.Tools {
 		eps := make([]*Endpoint, len(t.Actions))
 		for j, a := range t.Actions {
@@ -59,6 +60,9 @@ func Compile(s Spec) *Plan {
 				panic("vurb: two tools share the wire name \"" + name + "\"; rename one (or change the separator)")
 			}
 			p.byName[name] = r
+			for _, ep := range r.Endpoints() {
+				p.rt.refs[ep.key] = ep.ref
+			}
 			p.routes = append(p.routes, r)
 			p.owners = append(p.owners, i)
 			p.tools = append(p.tools, r.Wire())

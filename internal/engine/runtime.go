@@ -48,6 +48,9 @@ type Runtime struct {
 	overdue atomic.Int64  // handlers running past their call's end
 	cutting atomic.Int32  // servers whose shutdown grace is over (see CutCalls)
 	calls   runningCalls  // the calls running now, for CutCalls
+	// refs say how a model calls each action, by canonical key, under the
+	// plan's exposition (see Call.Refer). Written once, at Compile.
+	refs map[string]string
 }
 
 // Messages are the texts a model reads when a call fails in the engine.

@@ -80,6 +80,11 @@ func didYouMean(name string, accepted []string, msgs *Messages) string {
 	return ""
 }
 
+// Closest returns the accepted name nearest to name, or "" if none is near
+// enough to be a plausible typo (see closest): for "did you mean" hints
+// outside a schema, such as a grouped tool's actions.
+func Closest(name string, accepted []string) string { return closest(name, accepted) }
+
 // closest returns the accepted name nearest to name, or "" if none is near
 // enough to be a plausible typo. Case is ignored (Workspace_ID is close to
 // workspace_id) and a swap of two letters counts as one edit.
