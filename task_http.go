@@ -41,7 +41,7 @@ type taskFront struct {
 // taskFront returns what puts the app's tasks in front of a sessionless
 // handler, or nil when no action cfg exposes runs as a task.
 func (a *App) taskFront(cfg *serveConfig, ho *mcp.StreamableHTTPOptions) func(http.Handler) http.Handler {
-	s := newTaskServer(a.tasks(false), a.view(cfg), a.cfg.logger)
+	s := newTaskServer(a.tasks(false), a.view(cfg), a.built().Runtime(), a.cfg.logger)
 	if s == nil {
 		return nil
 	}

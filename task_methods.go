@@ -66,18 +66,30 @@ func notFound(id string) *jsonrpc.Error {
 		Message: fmt.Sprintf("Failed to retrieve task: task %q not found (unknown, or expired)", engine.Truncate(id, 64))}
 }
 
-// storeError reads a store's error for the client.
-func storeError(id string, err error) error {
-	if errors.Is(err, ErrTaskNotFound) {
-		return notFound(id)
+// storeError reads a store's error for the client. A task the store no
+// longer holds is told apart by its id (task_id.go): expired, lost when
+// its server stopped, or never issued.
+func (s *taskServer) storeError(id string, err error) error {
+	if !errors.Is(err, ErrTaskNotFound) {
+		return err
 	}
-	return err
+	expires, issued := taskIDExpiry(s.sealer, id)
+	switch {
+	case !issued:
+		return notFound(id)
+	case !s.now().Before(expires):
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("Failed to retrieve task: task %q has expired (its TTL is over) and is no longer kept; call the tool again if you still need its result", id)}
+	default:
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("Failed to retrieve task: task %q was lost: the server running it stopped (a restart or a crash) before it finished, and kept no record of it; call the tool again", id)}
+	}
 }
 
 func (f *taskFront) get(r *http.Request, id string) ([]byte, error) {
 	t, err := f.s.store.Get(r.Context(), id)
 	if err != nil {
-		return nil, storeError(id, err)
+		return nil, f.s.storeError(id, err)
 	}
 	if t.Owner != owner(r) {
 		return nil, notFound(id)
@@ -125,7 +137,7 @@ func (f *taskFront) update(r *http.Request, id string, raw json.RawMessage) ([]b
 	switch {
 	case errors.Is(err, errTaskUnchanged):
 	case err != nil:
-		return nil, storeError(id, err)
+		return nil, f.s.storeError(id, err)
 	case resumed:
 		f.s.resume(r.Context(), t)
 	}
@@ -148,7 +160,7 @@ func (f *taskFront) cancel(r *http.Request, id string) ([]byte, error) {
 		return nil
 	})
 	if err != nil && !errors.Is(err, errTaskUnchanged) {
-		return nil, storeError(id, err)
+		return nil, f.s.storeError(id, err)
 	}
 	f.s.interrupt(id)
 	return ackResult(f.enc.serverMeta), nil

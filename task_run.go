@@ -29,6 +29,7 @@ type taskServer struct {
 	caps   *capsCache
 	logger *slog.Logger
 	now    func() time.Time
+	sealer *engine.Sealer // tags the task ids (see task_id.go)
 
 	running *runningTasks
 	// views, when not nil, give each caller its own view of the routes
@@ -90,7 +91,7 @@ type taskRoute struct {
 
 // newTaskServer returns the task server of routes, or nil when none of
 // them runs as a task.
-func newTaskServer(t *taskTable, routes []engine.Route, logger *slog.Logger) *taskServer {
+func newTaskServer(t *taskTable, routes []engine.Route, rt *engine.Runtime, logger *slog.Logger) *taskServer {
 	if t == nil {
 		return nil
 	}
@@ -109,7 +110,7 @@ func newTaskServer(t *taskTable, routes []engine.Route, logger *slog.Logger) *ta
 	}
 	return &taskServer{store: cfg.Store, routes: tr, ttl: positive(cfg.TTL, DefaultTaskTTL),
 		poll: positive(cfg.PollInterval, DefaultTaskPollInterval), caps: &capsCache{}, logger: logger,
-		now: time.Now, running: t.running}
+		now: time.Now, running: t.running, sealer: rt.Sealer}
 }
 
 func positive(d, otherwise time.Duration) time.Duration {
@@ -232,7 +233,8 @@ var errTaskUnchanged = errors.New("vurb: task unchanged")
 // newRecord is the record of a new task of call.
 func (s *taskServer) newRecord(call *taskCall, spec taskSpec) *TaskRecord {
 	now := s.now().UTC()
-	return &TaskRecord{ID: rand.Text(), Owner: call.owner, Caller: call.caller, Status: TaskWorking, CreatedAt: now, UpdatedAt: now,
+	ttl := positive(spec.ttl, s.ttl)
+	return &TaskRecord{ID: newTaskID(s.sealer, now.Add(ttl)), Owner: call.owner, Caller: call.caller, Status: TaskWorking, CreatedAt: now, UpdatedAt: now,
 		TTL: positive(spec.ttl, s.ttl), PollInterval: positive(spec.poll, s.poll),
 		Tool: call.tool, Arguments: call.args, Version: call.version, Capabilities: call.caps,
 		Answers: call.answers, RequestState: call.state}

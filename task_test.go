@@ -424,3 +424,54 @@ func TestTaskRequiredOnEachGeneration(t *testing.T) {
 	is.True(out.Error != nil)
 	is.Equal(out.Error.Code, int64(mcp.CodeMissingRequiredClientCapabilities))
 }
+
+// TestALostTaskIsToldFromAnUnknownOne: after a restart, a task the
+// in-memory store lost reads "lost", an expired one "expired", and an id
+// the server never issued "not found" (all three read "not found" before).
+func TestALostTaskIsToldFromAnUnknownOne(t *testing.T) {
+	is := is.New(t)
+	key := bytes.Repeat([]byte{3}, 32)
+	serve := func() *httptest.Server {
+		app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)), vurb.WithRequestStateKeys(key))
+		vurb.Mutation(app, "jobs.run", func(ctx context.Context, in struct {
+			Millis int `json:"millis"`
+		}) (string, error) {
+			select {
+			case <-time.After(time.Duration(in.Millis) * time.Millisecond):
+			case <-ctx.Done():
+			}
+			return "ran", nil
+		}).Task(vurb.TaskRequired(), vurb.TaskTTL(time.Second))
+		return httptest.NewServer(app.HTTPHandler())
+	}
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}`
+	start := func(url string, millis int) string {
+		out, _, err := postJSONRPC(url, "", "2026-07-28", "tools/call", "jobs_run",
+			fmt.Sprintf(`{"name":"jobs_run","arguments":{"millis":%d},%s}`, millis, meta))
+		is.NoErr(err)
+		var created struct {
+			ID string `json:"taskId"`
+		}
+		is.NoErr(json.Unmarshal(out.Result, &created))
+		return created.ID
+	}
+	get := func(url, id string) *jsonrpc.Error {
+		out, _, err := postJSONRPC(url, "", "2026-07-28", "tasks/get", id, `{"taskId":"`+id+`",`+meta+`}`)
+		is.NoErr(err)
+		return out.Error
+	}
+	first := serve()
+	running := start(first.URL, 10_000)
+	done := start(first.URL, 1)
+	first.Close() // the server stops; its in-memory store is gone
+
+	second := serve()
+	defer second.Close()
+	e := get(second.URL, running)
+	is.True(e != nil && strings.Contains(e.Message, "was lost")) // lost, not unknown
+	e = get(second.URL, "abcdefghijklmnopqrstuvwxyz234567abcdefghijklm")
+	is.True(e != nil && strings.Contains(e.Message, "not found")) // never issued
+	time.Sleep(1100 * time.Millisecond)
+	e = get(second.URL, done)
+	is.True(e != nil && strings.Contains(e.Message, "has expired"))
+}

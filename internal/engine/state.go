@@ -3,6 +3,7 @@ package engine
 import (
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hmac"
 	"crypto/hkdf"
 	"crypto/rand"
 	"crypto/sha256"
@@ -32,6 +33,7 @@ import (
 // NewSealer.
 type Sealer struct {
 	aeads    []cipher.AEAD // aeads[0] seals; every one opens (rotation)
+	tagKeys  [][]byte      // tagKeys[0] tags; every one verifies (see Tag)
 	maxAge   time.Duration
 	maxBytes int
 	spent    spentStates
@@ -76,8 +78,39 @@ func NewSealer(keys [][]byte, maxAge time.Duration, maxBytes int) *Sealer {
 	s := &Sealer{maxAge: maxAge, maxBytes: maxBytes, spent: spentStates{max: DefaultSpentStates, at: map[string]int64{}}}
 	for _, k := range keys {
 		s.aeads = append(s.aeads, stateAEAD(k))
+		tk, err := hkdf.Key(sha256.New, k, nil, "vurb tag v1", 32)
+		if err != nil {
+			panic("vurb: deriving the tag key: " + err.Error())
+		}
+		s.tagKeys = append(s.tagKeys, tk)
 	}
 	return s
+}
+
+// TagBytes is the length of a Tag.
+const TagBytes = 10
+
+// Tag returns a MAC of data under the sealer's first key, TagBytes long:
+// what the server issued (a task id) can then be told from what a client
+// made up, by any replica sharing the keys, and after a restart.
+func (s *Sealer) Tag(data []byte) []byte {
+	return tag(s.tagKeys[0], data)
+}
+
+// Verify reports whether t is the Tag of data under one of the keys.
+func (s *Sealer) Verify(data, t []byte) bool {
+	for _, k := range s.tagKeys {
+		if hmac.Equal(tag(k, data), t) {
+			return true
+		}
+	}
+	return false
+}
+
+func tag(key, data []byte) []byte {
+	h := hmac.New(sha256.New, key)
+	h.Write(data)
+	return h.Sum(nil)[:TagBytes]
 }
 
 // stateAEAD is AES-256-GCM under a key derived from secret with HKDF, so a
