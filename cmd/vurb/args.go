@@ -59,7 +59,9 @@ func (a arguments) typed(schema map[string]any) map[string]any {
 		return a.values
 	}
 	for _, k := range a.loose {
-		a.values[k] = typedValue(a.values[k].(string), jsonTypes(schema, propertySchema(schema, k), 0))
+		if raw, ok := a.values[k].(string); ok {
+			a.values[k] = typedValue(raw, jsonTypes(schema, propertySchema(schema, k), 0))
+		}
 	}
 	return a.values
 }
