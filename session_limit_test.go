@@ -101,7 +101,7 @@ func TestSessionsAreCappedIdleOnesGiveWay(t *testing.T) {
 		ids = append(ids, id)
 	}
 	is.Equal(sessionStatus(t, srv.URL, ids[0]), http.StatusNotFound) // the oldest idle one made room
-	is.Equal(sessionStatus(t, srv.URL, ids[3]), http.StatusAccepted)  // the new one serves
+	is.Equal(sessionStatus(t, srv.URL, ids[3]), http.StatusAccepted) // the new one serves
 
 	// A caller whose sessions are all busy (a standing stream each) is
 	// refused past its share, and nobody else is.

@@ -33,12 +33,12 @@ func (s TaskStatus) Terminal() bool {
 // the state sealed by the last round). It encodes to JSON as it is, so a
 // shared store can keep it anywhere.
 type TaskRecord struct {
-	ID            string        `json:"id"`
-	Owner         string        `json:"owner,omitempty"` // the authenticated user who created it, if any
+	ID    string `json:"id"`
+	Owner string `json:"owner,omitempty"` // the authenticated user who created it, if any
 	// Caller is whose quota the task counts against in a store: the
 	// verified subject, else the HTTP client's host (its /64 over IPv6),
 	// never a value the client chose.
-	Caller string `json:"caller,omitempty"`
+	Caller        string        `json:"caller,omitempty"`
 	Status        TaskStatus    `json:"status"`
 	StatusMessage string        `json:"statusMessage,omitempty"`
 	CreatedAt     time.Time     `json:"createdAt"`
