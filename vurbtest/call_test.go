@@ -41,10 +41,10 @@ func TestCallFailsWithTheToolsOwnText(t *testing.T) {
 	}{
 		{"tool error", func(c *vurbtest.Client) {
 			vurbtest.Call[ProjectList](c, "projects_delete", DeleteProject{WorkspaceID: "w", ID: "missing"})
-		}, `vurbtest: tools/call projects_delete {"workspace_id":"w","id":"missing"}: tool error: [projects/delete] project missing not found`},
+		}, `vurbtest: tools/call projects_delete {"workspace_id":"w","id":"missing"}: tool error: [projects_delete] project missing not found`},
 		{"invalid arguments", func(c *vurbtest.Client) {
 			c.CallText("projects_list", map[string]any{"limit": 0})
-		}, `vurbtest: tools/call projects_list {"limit":0}: tool error: [projects/list] invalid arguments: `},
+		}, `vurbtest: tools/call projects_list {"limit":0}: tool error: [projects_list] invalid arguments: `},
 		{"unknown tool", func(c *vurbtest.Client) {
 			c.CallText("nope", nil)
 		}, `vurbtest: tools/call nope: `},
@@ -87,12 +87,12 @@ func TestCallErrorAndCallResult(t *testing.T) {
 	is := is.New(t)
 	c := vurbtest.New(t, newApp())
 	is.Equal(c.CallError("projects_list", map[string]any{"workspace_id": "w", "limit": 500}),
-		"[projects/list] invalid arguments: limit: must be at most 100")
+		"[projects_list] invalid arguments: limit: must be at most 100")
 
 	res, err := c.CallResult("projects_delete", DeleteProject{WorkspaceID: "w", ID: "missing"})
 	is.NoErr(err)
 	is.True(res.IsError)
-	is.Equal(vurbtest.Text(res), "[projects/delete] project missing not found")
+	is.Equal(vurbtest.Text(res), "[projects_delete] project missing not found")
 
 	_, err = c.CallResult("nope", nil)
 	var rpc *jsonrpc.Error

@@ -35,7 +35,7 @@ func TestEveryRevisionOverEveryTransport(t *testing.T) {
 				is.Equal(got, ProjectList{Projects: []Project{{ID: "p1", Name: "Apollo in w1"}}})
 				is.Equal(c.CallText("projects_delete", DeleteProject{WorkspaceID: "w1", ID: "p1"}), "deleted p1")
 				is.Equal(c.CallError("projects_delete", DeleteProject{WorkspaceID: "w1", ID: "missing"}),
-					"[projects/delete] project missing not found")
+					"[projects_delete] project missing not found")
 
 				var names []string
 				for _, tool := range c.Tools() {

@@ -48,7 +48,7 @@ func ExampleCall_toolError() {
 		fmt.Println("not reached: the test stopped")
 	})
 	// Output:
-	// FATAL: vurbtest: tools/call projects_delete {"workspace_id":"w1","id":"missing"}: tool error: [projects/delete] project missing not found
+	// FATAL: vurbtest: tools/call projects_delete {"workspace_id":"w1","id":"missing"}: tool error: [projects_delete] project missing not found
 }
 
 func ExampleClient_CallText() {
@@ -67,8 +67,8 @@ func ExampleClient_CallError() {
 		fmt.Println(c.CallError("projects_delete", DeleteProject{WorkspaceID: "w1", ID: "missing"}))
 	})
 	// Output:
-	// [projects/list] invalid arguments: limit: must be at most 100
-	// [projects/delete] project missing not found
+	// [projects_list] invalid arguments: limit: must be at most 100
+	// [projects_delete] project missing not found
 }
 
 func ExampleClient_CallResult() {
