@@ -117,7 +117,7 @@ func TestReadmeGoBlocksCompile(t *testing.T) {
 		}
 	}
 	if out, err := readmeGo(work, "vet", "./..."); err != nil {
-		t.Errorf("README.md's Go blocks do not build as pasted (glue in %s):\n%s", work, out)
+		t.Errorf("README.md's Go blocks do not build as pasted:\n%s", out)
 	}
 }
 
