@@ -19,11 +19,11 @@ import (
 )
 
 // The README's Go blocks are held as the golden files are: every ```go
-// block is built, with only the glue a reader would add, so a block that
-// stops compiling fails here, at its README line. Run under the module's
-// minimum Go (CI's first pass, plain `go test`), this holds the blocks to
-// that Go; the quick start is also run, and the complete test file's tests
-// too.
+// block is built and vetted (go vet), with only the glue a reader would
+// add, so a block that stops compiling fails here, at its README line. Run
+// under the module's minimum Go (CI's first pass, plain `go test`), this
+// holds the blocks to that Go; the quick start is also run, and the
+// complete test file's tests too.
 //
 // The glue, all of it:
 //
@@ -31,11 +31,10 @@ import (
 //     taken as it is (named x_test.go when its package ends in _test).
 //   - Any other block is a fragment of package main. Its func, type, var
 //     and const declarations that begin a line at column 0 stay at file
-//     level; every
-//     other line is a statement of func main, or of func TestReadme(t
-//     *testing.T) in a _test.go file when the fragment uses t. Each
-//     variable the statements declare gets `_ = name` after them, for a
-//     fragment that shows a value without using it.
+//     level; every other line is a statement of func main, or of func
+//     TestReadme(t *testing.T) in a _test.go file when the fragment uses
+//     t. Each variable the statements declare gets `_ = name` after them,
+//     for a fragment that shows a value without using it.
 //   - Imports are added for the package names a fragment uses and does not
 //     declare, from readmeImports, as goimports would.
 //   - What a reader's program already has, a fragment may use without
