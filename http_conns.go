@@ -1,7 +1,6 @@
 package vurb
 
 import (
-	"container/list"
 	"net"
 	"net/http"
 	"sync"
@@ -23,15 +22,46 @@ type limitListener struct {
 	mu     sync.Mutex
 	room   *sync.Cond // signalled when a connection closes or goes idle
 	open   int
-	idle   *list.List // of *limitConn without a request in flight, oldest first
+	idle   idleConns // the connections without a request in flight, oldest first
 	closed bool
+}
+
+// idleConns is a list threaded through the connections themselves, so
+// that a connection going idle after each request allocates nothing.
+type idleConns struct{ head, tail *limitConn }
+
+func (q *idleConns) push(c *limitConn) {
+	c.prev, c.next, c.queued = q.tail, nil, true
+	if q.tail != nil {
+		q.tail.next = c
+	} else {
+		q.head = c
+	}
+	q.tail = c
+}
+
+func (q *idleConns) remove(c *limitConn) {
+	if !c.queued {
+		return
+	}
+	if c.prev != nil {
+		c.prev.next = c.next
+	} else {
+		q.head = c.next
+	}
+	if c.next != nil {
+		c.next.prev = c.prev
+	} else {
+		q.tail = c.prev
+	}
+	c.prev, c.next, c.queued = nil, nil, false
 }
 
 func limitListen(ln net.Listener, n int) net.Listener {
 	if n <= 0 {
 		return ln
 	}
-	l := &limitListener{Listener: ln, max: n, idle: list.New()}
+	l := &limitListener{Listener: ln, max: n}
 	l.room = sync.NewCond(&l.mu)
 	return l
 }
@@ -44,10 +74,8 @@ func (l *limitListener) Accept() (net.Conn, error) {
 	}
 	l.mu.Lock()
 	for l.open >= l.max && !l.closed {
-		if e := l.idle.Front(); e != nil {
-			victim := e.Value.(*limitConn)
-			l.idle.Remove(e)
-			victim.elem = nil
+		if victim := l.idle.head; victim != nil {
+			l.idle.remove(victim)
 			l.mu.Unlock()
 			victim.Close() // frees its place, and wakes this loop
 			l.mu.Lock()
@@ -62,7 +90,7 @@ func (l *limitListener) Accept() (net.Conn, error) {
 	}
 	l.open++
 	lc := &limitConn{Conn: c, l: l}
-	lc.elem = l.idle.PushBack(lc) // new: idle until its first request
+	l.idle.push(lc) // new: idle until its first request
 	l.mu.Unlock()
 	return lc, nil
 }
@@ -91,13 +119,10 @@ func (l *limitListener) track(c net.Conn, state http.ConnState) {
 	}
 	switch state {
 	case http.StateActive, http.StateHijacked:
-		if lc.elem != nil {
-			l.idle.Remove(lc.elem)
-			lc.elem = nil
-		}
+		l.idle.remove(lc)
 	case http.StateIdle:
-		if lc.elem == nil {
-			lc.elem = l.idle.PushBack(lc)
+		if !lc.queued {
+			l.idle.push(lc)
 			l.room.Signal()
 		}
 	}
@@ -106,9 +131,12 @@ func (l *limitListener) track(c net.Conn, state http.ConnState) {
 // limitConn frees its place when first closed.
 type limitConn struct {
 	net.Conn
-	l    *limitListener
-	elem *list.Element // in l.idle while idle; guarded by l.mu
-	done bool          // closed; guarded by l.mu
+	l *limitListener
+	// Guarded by l.mu: its place in l.idle while idle, and whether it is
+	// closed.
+	prev, next *limitConn
+	queued     bool
+	done       bool
 }
 
 func (c *limitConn) Close() error {
@@ -117,10 +145,7 @@ func (c *limitConn) Close() error {
 	l.mu.Lock()
 	if !c.done {
 		c.done = true
-		if c.elem != nil {
-			l.idle.Remove(c.elem)
-			c.elem = nil
-		}
+		l.idle.remove(c)
 		l.open--
 		l.room.Signal()
 	}
