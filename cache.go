@@ -71,6 +71,7 @@ func (a *App) setCacheable(user func(context.Context, mcp.Request, *mcp.Cacheabl
 		} else {
 			c.TTLMs, c.CacheScope = int(listTTL.Milliseconds()), "public"
 		}
+		a.skillCacheable(req, c, int(listTTL.Milliseconds())) // skills' lists and files (skill_serve.go)
 		if user != nil {
 			user(ctx, req, c)
 		}
