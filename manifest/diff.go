@@ -43,7 +43,8 @@ func Breaking(changes []Change) bool {
 // their schemas, annotations and auth; a vurb app's actions (their
 // schemas only when either side is grouped: in flat exposition each
 // action's tool already says it); prompts and their arguments; resources
-// and templates; groups; the instructions and the exposition.
+// and templates; skills (skill.go); groups; the instructions and the
+// exposition.
 func Diff(old, new Manifest) []Change {
 	old, new = Normalize(old), Normalize(new)
 	var d differ
@@ -81,6 +82,7 @@ func Diff(old, new Manifest) []Change {
 			func(r Resource) { d.add(ResourceAdded, false, "resources/"+r.id(), "new resource") },
 			func(a, b Resource) { d.resource("resources/"+a.id(), a, b) })
 	}
+	d.skills(old.Skills, new.Skills)
 	pair(old.Groups, new.Groups, func(g Group) string { return g.FQN },
 		func(g Group) { d.add(GroupRemoved, false, "groups/"+g.FQN, "%s removed from the model", g.Kind) },
 		func(g Group) { d.add(GroupAdded, false, "groups/"+g.FQN, "new %s", g.Kind) },
