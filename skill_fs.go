@@ -13,8 +13,8 @@ import (
 // folder holding a SKILL.md is a skill, its path the folder's relative to
 // dir ("git-workflow", "acme/billing/refunds"), its files every regular
 // file under the folder (those of nested skills, which are skills too,
-// included, as SEP-2640 asks). Names starting with "." are skipped, as
-// go:embed skips them. With go:embed the skills ship inside the binary:
+// included, as SEP-2640 asks). Names starting with "." are skipped, as an
+// embedded tree skips them. Embedded, the skills ship inside the binary:
 //
 //	//go:embed skills
 //	var skills embed.FS
