@@ -23,6 +23,10 @@ import (
 //     call.
 //   - resources/read: what the resource says (ResourceDef.TTL), else
 //     immediately stale; "private", since a read may depend on who asks.
+//   - skills/list, skills/get and reads of a skill's files (skill_serve.go):
+//     like the lists, as a served skill never changes; but "private" and
+//     stale at once, as is resources/list then, when what a caller sees of
+//     the skills depends on who it is (WithSkillVisibility, scopes).
 //
 // Handshake-era clients see no change. ServerOptions.SetCacheable given
 // through WithServerOptions runs after vurb's, and may change anything.
@@ -71,6 +75,7 @@ func (a *App) setCacheable(user func(context.Context, mcp.Request, *mcp.Cacheabl
 		} else {
 			c.TTLMs, c.CacheScope = int(listTTL.Milliseconds()), "public"
 		}
+		a.skillCacheable(req, c, int(listTTL.Milliseconds())) // skills' lists and files (skill_serve.go)
 		if user != nil {
 			user(ctx, req, c)
 		}

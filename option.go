@@ -52,6 +52,7 @@ type config struct {
 	logContext   func(context.Context) []slog.Attr
 	class        func(*Caller) string // WithVisibility
 	visible      func(string, ActionInfo) bool
+	skillVisible func(string, SkillInfo) bool // WithSkillVisibility
 
 	// bounds (handlers_limit.go, notify_queue.go)
 	maxRunning          int

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -82,6 +83,8 @@ var readmeModules = []string{"otel"}
 // running example, which the prose names without writing them again.
 var readmePlaceholders = map[string]string{
 	"ctx":               "var ctx = context.Background()",
+	"deployMD":          "var deployMD = \"---\\nname: deploy\\ndescription: Deploy the service\\n---\\nRun scripts/deploy.sh.\\n\"",
+	"script":            "var script = []byte(\"#!/bin/sh\\n\")",
 	"app":               "var app = vurb.New()",
 	"completeLanguages": "func completeLanguages(context.Context, string, map[string]string) ([]string, error) { return nil, nil }",
 	"readConfig":        "func readConfig(context.Context) (vurb.Contents, error) { return vurb.Contents{}, nil }",
@@ -98,6 +101,9 @@ func init() {
 	}
 }
 
+// readmeEmbed finds the folder a //go:embed line of a block names.
+var readmeEmbed = regexp.MustCompile(`(?m)^//go:embed ([\w./-]+)$`)
+
 func TestReadmeGoBlocksCompile(t *testing.T) {
 	blocks := readmeGoBlocks(t)
 	if len(blocks) == 0 {
@@ -111,6 +117,16 @@ func TestReadmeGoBlocksCompile(t *testing.T) {
 		}
 		for name, src := range readmeGlue(t, b) {
 			if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// A //go:embed line names a folder the reader has beside main.go.
+		for _, m := range readmeEmbed.FindAllStringSubmatch(b.code, -1) {
+			folder := filepath.Join(dir, m[1])
+			if err := os.MkdirAll(folder, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(folder, "placeholder.md"), []byte("embedded\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -35,6 +35,7 @@ func (a *App) newServer(cfg *serveConfig) *mcp.Server {
 	so.HasPrompts = len(a.prompts) > 0
 	so.HasResources = len(a.resources) > 0
 	so.SetCacheable = a.setCacheable(so.SetCacheable)
+	so.Capabilities = a.skillCapabilities(so.Capabilities) // skill_serve.go
 	if cfg.keepAlive != 0 {
 		so.KeepAlive = max(cfg.keepAlive, 0)
 	}
@@ -45,6 +46,7 @@ func (a *App) newServer(cfg *serveConfig) *mcp.Server {
 	if vs != nil {
 		server.AddReceivingMiddleware(vs.listMiddleware)
 	}
+	a.serveSkills(server, p.Runtime(), so.SetCacheable) // inside the request middleware, as tools are
 	server.AddReceivingMiddleware(a.cfg.requestMW...)
 	server.AddSendingMiddleware(newNotifier(a.cfg.notifyBuffer, a.cfg.logger).middleware)
 	a.attach(server, cfg, vs)

@@ -28,6 +28,7 @@ type App struct {
 	scopes     []string // required of every call, prompt and resource (scope.go)
 	prompts    []*PromptDef
 	resources  []*ResourceDef
+	skills     skillSet // skill.go
 
 	servers serverSet // made by NewServer, for resource notifications
 

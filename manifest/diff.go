@@ -44,7 +44,7 @@ func Breaking(changes []Change) bool {
 // schemas only when either side is grouped: in flat exposition each
 // action's tool already says it; how they run as tasks always, since no
 // tool says it); prompts and their arguments; resources and templates;
-// groups; the instructions and the exposition.
+// skills (skill.go); groups; the instructions and the exposition.
 //
 // A change is compatible only when every client of old still works with
 // new: for an input schema, every call old accepts, new accepts too.
@@ -87,6 +87,7 @@ func Diff(old, new Manifest) []Change {
 			func(r Resource) { d.add(ResourceAdded, false, "resources/"+r.id(), "new resource") },
 			func(a, b Resource) { d.resource("resources/"+a.id(), a, b) })
 	}
+	d.skills(old.Skills, new.Skills)
 	pair(old.Groups, new.Groups, func(g Group) string { return g.FQN },
 		func(g Group) { d.add(GroupRemoved, false, "groups/"+g.FQN, "%s removed from the model", g.Kind) },
 		func(g Group) { d.add(GroupAdded, false, "groups/"+g.FQN, "new %s", g.Kind) },

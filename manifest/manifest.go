@@ -28,6 +28,8 @@ type Manifest struct {
 	Prompts           []Prompt   `json:"prompts,omitempty"`
 	Resources         []Resource `json:"resources,omitempty"`
 	ResourceTemplates []Resource `json:"resourceTemplates,omitempty"`
+	// Skills are what skills/list returns (skill.go), sorted by URI.
+	Skills []Skill `json:"skills,omitempty"`
 	// Groups are a vurb app's tools, their groups and its categories,
 	// sorted by fully qualified name.
 	Groups []Group `json:"groups,omitempty"`

@@ -28,6 +28,7 @@ func Normalize(m Manifest) Manifest {
 	}
 	slices.SortFunc(m.Prompts, func(x, y Prompt) int { return strings.Compare(x.Name, y.Name) })
 	m.Resources, m.ResourceTemplates = normalizeResources(m.Resources), normalizeResources(m.ResourceTemplates)
+	m.Skills = normalizeSkills(m.Skills)
 	m.Groups = slices.Clone(m.Groups)
 	for i := range m.Groups {
 		g := &m.Groups[i]

@@ -34,6 +34,7 @@ func Unique(m Manifest) error {
 	dup("resource", keys(m.Resources, func(r Resource) string { return r.URI }))
 	dup("resource template", keys(m.ResourceTemplates, func(r Resource) string { return r.URITemplate }))
 	dup("group", keys(m.Groups, func(g Group) string { return g.FQN }))
+	dup("skill", keys(m.Skills, func(s Skill) string { return s.URI }))
 	dup("exposition", keys(m.Alternates, func(e Exposition) string { return e.Name }))
 	for _, e := range m.Alternates {
 		dup(fmt.Sprintf("exposition %q: tool", e.Name), keys(e.Tools, func(t Tool) string { return t.Name }))

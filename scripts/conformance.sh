@@ -23,8 +23,9 @@
 # directory (reused across runs), starts the server in the background in its
 # own process group, waits until it answers HTTP, runs the suite against that
 # one process for each protocol generation the server serves (the 2025-11-25
-# requirement set, then the 2026-07-28 one, each scored by the suite; or, with
-# CONFORMANCE_ARGS, once with those arguments), prints the failed checks and
+# requirement set, then the 2026-07-28 one, each scored by the suite, then
+# each extension scenario, strictly; or, with CONFORMANCE_ARGS, once with
+# those arguments), prints the failed checks and
 # a summary per run, stops the server, and exits non-zero if a run failed (or
 # the server could not be started).
 #
@@ -35,6 +36,10 @@
 #                         '--requirements 2025-11-25' or '--suite all'
 #   CONFORMANCE_REQUIREMENTS  the requirement sets run without CONFORMANCE_ARGS
 #                         (default '2025-11-25 2026-07-28')
+#   CONFORMANCE_EXTENSIONS  the extension scenarios run without CONFORMANCE_ARGS,
+#                         each at 2026-07-28 and forced at 2025-11-25, every
+#                         check that applies required to be SUCCESS (default:
+#                         the three SEP-2640 skills scenarios; '' for none)
 #   CONFORMANCE_URL       test an already running server at this URL instead of
 #                         starting one (the server command is then ignored)
 #   CONFORMANCE_HOST      host to bind/test (default 127.0.0.1; the suite's
@@ -56,6 +61,9 @@ set -euo pipefail
 # tag) and adds wire-schema validation of every message the server sends.
 readonly PINNED_VERSION="0.2.0-alpha.12"
 readonly NODE_MAJOR=22
+# The extension scenarios run besides the requirement sets (see below):
+# the Skills extension's (SEP-2640), which examples/conformance serves.
+readonly EXTENSION_SCENARIOS="sep-2640-skills-directory sep-2640-skills-enumeration sep-2640-skills-manifest"
 
 VERSION="${CONFORMANCE_VERSION:-$PINNED_VERSION}"
 HOST="${CONFORMANCE_HOST:-127.0.0.1}"
@@ -255,11 +263,15 @@ run_suite() {
 	# With a baseline (--expected-failures) or a requirement set
 	# (--requirements, which also runs unscored extension scenarios) the
 	# suite's own exit status decides; the summary still lists every
-	# failing check.
+	# failing check. With STRICT=1 (extension scenarios) a run passes
+	# only when every check is SUCCESS: a SKIPPED check fails it too,
+	# unless the suite skipped it as not applicable at the negotiated
+	# protocol revision.
 	local suite_decides=0
 	if [[ " ${CONFORMANCE_ARGS:-} $* " =~ \ --(expected-failures|requirements) ]]; then
 		suite_decides=1
 	fi
+	[[ "${STRICT:-0}" == 1 ]] && suite_decides=strict
 	summary_rc=0
 	"$NODE" - "$RESULTS" "$suite_decides" "$suite_rc" <<'EOF' || summary_rc=$?
 const fs = require("fs"), path = require("path");
@@ -276,12 +288,14 @@ for (const d of fs.readdirSync(dir).sort()) {
 let passed = 0, failed = 0;
 const problems = [];
 for (const [name, checks] of byScenario) {
-	const bad = checks.filter((c) => c.status === "FAILURE");
-	const warn = checks.filter((c) => c.status === "WARNING");
+	const notApplicable = (c) => /^not applicable on negotiated protocol/.test(c.errorMessage || "");
+	const bad = checks.filter((c) => c.status === "FAILURE" ||
+		(suiteDecides === "strict" && !["SUCCESS", "INFO"].includes(c.status) && !(c.status === "SKIPPED" && notApplicable(c))));
+	const warn = checks.filter((c) => c.status === "WARNING" && !bad.includes(c));
 	if (bad.length) failed++; else passed++;
 	for (const c of [...bad, ...warn]) {
 		const msg = (c.errorMessage || (c.details && c.details.message) || c.description || "").replace(/\s+/g, " ").slice(0, 400);
-		problems.push(`  ${c.status === "FAILURE" ? "FAIL" : "WARN"} ${name} / ${c.id}: ${msg}`);
+		problems.push(`  ${bad.includes(c) ? "FAIL" : "WARN"} ${name} / ${c.id}: ${c.status === "FAILURE" ? "" : c.status + " "}${msg}`);
 	}
 }
 console.log("\n=== conformance.sh summary ===");
@@ -308,6 +322,16 @@ if [[ -z "${CONFORMANCE_ARGS:-}" ]]; then
 		log "requirement set $set"
 		run_suite --requirements "$set"
 		if ((suite_rc != 0 || summary_rc != 0)); then overall_rc=1; fi
+	done
+	# Extension scenarios are in no requirement set: each runs on its own,
+	# at its own revision (2026-07-28), then forced onto the handshake
+	# era, and passes only when every check that applies is SUCCESS.
+	for scenario in ${CONFORMANCE_EXTENSIONS-$EXTENSION_SCENARIOS}; do
+		for era in 2026-07-28 2025-11-25; do
+			log "extension scenario $scenario at $era"
+			STRICT=1 run_suite --scenario "$scenario" --spec-version "$era" --force
+			if ((suite_rc != 0 || summary_rc != 0)); then overall_rc=1; fi
+		done
 	done
 else
 	run_suite

@@ -60,6 +60,7 @@ func connect(ctx context.Context, e *env, src source, opts *mcp.ClientOptions) (
 		opts = &mcp.ClientOptions{}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "vurb", Version: version()}, opts)
+	addSkillMethods(client) // skills.go
 	var so *mcp.ClientSessionOptions
 	if e.opts.protocol != "" {
 		so = &mcp.ClientSessionOptions{ProtocolVersion: e.opts.protocol}

@@ -49,6 +49,7 @@ type inspection struct {
 	Prompts     []manifest.Prompt   `json:"prompts,omitempty"`
 	Resources   []manifest.Resource `json:"resources,omitempty"`
 	Templates   []manifest.Resource `json:"resourceTemplates,omitempty"`
+	Skills      []inspectedSkill    `json:"skills,omitempty"` // skills.go
 }
 
 type inspectedTool struct {
@@ -75,7 +76,7 @@ type toolCount struct {
 func newInspection(ctx context.Context, snap snapshot) (inspection, error) {
 	m := snap.manifest
 	rep := inspection{Server: m.Server, Protocol: snap.protocol, Exposition: m.Exposition, Tokenizer: tokenizerName,
-		Prompts: m.Prompts, Resources: m.Resources, Templates: m.ResourceTemplates}
+		Prompts: m.Prompts, Resources: m.Resources, Templates: m.ResourceTemplates, Skills: skillsOf(snap)}
 	each, total, err := toolTokens(ctx, m.Tools)
 	if err != nil {
 		return rep, err
@@ -165,6 +166,7 @@ func (rep inspection) write(w io.Writer) {
 		}
 		tw.flush()
 	}
+	writeSkills(w, rep.Skills)
 }
 
 // writeExpositions prints the expositions in columns, side by side.

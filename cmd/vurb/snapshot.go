@@ -18,6 +18,8 @@ type snapshot struct {
 	manifest manifest.Manifest
 	// protocol is the negotiated revision, "" for a manifest file.
 	protocol string
+	// skillTokens are the tokens of each skill's SKILL.md (skills.go).
+	skillTokens map[string]int
 }
 
 // load reads a source: a manifest file as it is, a server by listing
@@ -122,6 +124,9 @@ func list(ctx context.Context, e *env, s *session) (snapshot, error) {
 		return snapshot{}, fmt.Errorf("the server's lists are inconsistent: %w", err)
 	}
 	snap := snapshot{manifest: manifest.Of(m), protocol: init.ProtocolVersion}
+	if err := snap.addSkills(ctx, e, s, caps); err != nil {
+		return snapshot{}, err
+	}
 	e.progress.step("%d tools, %d prompts, %d resources, %d resource templates",
 		len(lists.Tools), len(lists.Prompts), len(lists.Resources), len(lists.Templates))
 	for _, r := range lists.Resources {

@@ -68,6 +68,7 @@ func NewApp() *vurb.App {
 	declarePrompts(app)
 	declareInputPrompt(app)
 	declareResources(app)
+	declareSkills(app)
 	return app
 }
 

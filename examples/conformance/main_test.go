@@ -277,7 +277,7 @@ func TestResources(t *testing.T) {
 
 	list, err := cs.ListResources(ctx, nil)
 	is.NoErr(err)
-	is.Equal(len(list.Resources), 3)
+	is.Equal(len(list.Resources), 6) // three, and the SKILL.md of each of the three skills (skills.go)
 
 	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://static-text"})
 	is.NoErr(err)

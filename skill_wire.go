@@ -1,0 +1,103 @@
+package vurb
+
+import "github.com/modelcontextprotocol/go-sdk/mcp"
+
+// The Skills extension's wire (SEP-2640, io.modelcontextprotocol/skills):
+// its identifier, its methods and the shapes they carry. A server built
+// with vurb answers them; a go-sdk client calls them with
+// mcp.CallCustomMethod after mcp.AddSendingCustomMethod, as vurbtest does.
+
+// SkillsExtension is the identifier of the MCP Skills extension, under
+// which a server that serves skills declares it in its capabilities.
+const SkillsExtension = "io.modelcontextprotocol/skills"
+
+// The Skills extension's methods.
+const (
+	MethodListSkills    = "skills/list"
+	MethodGetSkill      = "skills/get"
+	MethodReadDirectory = "resources/directory/read"
+)
+
+// DirectoryMIMEType is the MIME type of a directory resource: a skill's
+// root (skill://acme/refunds) and each of its folders.
+const DirectoryMIMEType = "inode/directory"
+
+// SkillEntry is one skill's entry, as skills/list and skills/get send it: the
+// URI of its SKILL.md, the SKILL.md's front matter as a JSON object, and
+// every file of the skill with its digest and size.
+type SkillEntry struct {
+	// URI is the SKILL.md's: skill://<skill-path>/SKILL.md.
+	URI string `json:"uri"`
+	// Frontmatter is the SKILL.md's YAML front matter: name and
+	// description, and every other field its author wrote.
+	Frontmatter map[string]any `json:"frontmatter"`
+	// Resources are the skill's files, SKILL.md first: the complete list,
+	// nested skills' files included.
+	Resources []SkillResource `json:"resources"`
+}
+
+// SkillResource is one file of a skill.
+type SkillResource struct {
+	URI string `json:"uri"`
+	// Digest is "sha256:" and the 64 lowercase hex digits of the SHA-256
+	// of the file's bytes.
+	Digest string `json:"digest"`
+	// Size is the file's length in bytes.
+	Size int64 `json:"size"`
+}
+
+// ListSkillsParams are the parameters of skills/list.
+type ListSkillsParams struct {
+	mcp.ParamsBase
+	// Cursor is the NextCursor of the page before, "" for the first.
+	Cursor string `json:"cursor,omitempty"`
+}
+
+// ListSkillsResult is the answer to skills/list: one page of the skills
+// the caller may see.
+type ListSkillsResult struct {
+	mcp.ResultBase
+	mcp.Cacheable
+	Skills []*SkillEntry `json:"skills"`
+	// NextCursor, when not "", asks for the next page.
+	NextCursor string `json:"nextCursor,omitempty"`
+	// ResultType is "complete" for a 2026-07-28 request, absent before.
+	ResultType string `json:"resultType,omitempty"`
+}
+
+// GetSkillParams are the parameters of skills/get.
+type GetSkillParams struct {
+	mcp.ParamsBase
+	// URI is the skill's SKILL.md URI.
+	URI string `json:"uri"`
+}
+
+// GetSkillResult is the answer to skills/get.
+type GetSkillResult struct {
+	mcp.ResultBase
+	mcp.Cacheable
+	Skill *SkillEntry `json:"skill"`
+	// ResultType is "complete" for a 2026-07-28 request, absent before.
+	ResultType string `json:"resultType,omitempty"`
+}
+
+// ReadDirectoryParams are the parameters of resources/directory/read.
+type ReadDirectoryParams struct {
+	mcp.ParamsBase
+	// URI is the directory's, without a trailing slash.
+	URI string `json:"uri"`
+	// Cursor is the NextCursor of the page before, "" for the first.
+	Cursor string `json:"cursor,omitempty"`
+}
+
+// ReadDirectoryResult is the answer to resources/directory/read: the
+// directory's direct children, files with their resource metadata and
+// folders with the MIME type DirectoryMIMEType.
+type ReadDirectoryResult struct {
+	mcp.ResultBase
+	Resources []*mcp.Resource `json:"resources"`
+	// NextCursor, when not "", asks for the next page.
+	NextCursor string `json:"nextCursor,omitempty"`
+	// ResultType is "complete" for a 2026-07-28 request, absent before.
+	ResultType string `json:"resultType,omitempty"`
+}
