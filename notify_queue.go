@@ -2,7 +2,9 @@ package vurb
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -127,10 +129,24 @@ func (n *notifier) deliver(s mcp.Session, q *notifyQueue) {
 		q.pending[0] = note{}
 		q.pending = q.pending[1:]
 		n.mu.Unlock()
-		ctx, cancel := context.WithTimeout(nt.ctx, notifyTimeout)
-		if _, err := nt.next(ctx, nt.method, nt.req); err != nil {
-			n.logger.Debug("vurb: notification not delivered", "session", s.ID(), "method", nt.method, "err", err)
+		n.send(s, nt)
+	}
+}
+
+// send delivers one notification through the rest of the sending chain,
+// containing a panic of what runs there (a sending middleware of the
+// app's): this goroutine is vurb's, and a panic leaving it would end the
+// process.
+func (n *notifier) send(s mcp.Session, nt note) {
+	ctx, cancel := context.WithTimeout(nt.ctx, notifyTimeout)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			n.logger.Error("vurb: sending a notification panicked", "session", s.ID(), "method", nt.method,
+				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		}
-		cancel()
+	}()
+	if _, err := nt.next(ctx, nt.method, nt.req); err != nil {
+		n.logger.Debug("vurb: notification not delivered", "session", s.ID(), "method", nt.method, "err", err)
 	}
 }
