@@ -1,7 +1,6 @@
 package vurb_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -19,31 +18,13 @@ import (
 	"github.com/vurb-go/vurb"
 )
 
-// lockedBuffer is a log sink safe for the server's goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // TestAttackPanickingKeyFunctionOnEveryPath: a KeyedBy function that
 // panics (a token without the claim it reads) is answered as an internal
 // error and logged with its stack on every path, a task's goroutine
 // included, and the server serves the next call.
 func TestAttackPanickingKeyFunctionOnEveryPath(t *testing.T) {
 	is := is.New(t)
-	var log lockedBuffer
+	var log syncBuffer
 	app := vurb.New(vurb.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
 	tenant := vurb.PerCaller(1000, time.Minute).KeyedBy(func(_ context.Context, c *vurb.Caller) string {
 		return c.Token.Extra["tenant"].(string) // panics without the claim
