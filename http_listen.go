@@ -53,7 +53,9 @@ func (a *App) serveListener(ctx context.Context, ln net.Listener, opts ...ServeO
 		// go idle. Calls in flight are answered first; then the sessions are
 		// closed, which ends the standing event streams that never go idle.
 		go func() {
-			hs.inFlight.wait(shutdown)
+			if hs.inFlight.wait(shutdown); shutdown.Err() != nil {
+				return // the grace is over: cut closes them, once the calls it cut have answered
+			}
 			for ss := range hs.server.Sessions() {
 				ss.Close()
 			}
