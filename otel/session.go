@@ -58,6 +58,9 @@ func (s *sessions) opened(session mcp.Session, protocol string) {
 	s.metrics.activeSessions.Add(ctx, 1, metric.WithAttributeSet(set))
 	s.versions.Store(ss, protocol)
 	go func() {
+		// This goroutine is vurb's: a panic of the meter provider's
+		// instruments must not leave it, or it would end the process.
+		defer func() { _ = recover() }()
 		_ = ss.Wait()
 		s.versions.Delete(ss)
 		s.metrics.activeSessions.Add(ctx, -1, metric.WithAttributeSet(set))
