@@ -81,7 +81,7 @@ func (a *App) views(cfg *serveConfig) *views {
 	if cfg.challenges {
 		scoped = nil // a challenge asks for the scopes: lists keep the actions
 	}
-	if a.cfg.class == nil && len(scoped) == 0 {
+	if a.cfg.class == nil && len(scoped) == 0 && !(cfg.filters() && a.suggests()) { // presenter_sight.go
 		return nil
 	}
 	vs := &views{plan: p, class: a.cfg.class, visible: a.cfg.visible, scoped: scoped,
@@ -101,6 +101,7 @@ func (vs *views) seen(name string, own engine.Route, o *engine.Origin) engine.Ro
 		return own
 	}
 	o.HideUnscoped = len(vs.scoped) > 0
+	o.Sight = vs // presenter_sight.go
 	if vs.class == nil {
 		return own
 	}

@@ -28,6 +28,8 @@ type App struct {
 	scopes     []string // required of every call, prompt and resource (scope.go)
 	prompts    []*PromptDef
 	resources  []*ResourceDef
+	presenters []*presenterDef // Present (presenter.go)
+	presented  *presenting     // what they compile to, at Build
 
 	servers serverSet // made by NewServer, for resource notifications
 
