@@ -31,11 +31,11 @@ func TestPresenterShapesEveryPlace(t *testing.T) {
 			res := callOK(t, app, c.name, c.args)
 			noSecret(t, c.name, wireJSON(t, res))
 			is.True(strings.Contains(textOf(res, 0), `"card_number":"[redacted]"`)) // the marker, where the value was
-			is.True(!strings.Contains(textOf(res, 0), `"internal"`))                 // omitted: no key at all
-			is.True(strings.Contains(textOf(res, 0), `"email":"[redacted]"`))        // the tag on Customer
+			is.True(!strings.Contains(textOf(res, 0), `"internal"`))                // omitted: no key at all
+			is.True(strings.Contains(textOf(res, 0), `"email":"[redacted]"`))       // the tag on Customer
 			p, ok := vurb.ReadPresentation(res)
 			is.True(ok)
-			is.True(slices.Contains(p.Rules, ruleCents))                // once each presenter met
+			is.True(slices.Contains(p.Rules, ruleCents))                 // once each presenter met
 			is.True(slices.Contains(p.Rules, "customers are companies")) // the nested presenter composes
 		})
 	}
@@ -230,7 +230,9 @@ func TestNoPresenterNoChange(t *testing.T) {
 		Items []string `json:"items"`
 	}
 	app := vurb.New()
-	vurb.Query(app, "plain.get", func(_ context.Context, _ struct{}) (Plain, error) { return Plain{Name: "<a>", Items: []string{"x"}}, nil })
+	vurb.Query(app, "plain.get", func(_ context.Context, _ struct{}) (Plain, error) {
+		return Plain{Name: "<a>", Items: []string{"x"}}, nil
+	})
 	res := callOK(t, app, "plain_get", `{}`)
 	want, _ := json.Marshal(Plain{Name: "<a>", Items: []string{"x"}})
 	is.Equal(textOf(res, 0), string(want))
