@@ -192,6 +192,13 @@ func wireJSON(t testing.TB, res *mcp.CallToolResult) string {
 // independent 2020-12 validator.
 func validate(t testing.TB, doc any, instance []byte) error {
 	t.Helper()
+	return schemaCheck(t, doc)(instance)
+}
+
+// schemaCheck compiles the JSON Schema doc with an independent 2020-12
+// validator, for instances to be checked against it.
+func schemaCheck(t testing.TB, doc any) func(instance []byte) error {
+	t.Helper()
 	raw, err := json.Marshal(doc)
 	if err != nil {
 		t.Fatal(err)
@@ -208,11 +215,13 @@ func validate(t testing.TB, doc any, instance []byte) error {
 	if err != nil {
 		t.Fatalf("the schema does not compile: %v\n%s", err, raw)
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(instance))
-	if err != nil {
-		t.Fatal(err)
+	return func(instance []byte) error {
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(instance))
+		if err != nil {
+			return err
+		}
+		return sch.Validate(inst)
 	}
-	return sch.Validate(inst)
 }
 
 // toolNamed is the listed tool called name.
