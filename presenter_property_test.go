@@ -48,7 +48,9 @@ type zLeaf struct {
 // calls it only where the value is addressable.
 type ptrMarsh struct{ V int }
 
-func (p *ptrMarsh) MarshalJSON() ([]byte, error) { return []byte(`{"via":"pointer","v":` + strconv.Itoa(p.V) + `}`), nil }
+func (p *ptrMarsh) MarshalJSON() ([]byte, error) {
+	return []byte(`{"via":"pointer","v":` + strconv.Itoa(p.V) + `}`), nil
+}
 
 type zBase struct {
 	E       string `json:"e"`
