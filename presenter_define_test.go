@@ -14,7 +14,9 @@ type selfMarshaled struct {
 	Secret string `json:"secret"`
 }
 
-func (s selfMarshaled) MarshalJSON() ([]byte, error) { return []byte(`{"secret":"hidden by its method"}`), nil }
+func (s selfMarshaled) MarshalJSON() ([]byte, error) {
+	return []byte(`{"secret":"hidden by its method"}`), nil
+}
 
 type badTag struct {
 	Secret string `json:"secret" redact:"yes"`
