@@ -84,6 +84,7 @@ type ActionDef struct {
 	// (presenter_action.go).
 	outType     reflect.Type
 	presentWith func(*presentedAction) Handler
+	presented   *presentedAction // set at Build, nil when nothing presents its results
 }
 
 // Query declares a read-only action: readOnlyHint true, destructiveHint

@@ -98,6 +98,7 @@ func (d *ActionDef) present() (Handler, json.RawMessage) {
 			d.outputSchema, _ = schema.OutputSchemaRedacted(t, red)
 		}
 	}
+	d.presented = pa
 	return d.presentWith(pa), d.outputSchema
 }
 

@@ -33,6 +33,8 @@ type ActionInfo struct {
 	Sync Sync
 	// Scopes are the OAuth scopes a caller needs, none when it is open.
 	Scopes []string
+	// Presentation is what presenters do to its results, nil for nothing.
+	Presentation *Presentation
 }
 
 // Action is one vurb action: what a tool call dispatches to, the same in
@@ -49,6 +51,7 @@ type Action struct {
 	output      json.RawMessage
 	sync        Sync
 	scopes      []string
+	presented   *Presentation
 
 	joined  []*Group
 	parents []*Group // computed at Build
