@@ -6,20 +6,19 @@
 //     redact:"true" tag) never reach a client: they hold "[redacted]",
 //     in the structured content and in the text alike, and each tool's
 //     outputSchema says so.
-//
 //   - Rules travel with the data, once per result: amounts are in cents,
 //     and which invoices are overdue.
-//
 //   - Suggested next actions are computed from each invoice and written as
 //     the model must call them: invoices_pay in flat exposition, invoices
 //     with "action":"pay" in grouped.
-//
 //   - A listing keeps the first 20 invoices and tells the model how many
 //     it left out and which inputs narrow the query.
 //
-//     go run ./examples/presenters                     # stdio
-//     go run ./examples/presenters -http 127.0.0.1:8080 # http://127.0.0.1:8080/mcp
-//     go run ./examples/presenters -grouped             # grouped exposition
+// Run it:
+//
+//	go run ./examples/presenters                      # stdio
+//	go run ./examples/presenters -http 127.0.0.1:8080 # http://127.0.0.1:8080/mcp
+//	go run ./examples/presenters -grouped             # grouped exposition
 package main
 
 import (
