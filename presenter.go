@@ -91,7 +91,11 @@ func NewPresenter[T any]() *Presenter[T] {
 // before showing it"), what to say or not say about it.
 func (p *Presenter[T]) Rules(rules ...string) *Presenter[T] {
 	p.mustBeMutable("Rules")
-	p.def.rules = append(p.def.rules, rules...)
+	for _, r := range rules {
+		if r = oneLine(r); r != "" {
+			p.def.rules = append(p.def.rules, r)
+		}
+	}
 	return p
 }
 
@@ -177,7 +181,7 @@ func (p *Presenter[T]) observe(v reflect.Value, n *notes) {
 	if len(p.rulesFor) == 0 && len(p.suggest) == 0 {
 		return
 	}
-	x := v.Interface().(T)
+	x, _ := reflect.TypeAssert[T](v) // no copy to the heap, as Interface would make
 	for _, fn := range p.rulesFor {
 		n.addRules(fn(x))
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vurb-go/vurb/internal/engine"
 )
@@ -151,13 +152,19 @@ func (cn cutNote) line(narrow []string) string {
 func (pa *presentedAction) calls(ss []Suggestion, c *Call) []string {
 	var out, seen []string
 	o := (*engine.Call)(c).Origin()
+	shown := map[string]bool{} // by action: whether it is shown to the caller, asked once
 	for _, s := range ss {
 		form, ok := pa.forms[s.Action]
 		if !ok {
 			c.Logger().Warn("vurb: a presenter suggested an action the app does not have; it is not shown", "suggested", s.Action)
 			continue
 		}
-		if o.Sight != nil && !o.Sight.Sees(o, form.wire, s.Action) {
+		see, asked := shown[s.Action]
+		if !asked {
+			see = o.Sight == nil || o.Sight.Sees(o, form.wire, s.Action)
+			shown[s.Action] = see
+		}
+		if !see {
 			continue
 		}
 		args, err := form.arguments(s.Args)
@@ -186,6 +193,9 @@ func (f callForm) arguments(args map[string]any) (string, error) {
 		args = maps.Clone(args)
 		delete(args, f.discriminator)
 	}
+	if len(args) == 0 && f.discriminator == "" {
+		return "{}", nil
+	}
 	if args == nil {
 		args = map[string]any{}
 	}
@@ -204,7 +214,16 @@ func (f callForm) arguments(args map[string]any) (string, error) {
 }
 
 // oneLine keeps a rule or a reason on its line: the block is read line by
-// line, by models and by ReadPresentation.
+// line, by models and by ReadPresentation. Most already are, and are
+// returned as they are.
 func oneLine(s string) string {
-	return strings.TrimSpace(strings.Join(strings.Fields(s), " "))
+	clean := s == "" || s[0] != ' ' && s[len(s)-1] != ' '
+	for i := 0; clean && i < len(s); i++ {
+		c := s[i]
+		clean = c != '\n' && c != '\r' && c != '\t' && c != '\v' && c != '\f' && !(c == ' ' && i > 0 && s[i-1] == ' ') && c < utf8.RuneSelf
+	}
+	if clean {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
 }

@@ -127,9 +127,23 @@ type zeroByPtr struct{ N int }
 func (z *zeroByPtr) IsZero() bool { return z.N%3 == 0 }
 
 type eCard struct {
-	Holder string `json:"holder"`
-	Number string `json:"number,omitempty"`
+	Holder string    `json:"holder"`
+	Number string    `json:"number,omitempty"`
+	Amount float64   `json:"amount"`
+	Ratio  float32   `json:"ratio"`
+	Level  eLevel    `json:"level"`
+	Code   uint16    `json:"code"`
+	Ok     bool      `json:"ok"`
+	Kind   eKind     `json:"kind"`
+	At     time.Time `json:"at"`
 }
+
+// eLevel and eKind are named scalars; eKind marshals itself as text.
+type eLevel int8
+
+type eKind string
+
+func (k eKind) MarshalText() ([]byte, error) { return []byte("kind:" + string(k)), nil }
 
 // filler makes random values. secret marks what it fills as what the
 // answer must never hold.
@@ -147,9 +161,14 @@ func (f *filler) text(secret bool) string {
 		return fmt.Sprintf("SECRET-%d", f.secrets)
 	}
 	var b strings.Builder
+	runes := []rune(alphabet)
 	for range f.r.IntN(12) {
-		runes := []rune(alphabet)
-		b.WriteRune(runes[f.r.IntN(len(runes))])
+		switch f.r.IntN(12) {
+		case 0: // what encoding/json escapes or replaces beyond the alphabet
+			b.WriteString([]string{"\xff", "\u2028", "\u2029", "\x00", "\x1f", "\b", "\f", "\r", "\x7f"}[f.r.IntN(9)])
+		default:
+			b.WriteRune(runes[f.r.IntN(len(runes))])
+		}
 	}
 	return b.String()
 }
@@ -178,8 +197,16 @@ func (f *filler) fill(v reflect.Value, depth int, secret bool) {
 		v.SetString(f.text(secret))
 	case reflect.Int, reflect.Int64:
 		v.SetInt(f.number(secret))
-	case reflect.Float64:
-		v.SetFloat(float64(f.number(secret)) / 8)
+	case reflect.Int8:
+		v.SetInt(f.r.Int64N(256) - 128)
+	case reflect.Uint16:
+		v.SetUint(f.r.Uint64N(1 << 16))
+	case reflect.Float32, reflect.Float64:
+		x := float64(f.number(secret)) / 8
+		if !secret { // exponents encoding/json writes as such
+			x *= []float64{1, 1, 1e-9, 1e22, 3e-7}[f.r.IntN(5)]
+		}
+		v.SetFloat(x)
 	case reflect.Bool:
 		v.SetBool(f.r.IntN(2) == 0)
 	case reflect.Pointer:
@@ -286,9 +313,10 @@ func leakApp(root func() zNode, format vurb.ResultFormat, exp vurb.Exposition) *
 	return app
 }
 
-// secretNumber matches the numbers the filler writes in redacted fields
-// (every other number it writes has at most 5 digits).
-var secretNumber = regexp.MustCompile(`7000\d{5}`)
+// secretNumber matches the numbers the filler writes in redacted fields,
+// whole: every other integer it writes has at most 5 digits, and the
+// digits of other floats follow a digit or a point.
+var secretNumber = regexp.MustCompile(`(^|[^0-9.])7000\d{5}([^0-9.e]|$)`)
 
 var zooCalls = []string{"zoo_node", "zoo_ptr", "zoo_list", "zoo_any", "zoo_map"}
 

@@ -53,6 +53,7 @@ type fieldShape struct {
 	index                       []int
 	omitEmpty, omitZero, quoted bool
 	redacted, omitted           bool
+	scalar                      bool   // a boolean, number or string the writer writes itself (presenter_scalar.go)
 	marker                      []byte // the JSON of the marker of a redacted field
 	elem                        *shape // the value's shape; nil writes it as encoding/json does
 	zero                        func(reflect.Value) bool
@@ -246,7 +247,7 @@ func (s *shaper) fieldsOf(t reflect.Type, p *presenterDef) []fieldShape {
 	for i, f := range fields {
 		key, _ := json.Marshal(f.Name)
 		fs := fieldShape{name: f.Name, key: append(key, ':'), index: f.Index, omitEmpty: f.OmitEmpty, omitZero: f.OmitZero,
-			quoted: f.Quoted && quotable(f.Field.Type), elem: s.memo[f.Field.Type]}
+			quoted: f.Quoted && quotable(f.Field.Type), elem: s.memo[f.Field.Type], scalar: scalarKind(f.Field.Type)}
 		if fs.omitZero {
 			fs.zero = zeroTest(f.Field.Type)
 		}

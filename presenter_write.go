@@ -94,6 +94,13 @@ func (w *writer) object(v reflect.Value, sh *shape, addr bool) error {
 			if err := w.quoted(fv); err != nil {
 				return err
 			}
+		case f.scalar:
+			var ok bool
+			if w.buf, ok = appendScalar(w.buf, fv); !ok {
+				if err := w.leaf(fv, addr); err != nil {
+					return err
+				}
+			}
 		default:
 			w.path = append(w.path, f.name)
 			err := w.write(fv, f.elem, addr)
