@@ -161,7 +161,7 @@ func (pa *presentedAction) calls(ss []Suggestion, c *Call) []string {
 		}
 		see, asked := shown[s.Action]
 		if !asked {
-			see = o.Sight == nil || o.Sight.Sees(o, form.wire, s.Action)
+			see = o.Sight == nil || o.Sight(o, form.wire, s.Action)
 			shown[s.Action] = see
 		}
 		if !see {

@@ -10,8 +10,6 @@ import "github.com/vurb-go/vurb/internal/engine"
 // the app's presenters suggest (see App.views), so that a suggestion
 // never names an action the server does not serve.
 
-var _ engine.Sight = (*views)(nil)
-
 // Sees reports whether the caller of o lists the action key, reached
 // through the wire tool wire: its class's view, less the actions its
 // token lacks scopes for, through the server's filters.
