@@ -43,24 +43,28 @@ const (
 	DefaultChanged  Kind = "default-changed"  // compatible, but callers that omit the field see it
 
 	// Hints and access.
-	BecameDestructive   Kind = "became-destructive"   // breaking: clients that run it unasked must not
-	BecameWriting       Kind = "became-writing"       // breaking: a read-only tool now writes; clients that run it unasked must not
-	TaskRequired        Kind = "task-required"        // breaking: runs only as a task; clients without the tasks extension are refused
-	TaskChanged         Kind = "task-changed"         // compatible: now or no longer a task, or no longer only a task
+	BecameDestructive  Kind = "became-destructive"  // breaking: clients that run it unasked must not
+	BecameWriting      Kind = "became-writing"      // breaking: a read-only tool now writes; clients that run it unasked must not
+	TaskRequired       Kind = "task-required"       // breaking: runs only as a task; clients without the tasks extension are refused
+	TaskChanged        Kind = "task-changed"        // compatible: now or no longer a task, or no longer only a task
+	AnnotationChanged  Kind = "annotation-changed"  // compatible: another hint changed
+	ScopeFreeRemoved   Kind = "scope-free-removed"  // breaking: anonymous or scope-less callers are refused
+	ScopesAdded        Kind = "scopes-added"        // breaking: callers need more scopes
+	ScopesRemoved      Kind = "scopes-removed"      // compatible
+	MIMETypeChanged    Kind = "mime-type-changed"   // breaking: readers parse another format
+	ArgumentRequired   Kind = "argument-required"   // breaking: a prompt argument added as or made required
+	ArgumentRemoved    Kind = "argument-removed"    // breaking
+	ArgumentAdded      Kind = "argument-added"      // compatible: a new optional argument
+	ArgumentOptional   Kind = "argument-optional"   // compatible: a required argument now optional
+	ExpositionChanged  Kind = "exposition-changed"  // compatible in itself; the tool changes it causes are listed
+	DescriptionChanged Kind = "description-changed" // compatible
+	TitleChanged       Kind = "title-changed"       // compatible
+	MetaChanged        Kind = "meta-changed"        // compatible: _meta, icons, annotations of a resource
+)
+
+// What presenters keep from clients (presentation.go).
+const (
 	RedactionRemoved    Kind = "redaction-removed"    // breaking: a value presenters kept from clients now reaches them
 	RedactionAdded      Kind = "redaction-added"      // compatible: a value is now redacted or omitted
 	PresentationChanged Kind = "presentation-changed" // compatible: presenters, limits, or a marker made an omission (or back)
-	AnnotationChanged   Kind = "annotation-changed"   // compatible: another hint changed
-	ScopeFreeRemoved    Kind = "scope-free-removed"   // breaking: anonymous or scope-less callers are refused
-	ScopesAdded         Kind = "scopes-added"         // breaking: callers need more scopes
-	ScopesRemoved       Kind = "scopes-removed"       // compatible
-	MIMETypeChanged     Kind = "mime-type-changed"    // breaking: readers parse another format
-	ArgumentRequired    Kind = "argument-required"    // breaking: a prompt argument added as or made required
-	ArgumentRemoved     Kind = "argument-removed"     // breaking
-	ArgumentAdded       Kind = "argument-added"       // compatible: a new optional argument
-	ArgumentOptional    Kind = "argument-optional"    // compatible: a required argument now optional
-	ExpositionChanged   Kind = "exposition-changed"   // compatible in itself; the tool changes it causes are listed
-	DescriptionChanged  Kind = "description-changed"  // compatible
-	TitleChanged        Kind = "title-changed"        // compatible
-	MetaChanged         Kind = "meta-changed"         // compatible: _meta, icons, annotations of a resource
 )
