@@ -423,7 +423,13 @@ func TestPresentedJSONIsEncodingJSON(t *testing.T) {
 			}
 			res := callOK(t, app, c.name, `{}`)
 			if got := textOf(res, 0); got != string(want) {
-				t.Fatalf("value %d, %s: presented\n%s\nencoding/json\n%s", i, c.name, got, want)
+				at := 0
+				for at < min(len(got), len(want)) && got[at] == want[at] {
+					at++
+				}
+				from := max(0, at-80)
+				t.Fatalf("value %d, %s: from byte %d, presented\n…%s\nencoding/json\n…%s", i, c.name, at,
+					got[from:min(len(got), at+80)], want[from:min(len(want), at+80)])
 			}
 			if _, ok := vurb.ReadPresentation(res); !ok {
 				t.Fatalf("%s: no presentation", c.name)

@@ -30,13 +30,14 @@ func scalarKind(t reflect.Type) bool {
 }
 
 // appendScalar appends the JSON of v, of a scalarKind type; ok is false
-// for a value encoding/json refuses (NaN, ±Inf), left to it to say why.
+// for a value left to encoding/json: one it refuses (NaN, ±Inf), which it
+// then says why, and a string of invalid UTF-8.
 func appendScalar(b []byte, v reflect.Value) (out []byte, ok bool) {
 	switch v.Kind() {
 	case reflect.Bool:
 		return strconv.AppendBool(b, v.Bool()), true
 	case reflect.String:
-		return appendJSONString(b, v.String()), true
+		return appendJSONString(b, v.String())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return strconv.AppendInt(b, v.Int(), 10), true
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
@@ -70,9 +71,12 @@ func appendFloat(b []byte, f float64, bits int) ([]byte, bool) {
 const hexDigits = "0123456789abcdef"
 
 // appendJSONString is encoding/json's string encoding with HTML escaping,
-// as json.Marshal writes it: <, > and & escaped, invalid UTF-8 replaced,
-// U+2028 and U+2029 escaped.
-func appendJSONString(b []byte, s string) []byte {
+// as json.Marshal writes it: <, > and & escaped, U+2028 and U+2029
+// escaped. ok is false, and b as it was, for invalid UTF-8, whose
+// replacement encoding/json writes differently from one Go release to the
+// next (\ufffd, then the character itself from Go 1.27): it is left to it.
+func appendJSONString(b []byte, s string) (out []byte, ok bool) {
+	n := len(b)
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -105,7 +109,7 @@ func appendJSONString(b []byte, s string) []byte {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			b = append(append(b, s[start:i]...), `\ufffd`...)
+			return b[:n], false
 		case r == '\u2028' || r == '\u2029':
 			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
 		default:
@@ -115,5 +119,5 @@ func appendJSONString(b []byte, s string) []byte {
 		i += size
 		start = i
 	}
-	return append(append(b, s[start:]...), '"')
+	return append(append(b, s[start:]...), '"'), true
 }
