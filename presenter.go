@@ -17,7 +17,9 @@ const DefaultRedactionMarker = "[redacted]"
 // model must call it (the flat wire name, or the grouped tool with its
 // discriminator), and drops it when the caller is not shown that action.
 type Suggestion struct {
+	// Action is the canonical key of the action to call.
 	Action string
+	// Reason says why, in a few words the model reads after the call.
 	Reason string
 	// Args are arguments to call it with, written out for the model; nil
 	// for none.

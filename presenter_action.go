@@ -73,6 +73,9 @@ type presentedAction struct {
 // when nothing presents or redacts what it returns, so that such an
 // action's calls run exactly the code they would without presenters.
 func (d *ActionDef) present() (Handler, json.RawMessage) {
+	if len(d.tool.app.presenters) > 0 {
+		d.tool.app.presentation() // freezes the presenters, whatever the actions return
+	}
 	t := d.outType
 	if d.presentWith == nil || t == nil || t.Kind() == reflect.String || t == reflect.TypeFor[*mcp.CallToolResult]() {
 		return d.endpoint, d.outputSchema
@@ -110,10 +113,13 @@ type tagScan map[reflect.Type]bool
 // mayRedact reports whether a redact tag is somewhere in what values of t
 // hold (nil: none); a type seen before answers false, its answer given.
 func (seen tagScan) mayRedact(t reflect.Type) bool {
-	if t == nil || seen[t] || marshalsItself(t) {
+	if t == nil || seen[t] {
 		return false
 	}
 	seen[t] = true
+	if marshalsItself(t) { // its tags are refused (shaper.own), not ignored
+		return t.Kind() == reflect.Struct && hasRedactTag(t)
+	}
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
 		return seen.mayRedact(t.Elem())

@@ -18,6 +18,13 @@ func (s selfMarshaled) MarshalJSON() ([]byte, error) {
 	return []byte(`{"secret":"hidden by its method"}`), nil
 }
 
+// selfMarshaledTagged has a redact tag vurb cannot honour.
+type selfMarshaledTagged struct {
+	Secret string `json:"secret" redact:"true"`
+}
+
+func (s *selfMarshaledTagged) MarshalJSON() ([]byte, error) { return []byte(`{}`), nil }
+
 type badTag struct {
 	Secret string `json:"secret" redact:"yes"`
 }
@@ -59,6 +66,11 @@ func TestPresenterDefinitionErrors(t *testing.T) {
 			vurb.Query(app, "x.get", func(context.Context, struct{}) (selfMarshaled, error) { return selfMarshaled{}, nil })
 			app.Build()
 		}, "vurb: presenter of vurb_test.selfMarshaled: vurb_test.selfMarshaled marshals itself (MarshalJSON or MarshalText), so vurb cannot redact its fields"},
+		{"redact tag on a type that marshals itself", func() {
+			app := vurb.New()
+			vurb.Query(app, "x.get", func(context.Context, struct{}) ([]selfMarshaledTagged, error) { return nil, nil })
+			app.Build()
+		}, "vurb: vurb_test.selfMarshaledTagged has redact tags but marshals itself (MarshalJSON or MarshalText), so vurb cannot redact its fields"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			msg := mustPanic(t, c.define)

@@ -44,9 +44,11 @@ type LeftOut struct {
 type NextCall struct {
 	// Tool is the wire tool to call ("billing_pay", or "billing" in
 	// grouped exposition, whose Arguments then hold the discriminator).
-	Tool      string
+	Tool string
+	// Arguments are the call's arguments; numbers are json.Number.
 	Arguments map[string]any
-	Reason    string
+	// Reason is the presenter's reason, "" when it gave none.
+	Reason string
 }
 
 // ReadPresentation reads the presentation block of res, the text block

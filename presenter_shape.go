@@ -165,7 +165,20 @@ func (s *shaper) own(t reflect.Type) bool {
 	if t.Kind() == reflect.Interface {
 		return s.dynamic
 	}
-	return t.Kind() == reflect.Struct && !marshalsItself(t) && slices.ContainsFunc(schema.JSONFields(t), func(f schema.JSONField) bool {
+	if t.Kind() != reflect.Struct || !hasRedactTag(t) {
+		return false
+	}
+	if marshalsItself(t) {
+		panic(fmt.Sprintf("vurb: %s has redact tags but marshals itself (MarshalJSON or MarshalText), so vurb cannot redact its fields; "+
+			"leave them out in that method and drop the tags, or drop the method", t))
+	}
+	return true
+}
+
+// hasRedactTag reports whether a field of struct type t, its own or
+// promoted, has a redact tag.
+func hasRedactTag(t reflect.Type) bool {
+	return slices.ContainsFunc(schema.JSONFields(t), func(f schema.JSONField) bool {
 		_, ok := f.Field.Tag.Lookup("redact")
 		return ok
 	})
