@@ -115,9 +115,9 @@ func (d *ActionDef) modelInfo(ep *engine.Endpoint, flat *mcp.Tool, policies []co
 		Sync: model.Sync{Cache: sync.Cache, Invalidates: sync.Invalidates},
 		// The scopes of every level: a contract diff then sees a scope
 		// that a call newly needs as the breaking change it is.
-		Scopes:       slices.Clone(ep.Scopes()),
-		Presentation: d.presented.model(), // presenter_manifest.go
+		Scopes: slices.Clone(ep.Scopes()),
 	}
+	info.Presentation = d.presented.model() // presenter_manifest.go
 	if flat != nil {
 		info.InputSchema = schemaBytes(flat.InputSchema)
 		info.OutputSchema = schemaBytes(flat.OutputSchema)
