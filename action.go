@@ -79,6 +79,12 @@ type ActionDef struct {
 	outputSchema json.RawMessage // nil when Out has none
 	decode       engine.Decoder
 	endpoint     Handler // the typed handler adapted to Handler
+
+	// outType and presentWith let Build present the results
+	// (presenter_action.go).
+	outType     reflect.Type
+	presentWith func(*presentedAction) Handler
+	presented   *presentedAction // set at Build, nil when nothing presents its results
 }
 
 // Query declares a read-only action: readOnlyHint true, destructiveHint
@@ -116,6 +122,8 @@ func declare[In, Out any](s Scope, name string, sem semantics, handler func(cont
 	}
 	sc.add(a)
 	a.endpoint = adapt(handler, app.cfg.resultFormat)
+	a.outType = reflect.TypeFor[Out]()
+	a.presentWith = func(pa *presentedAction) Handler { return adaptPresented(handler, pa) }
 	return a
 }
 

@@ -97,6 +97,7 @@ func (d *ActionDef) lower(rt *engine.Runtime, policies []compiledPolicy) *engine
 	}
 	timeout := firstPositive(d.timeout, t.timeout, app.cfg.timeout)
 	key := d.canonicalKey()
+	endpoint, output := d.present() // presenter_action.go
 	spec := &engine.ActionSpec{
 		Key:          d.key,
 		Description:  d.description,
@@ -108,10 +109,10 @@ func (d *ActionDef) lower(rt *engine.Runtime, policies []compiledPolicy) *engine
 		OpenWorld:    d.openWorld,
 		Annotations:  d.annotations,
 		In:           d.codec,
-		OutputSchema: d.outputSchema,
+		OutputSchema: output,
 		Headers:      d.headers,
 		Decode:       d.decode,
-		Handler:      lowerHandler(chain(d.endpoint, lo.Flatten(layers))),
+		Handler:      lowerHandler(chain(endpoint, lo.Flatten(layers))),
 		Timeout:      timeout,
 		Sync:         resolveSync(key, d.cache, d.invalidates, policies, app.cfg.defaultCache),
 		Scopes:       d.requiredScopes(),

@@ -118,6 +118,7 @@ func (d *ActionDef) modelInfo(ep *engine.Endpoint, flat *mcp.Tool, policies []co
 		Scopes: slices.Clone(ep.Scopes()),
 		Task:   d.modelTask(),
 	}
+	info.Presentation = d.presented.model() // presenter_manifest.go
 	if flat != nil {
 		info.InputSchema = schemaBytes(flat.InputSchema)
 		info.OutputSchema = schemaBytes(flat.OutputSchema)

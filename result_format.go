@@ -13,6 +13,9 @@ type ResultFormat struct {
 	text func(v any) (string, error)
 	// orJSON sends the compact JSON instead of text when it is not longer.
 	orJSON bool
+	// readsJSON: text writes a json.RawMessage as the JSON value it holds,
+	// in its key order (a presented result is handed over so).
+	readsJSON bool
 }
 
 var (
@@ -26,7 +29,7 @@ var (
 	// such data). Bytes decide: they are free to count, once both texts
 	// exist, and track tokens closely for these two notations, whose
 	// savings are whole keys and quotes.
-	TOONResults = ResultFormat{name: "TOON", text: func(v any) (string, error) { return toonText(v) }, orJSON: true}
+	TOONResults = ResultFormat{name: "TOON", text: func(v any) (string, error) { return toonText(v) }, orJSON: true, readsJSON: true}
 )
 
 // NewResultFormat returns a format that writes results with encode (YAML,

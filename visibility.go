@@ -63,6 +63,8 @@ type views struct {
 	// token's scopes that can change a list.
 	scoped []string
 
+	sight engine.Sight // Sees, made once (presenter_sight.go)
+
 	// The views computed so far: for calls by class, for lists by class
 	// and the scopes granted (see list).
 	mu    sync.RWMutex
@@ -81,11 +83,12 @@ func (a *App) views(cfg *serveConfig) *views {
 	if cfg.challenges {
 		scoped = nil // a challenge asks for the scopes: lists keep the actions
 	}
-	if a.cfg.class == nil && len(scoped) == 0 {
+	if a.cfg.class == nil && len(scoped) == 0 && !(cfg.filters() && a.suggests()) { // presenter_sight.go
 		return nil
 	}
 	vs := &views{plan: p, class: a.cfg.class, visible: a.cfg.visible, scoped: scoped,
 		calls: map[string]view{}, lists: map[string]view{}}
+	vs.sight = vs.Sees
 	if cfg.filters() {
 		vs.base = func(ep *engine.Endpoint) bool { return cfg.allows(ep.Tags()) }
 	}
@@ -101,6 +104,7 @@ func (vs *views) seen(name string, own engine.Route, o *engine.Origin) engine.Ro
 		return own
 	}
 	o.HideUnscoped = len(vs.scoped) > 0
+	o.Sight = vs.sight // presenter_sight.go
 	if vs.class == nil {
 		return own
 	}

@@ -28,7 +28,9 @@ type App struct {
 	scopes     []string // required of every call, prompt and resource (scope.go)
 	prompts    []*PromptDef
 	resources  []*ResourceDef
-	skills     skillSet // skill.go
+	skills     skillSet        // skill.go
+	presenters []*presenterDef // Present (presenter.go)
+	presented  *presenting     // what they compile to, at Build
 
 	servers serverSet // made by NewServer, for resource notifications
 

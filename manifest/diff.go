@@ -71,6 +71,7 @@ func Diff(old, new Manifest) []Change {
 			// The wire does not show tasks: in flat exposition too, only
 			// the action says it.
 			d.task("actions/"+a.Key, a.Task, b.Task)
+			d.presentation("actions/"+a.Key, a.Presentation, b.Presentation)
 			if !bothFlat {
 				d.action("actions/"+a.Key, a, b)
 			}

@@ -69,6 +69,15 @@ func withTask(a manifest.Action, required bool) manifest.Action {
 	return a
 }
 
+// presented is a with presenters that redact, omit and cut what p says.
+func presented(a manifest.Action, p *manifest.Presentation) manifest.Action {
+	a.Presentation = p
+	return a
+}
+
+var invoicePresentation = &manifest.Presentation{Presenters: []string{"billing.Invoice"},
+	Redacted: []string{"invoices[].card_number"}, Omitted: []string{"invoices[].note"}, Limits: map[string]int{"invoices": 20}}
+
 type change struct {
 	kind     manifest.Kind
 	breaking bool
@@ -163,6 +172,23 @@ func TestDiff(t *testing.T) {
 			[]change{{manifest.TaskChanged, false, "actions/projects.create/task", "no longer only a task: clients without the tasks extension are answered directly"}}},
 		{"no longer a task", manifest.Manifest{Actions: []manifest.Action{withTask(action, true)}}, manifest.Manifest{Actions: []manifest.Action{action}},
 			[]change{{manifest.TaskChanged, false, "actions/projects.create/task", "no longer runs as a task: every client gets its result directly"}}},
+		{"redaction removed", manifest.Manifest{Exposition: "flat", Actions: []manifest.Action{presented(action, invoicePresentation)}},
+			manifest.Manifest{Exposition: "flat", Actions: []manifest.Action{action}},
+			[]change{
+				{manifest.RedactionRemoved, true, "actions/projects.create/presentation", "invoices[].card_number is no longer redacted: its value now reaches clients"},
+				{manifest.RedactionRemoved, true, "actions/projects.create/presentation", "invoices[].note is no longer redacted: its value now reaches clients"},
+			}},
+		{"redaction added", manifest.Manifest{Actions: []manifest.Action{presented(action, &manifest.Presentation{Presenters: []string{"billing.Invoice"}})}},
+			manifest.Manifest{Actions: []manifest.Action{presented(action, &manifest.Presentation{Presenters: []string{"billing.Invoice"}, Redacted: []string{"card"}})}},
+			[]change{{manifest.RedactionAdded, false, "actions/projects.create/presentation", "now redacted: card"}}},
+		{"marker made an omission", manifest.Manifest{Actions: []manifest.Action{presented(action, invoicePresentation)}},
+			manifest.Manifest{Actions: []manifest.Action{presented(action, &manifest.Presentation{Presenters: []string{"billing.Invoice"},
+				Omitted: []string{"invoices[].card_number", "invoices[].note"}, Limits: map[string]int{"invoices": 20}})}},
+			[]change{{manifest.PresentationChanged, false, "actions/projects.create/presentation", "how results are presented changed (presenters, limits, or markers and omissions)"}}},
+		{"limit changed", manifest.Manifest{Actions: []manifest.Action{presented(action, invoicePresentation)}},
+			manifest.Manifest{Actions: []manifest.Action{presented(action, &manifest.Presentation{Presenters: []string{"billing.Invoice"},
+				Redacted: []string{"invoices[].card_number"}, Omitted: []string{"invoices[].note"}, Limits: map[string]int{"invoices": 50}})}},
+			[]change{{manifest.PresentationChanged, false, "actions/projects.create/presentation", "how results are presented changed (presenters, limits, or markers and omissions)"}}},
 		{"annotation changed", tools(base), tools(with(base, func(t *manifest.Tool) {
 			t.Annotations = &manifest.Annotations{ReadOnlyHint: true, DestructiveHint: new(false), IdempotentHint: true}
 		})),

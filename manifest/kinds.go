@@ -61,3 +61,10 @@ const (
 	TitleChanged       Kind = "title-changed"       // compatible
 	MetaChanged        Kind = "meta-changed"        // compatible: _meta, icons, annotations of a resource
 )
+
+// What presenters keep from clients (presentation.go).
+const (
+	RedactionRemoved    Kind = "redaction-removed"    // breaking: a value presenters kept from clients now reaches them
+	RedactionAdded      Kind = "redaction-added"      // compatible: a value is now redacted or omitted
+	PresentationChanged Kind = "presentation-changed" // compatible: presenters, limits, or a marker made an omission (or back)
+)

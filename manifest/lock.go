@@ -15,7 +15,7 @@ const LockFormat = "vurb.lock/v1"
 // Lock pins a server's contract: one digest per tool, action, prompt,
 // resource and resource template, each over what a client depends on
 // (names, schemas, annotations, auth, descriptions, how an action runs as
-// a task) and nothing else, so
+// a task, what its presenters redact) and nothing else, so
 // a new server version, a reordered list or a changed _meta leaves it
 // unchanged. Digests are "sha256:" and the hex SHA-256 of the entity's
 // canonical JSON.
@@ -50,7 +50,9 @@ func LockOf(m Manifest) Lock {
 			// omitempty: an action that is no task keeps the digest it
 			// had before tasks were pinned.
 			Task *Task `json:",omitempty"`
-		}{a.Key, a.Title, a.Description, a.InputSchema, a.OutputSchema, a.Annotations, a.Auth, a.Task}))
+			// omitempty too: an action nothing presents keeps its digest.
+			Presentation *Presentation `json:",omitempty"`
+		}{a.Key, a.Title, a.Description, a.InputSchema, a.OutputSchema, a.Annotations, a.Auth, a.Task, a.Presentation}))
 	}
 	for _, p := range m.Prompts {
 		l.Prompts = put(l.Prompts, p.Name, digest(struct {

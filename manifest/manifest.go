@@ -105,6 +105,9 @@ type Action struct {
 	// field for it), so it comes from the app: a manifest read from
 	// tools/list alone has none, one a vurb app publishes does.
 	Task *Task `json:"task,omitempty"`
+	// Presentation is what presenters do to its results, nil for nothing
+	// (presentation.go). Like Task, only the app says it.
+	Presentation *Presentation `json:"presentation,omitempty"`
 }
 
 // Task is what a client depends on of an action that runs as a task

@@ -19,6 +19,7 @@ func Normalize(m Manifest) Manifest {
 		a := &m.Actions[i]
 		a.Tags, a.Groups, a.Invalidates = sorted(a.Tags), sorted(a.Groups), slices.Clone(a.Invalidates)
 		a.InputSchema, a.OutputSchema = Canonical(a.InputSchema), Canonical(a.OutputSchema)
+		a.Presentation = a.Presentation.normalized()
 	}
 	slices.SortFunc(m.Actions, func(x, y Action) int { return strings.Compare(x.Key, y.Key) })
 	m.Prompts = slices.Clone(m.Prompts)

@@ -25,6 +25,7 @@ func Of(m *model.Model) Manifest {
 			Key: a.Key(), Title: a.Title(), Description: a.Description(), Tags: a.Tags(), Annotations: ann,
 			InputSchema: a.InputSchema(), OutputSchema: a.OutputSchema(), Cache: sync.Cache, Invalidates: sync.Invalidates,
 			Auth: authOf(nil, a.Scopes()), Groups: groupsOf(a.Parents()), Task: taskOf(a.Task()),
+			Presentation: presentationOf(a.Presentation()),
 		})
 	}
 	for _, p := range m.Prompts() {

@@ -36,6 +36,8 @@ type ActionInfo struct {
 	// Task says how the action runs as a task (the MCP tasks extension),
 	// nil when it never does.
 	Task *Task
+	// Presentation is what presenters do to its results, nil for nothing.
+	Presentation *Presentation
 }
 
 // Task is how an action runs as a task.
@@ -60,6 +62,7 @@ type Action struct {
 	sync        Sync
 	scopes      []string
 	task        *Task
+	presented   *Presentation
 
 	joined  []*Group
 	parents []*Group // computed at Build

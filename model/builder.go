@@ -57,6 +57,7 @@ func (b *Builder) Action(group *Group, a ActionInfo) *Action {
 		output:      slices.Clone(a.OutputSchema),
 		sync:        Sync{Cache: a.Sync.Cache, Invalidates: slices.Clone(a.Sync.Invalidates)},
 		scopes:      slices.Clone(a.Scopes),
+		presented:   a.Presentation.clone(),
 	}
 	if a.Task != nil {
 		t := *a.Task

@@ -49,6 +49,10 @@ type Origin struct {
 	// token lacks scopes for: an error that names a grouped tool's actions
 	// names only the others.
 	HideUnscoped bool
+	// Sight says which actions the caller is shown, for results that name
+	// actions to call next (a presenter's suggestions); nil when the
+	// caller is shown every action of the plan.
+	Sight Sight
 	// Admit, when not nil, runs once the call is authorised, valid and
 	// within its limits, just before its handler: an error refuses the
 	// call with it. A task's record is made there, so that a call that

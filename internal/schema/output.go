@@ -26,13 +26,8 @@ var (
 // where omitempty leaves it out), "required" only for validate:"required",
 // and objects left open.
 func OutputSchema(t reflect.Type) (s json.RawMessage, ok bool) {
-	if t == nil {
-		return nil, false
-	}
-	if t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct || implements(t, typeMarshaler) || implements(t, typeTextMarshaler) {
+	t, ok = outputType(t)
+	if !ok {
 		return nil, false
 	}
 	if v, ok := outputs.Load(t); ok {
@@ -43,7 +38,28 @@ func OutputSchema(t reflect.Type) (s json.RawMessage, ok bool) {
 	if v, ok := outputs.Load(t); ok {
 		return slices.Clone(v.(json.RawMessage)), true
 	}
-	built := buildSchema(nil, t, modeOutput)
+	raw := assembled(buildSchema(nil, t, modeOutput))
+	outputs.Store(t, raw)
+	return slices.Clone(raw), true
+}
+
+// outputType is t when OutputSchema describes it (a struct that does not
+// marshal itself, or a pointer to one), dereferenced; ok is false otherwise.
+func outputType(t reflect.Type) (reflect.Type, bool) {
+	if t == nil {
+		return nil, false
+	}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || implements(t, typeMarshaler) || implements(t, typeTextMarshaler) {
+		return nil, false
+	}
+	return t, true
+}
+
+// assembled is a built schema's JSON, its recursive definitions in $defs.
+func assembled(built builtSchema) json.RawMessage {
 	root := built.root
 	if len(built.defNames) > 0 {
 		defs := &node{}
@@ -52,7 +68,5 @@ func OutputSchema(t reflect.Type) (s json.RawMessage, ok bool) {
 		}
 		root.set("$defs", defs)
 	}
-	raw := json.RawMessage(root.marshal())
-	outputs.Store(t, raw)
-	return slices.Clone(raw), true
+	return json.RawMessage(root.marshal())
 }

@@ -75,12 +75,21 @@ type schemaBuilder struct {
 	raw      map[string]*node // swaggest's definitions, untouched
 	keep     map[string]bool  // recursive definitions: stay in $defs
 	out      builtSchema
+	// redacted says which output properties a presenter replaces or
+	// removes (output_redact.go); nil for none.
+	redacted Redactions
 }
 
 // buildSchema reflects struct type t; v decides which input properties are
 // required (nil for modeOutput, which needs no validator). Callers hold
 // buildMu.
 func buildSchema(v *Validator, t reflect.Type, mode schemaMode) builtSchema {
+	return buildSchemaWith(v, t, mode, nil)
+}
+
+// buildSchemaWith is buildSchema with the output properties redacted
+// says are redacted.
+func buildSchemaWith(v *Validator, t reflect.Type, mode schemaMode, redacted Redactions) builtSchema {
 	s, err := reflector.Reflect(reflect.New(t).Interface(),
 		jsonschema.DefinitionsPrefix("#/$defs/"),
 		jsonschema.ProcessWithoutTags,
@@ -102,6 +111,7 @@ func buildSchema(v *Validator, t reflect.Type, mode schemaMode) builtSchema {
 		raw:      map[string]*node{},
 		keep:     map[string]bool{},
 		out:      builtSchema{defs: map[string]*node{}},
+		redacted: redacted,
 	}
 	if defs := tree.obj("definitions"); defs != nil {
 		for i, k := range defs.keys {
@@ -273,6 +283,12 @@ func (b *schemaBuilder) convertObject(n *node, t reflect.Type) {
 				required = append(required, f.name)
 			}
 		case modeOutput:
+			if r, ok := b.redacted.of(t, f.name); ok { // absent from required: a redacted field may be left out
+				if !r.Omit {
+					props.set(f.name, redactedProperty(p, r.Marker))
+				}
+				continue
+			}
 			if f.quoted && (p.str("type") == "integer" || p.str("type") == "number" || p.str("type") == "boolean") {
 				q := &node{}
 				q.set("type", "string") // encoding/json writes the value inside a string

@@ -1,0 +1,352 @@
+package vurb
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/vurb-go/vurb/internal/schema"
+)
+
+// A shape is how a result type is written when a presenter or a redaction
+// reaches into it, compiled once per type from its reflect.Type: which
+// fields are redacted, which presenter observes it, where a collection is
+// cut. A type no presenter and no redaction reaches has no shape (nil),
+// and encoding/json writes it as it always does. Shapes may form cycles,
+// as recursive types do.
+type shape struct {
+	kind shapeKind
+	typ  reflect.Type
+	pres *presenterDef // shapeStruct, shapeMarshaled: the type's presenter, or nil
+	// fields are a shapeStruct's JSON properties, in order.
+	fields []fieldShape
+	// elem is the shape of a pointer's, slice's, array's or map's
+	// elements; nil writes them as encoding/json does.
+	elem *shape
+	// limit is the presenter whose Limit cuts a slice or an array of its
+	// type, or nil.
+	limit *presenterDef
+	// key names a map's key as encoding/json does.
+	key func(reflect.Value) (string, error)
+}
+
+type shapeKind uint8
+
+const (
+	shapeStruct    shapeKind = iota + 1 // written field by field
+	shapeMarshaled                      // a presented type that marshals itself: observed, written by its method
+	shapePointer
+	shapeSlice
+	shapeArray
+	shapeMap
+	shapeInterface // the dynamic type's shape, looked up per value
+)
+
+// fieldShape is one JSON property of a shapeStruct.
+type fieldShape struct {
+	name                        string
+	key                         []byte // `"name":`, escaped as encoding/json escapes it
+	index                       []int
+	omitEmpty, omitZero, quoted bool
+	redacted, omitted           bool
+	scalar                      bool   // a boolean, number or string the writer writes itself (presenter_scalar.go)
+	marker                      []byte // the JSON of the marker of a redacted field
+	elem                        *shape // the value's shape; nil writes it as encoding/json does
+	zero                        func(reflect.Value) bool
+}
+
+var (
+	typeMarshaler     = reflect.TypeFor[json.Marshaler]()
+	typeTextMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// marshalsItself reports whether encoding/json hands values of t to their
+// own method (as a value or through a pointer).
+func marshalsItself(t reflect.Type) bool {
+	p := reflect.PointerTo(t)
+	return t.Implements(typeMarshaler) || t.Implements(typeTextMarshaler) ||
+		p.Implements(typeMarshaler) || p.Implements(typeTextMarshaler)
+}
+
+// shaper compiles shapes for one app. It is used at Build, under the
+// build lock, and later only for types met behind interfaces, under mu.
+type shaper struct {
+	byType  map[reflect.Type]*presenterDef
+	dynamic bool // interface values are presented by their dynamic type
+
+	mu    sync.Mutex
+	memo  map[reflect.Type]*shape // nil value: the type needs no shape
+	cache sync.Map                // reflect.Type -> *shape, for dynamic types
+}
+
+func newShaper(presenters []*presenterDef, dynamic bool) *shaper {
+	s := &shaper{byType: map[reflect.Type]*presenterDef{}, memo: map[reflect.Type]*shape{}, dynamic: dynamic}
+	for _, p := range presenters {
+		s.byType[p.typ] = p
+	}
+	return s
+}
+
+// of returns the shape of t, nil when nothing presents or redacts what t
+// can hold. It panics on a presenter or a redact tag that cannot apply.
+func (s *shaper) of(t reflect.Type) *shape {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.compile(t)
+}
+
+// dynamicOf is of for a type met at run time, cached lock-free.
+func (s *shaper) dynamicOf(t reflect.Type) *shape {
+	if v, ok := s.cache.Load(t); ok {
+		return v.(*shape)
+	}
+	sh := s.of(t)
+	s.cache.Store(t, sh)
+	return sh
+}
+
+// compile finds every type reachable from t, decides which need a shape
+// (a presenter, a redacted field, an interface to look into, or one of
+// those further down), and builds those. Callers hold mu.
+func (s *shaper) compile(t reflect.Type) *shape {
+	if sh, ok := s.memo[t]; ok {
+		return sh
+	}
+	var order []reflect.Type
+	seen := map[reflect.Type]bool{}
+	var visit func(reflect.Type)
+	visit = func(t reflect.Type) {
+		if _, done := s.memo[t]; done || seen[t] {
+			return
+		}
+		seen[t] = true
+		order = append(order, t)
+		for _, c := range s.children(t) {
+			visit(c)
+		}
+	}
+	visit(t)
+	needs := map[reflect.Type]bool{}
+	for _, u := range order {
+		needs[u] = s.own(u)
+	}
+	for changed := true; changed; { // a fixpoint: recursive types reach themselves
+		changed = false
+		for _, u := range order {
+			if !needs[u] && slices.ContainsFunc(s.children(u), func(c reflect.Type) bool { return needs[c] || s.memo[c] != nil }) {
+				needs[u], changed = true, true
+			}
+		}
+	}
+	for _, u := range order { // allocated first, so that cycles point at them
+		if needs[u] {
+			s.memo[u] = &shape{typ: u}
+		} else {
+			s.memo[u] = nil
+		}
+	}
+	for _, u := range order {
+		if sh := s.memo[u]; sh != nil {
+			s.fill(sh)
+		}
+	}
+	return s.memo[t]
+}
+
+// own reports whether t needs a shape for itself.
+func (s *shaper) own(t reflect.Type) bool {
+	if s.byType[t] != nil {
+		return true
+	}
+	if t.Kind() == reflect.Interface {
+		return s.dynamic
+	}
+	if t.Kind() != reflect.Struct || !hasRedactTag(t) {
+		return false
+	}
+	if marshalsItself(t) {
+		panic(fmt.Sprintf("vurb: %s has redact tags but marshals itself (MarshalJSON or MarshalText), so vurb cannot redact its fields; "+
+			"leave them out in that method and drop the tags, or drop the method", t))
+	}
+	return true
+}
+
+// hasRedactTag reports whether a field of struct type t, its own or
+// promoted, has a redact tag.
+func hasRedactTag(t reflect.Type) bool {
+	return slices.ContainsFunc(schema.JSONFields(t), func(f schema.JSONField) bool {
+		_, ok := f.Field.Tag.Lookup("redact")
+		return ok
+	})
+}
+
+// children are the types t's JSON is made of, as far as vurb writes it:
+// none for a type that marshals itself or for an interface.
+func (s *shaper) children(t reflect.Type) []reflect.Type {
+	if marshalsItself(t) {
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		return []reflect.Type{t.Elem()}
+	case reflect.Struct:
+		var out []reflect.Type
+		for _, f := range schema.JSONFields(t) {
+			out = append(out, f.Field.Type)
+		}
+		return out
+	}
+	return nil
+}
+
+// fill builds the shape of a type that needs one.
+func (s *shaper) fill(sh *shape) {
+	t := sh.typ
+	sh.pres = s.byType[t]
+	if sh.pres != nil && marshalsItself(t) {
+		if len(sh.pres.fields) > 0 {
+			panic(fmt.Sprintf("vurb: presenter of %s: %s marshals itself (MarshalJSON or MarshalText), so vurb cannot redact its fields; "+
+				"leave them out in that method, or drop the method", t, t))
+		}
+		sh.kind = shapeMarshaled
+		return
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		sh.kind = shapeStruct
+		sh.fields = s.fieldsOf(t, sh.pres)
+	case reflect.Pointer:
+		sh.kind, sh.elem = shapePointer, s.memo[t.Elem()]
+	case reflect.Slice, reflect.Array:
+		sh.kind, sh.elem = shapeSlice, s.memo[t.Elem()]
+		if t.Kind() == reflect.Array {
+			sh.kind = shapeArray
+		}
+		el := t.Elem()
+		if el.Kind() == reflect.Pointer {
+			el = el.Elem()
+		}
+		if p := s.byType[el]; p != nil && p.limit > 0 {
+			sh.limit = p
+		}
+	case reflect.Map:
+		sh.kind, sh.elem, sh.key = shapeMap, s.memo[t.Elem()], mapKeyName(t.Key())
+	case reflect.Interface:
+		sh.kind = shapeInterface
+	}
+}
+
+// fieldsOf compiles the properties of struct type t, with the redactions
+// of its presenter p (may be nil) and of its tags.
+func (s *shaper) fieldsOf(t reflect.Type, p *presenterDef) []fieldShape {
+	fields := schema.JSONFields(t)
+	byName := map[string]bool{}
+	for _, f := range fields {
+		byName[f.Name] = true
+	}
+	if p != nil {
+		for _, name := range p.order {
+			if !byName[name] {
+				panic(fmt.Sprintf("vurb: presenter of %s redacts %q, which is not a JSON field of %s; its fields are %s",
+					t, name, t, strings.Join(jsonNames(fields), ", ")))
+			}
+		}
+	}
+	out := make([]fieldShape, len(fields))
+	for i, f := range fields {
+		key, _ := json.Marshal(f.Name)
+		fs := fieldShape{name: f.Name, key: append(key, ':'), index: f.Index, omitEmpty: f.OmitEmpty, omitZero: f.OmitZero,
+			quoted: f.Quoted && quotable(f.Field.Type), elem: s.memo[f.Field.Type], scalar: scalarKind(f.Field.Type)}
+		if fs.omitZero {
+			fs.zero = zeroTest(f.Field.Type)
+		}
+		marker := DefaultRedactionMarker
+		if p != nil {
+			marker = p.marker
+		}
+		if omit, ok := p.redaction(f.Name); ok {
+			fs.redacted, fs.omitted = true, omit
+		} else if tag, ok := f.Field.Tag.Lookup("redact"); ok {
+			switch tag {
+			case "true":
+				fs.redacted = true
+			case "omit":
+				fs.redacted, fs.omitted = true, true
+			default:
+				panic(fmt.Sprintf("vurb: field %s (json %q) of %s: redact:%q: write redact:\"true\" to replace its value with %q, "+
+					"or redact:\"omit\" to leave it out", f.Field.Name, f.Name, t, tag, marker))
+			}
+		}
+		if fs.redacted {
+			fs.marker, _ = json.Marshal(marker)
+			fs.elem = nil // never written
+		}
+		out[i] = fs
+	}
+	return out
+}
+
+// redaction is how p redacts field name; ok is false when it does not.
+func (p *presenterDef) redaction(name string) (omit, ok bool) {
+	if p == nil {
+		return false, false
+	}
+	omit, ok = p.fields[name]
+	return omit, ok
+}
+
+func jsonNames(fields []schema.JSONField) []string {
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// quotable reports whether encoding/json's ",string" applies to a field
+// of type t: a boolean, number or string, or an unnamed pointer to one.
+func quotable(t reflect.Type) bool {
+	if t.Name() == "" && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.String:
+		return true
+	}
+	return false
+}
+
+type isZeroer interface{ IsZero() bool }
+
+var typeIsZeroer = reflect.TypeFor[isZeroer]()
+
+// zeroTest is encoding/json's omitzero test for values of t: its IsZero
+// method when it has one, else the zero value.
+func zeroTest(t reflect.Type) func(reflect.Value) bool {
+	switch {
+	case t.Kind() == reflect.Interface && t.Implements(typeIsZeroer):
+		return func(v reflect.Value) bool {
+			return v.IsNil() || (v.Elem().Kind() == reflect.Pointer && v.Elem().IsNil()) || v.Interface().(isZeroer).IsZero()
+		}
+	case t.Kind() == reflect.Pointer && t.Implements(typeIsZeroer):
+		return func(v reflect.Value) bool { return v.IsNil() || v.Interface().(isZeroer).IsZero() }
+	case t.Implements(typeIsZeroer):
+		return func(v reflect.Value) bool { return v.Interface().(isZeroer).IsZero() }
+	case reflect.PointerTo(t).Implements(typeIsZeroer):
+		return func(v reflect.Value) bool {
+			if !v.CanAddr() {
+				c := reflect.New(v.Type()).Elem()
+				c.Set(v)
+				v = c
+			}
+			return v.Addr().Interface().(isZeroer).IsZero()
+		}
+	}
+	return reflect.Value.IsZero
+}
