@@ -73,7 +73,7 @@ func TestReplicasHoldOneLimit(t *testing.T) {
 		is.Equal(aliceFirst.CallText("echo_say", echoIn{"hi"}), "hi")
 	}
 	refusal := aliceSecond.CallError("echo_say", echoIn{"hi"})
-	is.Equal(refusal, "[echo/say] rate limit reached (3 calls per minute); retry in 20s, not sooner")
+	is.Equal(refusal, "[echo_say] rate limit reached (3 calls per minute); retry in 20s, not sooner")
 	is.Equal(bobSecond.CallText("echo_say", echoIn{"hi"}), "hi")
 
 	srv.stop()

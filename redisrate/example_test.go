@@ -39,5 +39,5 @@ func ExampleNew() {
 	// Output:
 	// report ready
 	// report ready
-	// [reports/build] rate limit reached (2 calls per minute); retry in 30s, not sooner
+	// [reports_build] rate limit reached (2 calls per minute); retry in 30s, not sooner
 }

@@ -79,7 +79,7 @@ func TestReplicasHoldTheRateUnderLoad(t *testing.T) {
 	if off < -0.05 || off > 0.05 {
 		t.Errorf("accepted %.1f calls/s over %v; want %d within 5%%", rate, elapsed, loadRate)
 	}
-	want := regexp.MustCompile(`^\[echo/say\] rate limit reached \(200 calls per second\); retry in [1-5]ms, not sooner$`)
+	want := regexp.MustCompile(`^\[echo_say\] rate limit reached \(200 calls per second\); retry in [1-5]ms, not sooner$`)
 	for _, text := range refused {
 		if !want.MatchString(text) {
 			t.Fatalf("refusal %q; want %s", text, want)
