@@ -2,9 +2,7 @@ package vurb
 
 import (
 	"context"
-	"runtime"
 	"sync"
-	"weak"
 
 	"github.com/vurb-go/vurb/internal/engine"
 )
@@ -18,26 +16,16 @@ type taskTable struct {
 	running *runningTasks
 }
 
-// taskTables holds each app's task table, keyed weakly by the app (as
-// serverSet keeps servers) so that the tasks feature stays in its own files
-// and an app that is dropped takes its table with it. Apps never share a
-// table.
-var taskTables sync.Map // weak.Pointer[App] -> *taskTable
-
 // tasks returns the app's task table, making it when create is set, or nil.
+// The table is the app's own (App.taskTab), made once under the app's
+// lock: apps never share one, and no state outlives its app.
 func (a *App) tasks(create bool) *taskTable {
-	key := weak.Make(a)
-	if t, ok := taskTables.Load(key); ok {
-		return t.(*taskTable)
+	a.taskMu.Lock()
+	defer a.taskMu.Unlock()
+	if a.taskTab == nil && create {
+		a.taskTab = &taskTable{actions: map[string]taskSpec{}, running: &runningTasks{m: map[string]context.CancelFunc{}}}
 	}
-	if !create {
-		return nil
-	}
-	t, loaded := taskTables.LoadOrStore(key, &taskTable{actions: map[string]taskSpec{}, running: &runningTasks{m: map[string]context.CancelFunc{}}})
-	if !loaded {
-		runtime.AddCleanup(a, func(k weak.Pointer[App]) { taskTables.Delete(k) }, key)
-	}
-	return t.(*taskTable)
+	return a.taskTab
 }
 
 // taskRoutes returns, by wire name, the routes that run as tasks and how.

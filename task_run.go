@@ -100,14 +100,11 @@ func newTaskServer(t *taskTable, routes []engine.Route, rt *engine.Runtime, logg
 		return nil
 	}
 	t.mu.Lock()
+	if t.config.Store == nil { // made once, under the lock: every handler of the app shares it
+		t.config.Store = NewMemoryTaskStore(DefaultMaxTasks)
+	}
 	cfg := t.config
 	t.mu.Unlock()
-	if cfg.Store == nil {
-		cfg.Store = NewMemoryTaskStore(DefaultMaxTasks)
-		t.mu.Lock()
-		t.config.Store = cfg.Store // every handler of the app shares it
-		t.mu.Unlock()
-	}
 	return &taskServer{store: cfg.Store, routes: tr, ttl: positive(cfg.TTL, DefaultTaskTTL),
 		poll: positive(cfg.PollInterval, DefaultTaskPollInterval), caps: &capsCache{}, logger: logger,
 		now: time.Now, running: t.running, sealer: rt.Sealer}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -474,4 +475,35 @@ func TestALostTaskIsToldFromAnUnknownOne(t *testing.T) {
 	time.Sleep(1100 * time.Millisecond)
 	e = get(second.URL, done)
 	is.True(e != nil && strings.Contains(e.Message, "has expired"))
+}
+
+// TestHandlersBuiltAtOnceShareOneTaskStore: handlers built concurrently
+// share the app's one default store, so a task started through one is
+// found through any other (the store was read, then made, under two
+// locks: two handlers built at once could get different stores).
+func TestHandlersBuiltAtOnceShareOneTaskStore(t *testing.T) {
+	is := is.New(t)
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+	vurb.Mutation(app, "jobs.run", func(context.Context, struct{}) (string, error) { return "ran", nil }).Task(vurb.TaskRequired())
+	app.Build()
+	handlers := make([]http.Handler, 16)
+	var wg sync.WaitGroup
+	for i := range handlers {
+		wg.Go(func() { handlers[i] = app.HTTPHandler() })
+	}
+	wg.Wait()
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}`
+	first := httptest.NewServer(handlers[0])
+	defer first.Close()
+	out, _, err := postJSONRPC(first.URL, "", "2026-07-28", "tools/call", "jobs_run", `{"name":"jobs_run","arguments":{},`+meta+`}`)
+	is.NoErr(err)
+	id := taskID(out.Result)
+	is.True(id != "")
+	for _, h := range handlers[1:] {
+		srv := httptest.NewServer(h)
+		got, _, err := postJSONRPC(srv.URL, "", "2026-07-28", "tasks/get", id, `{"taskId":"`+id+`",`+meta+`}`)
+		srv.Close()
+		is.NoErr(err)
+		is.True(got.Error == nil) // every handler finds the task
+	}
 }

@@ -42,6 +42,11 @@ type App struct {
 	// on first use when the app has WithVisibility.
 	callViewsOnce sync.Once
 	callViews     *views
+
+	// taskTab is what the app declared about tasks (task_registry.go),
+	// nil until an action runs as a task.
+	taskMu  sync.Mutex
+	taskTab *taskTable
 }
 
 // New returns an empty App configured by opts.
