@@ -9,7 +9,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/http/httptest"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -529,16 +528,16 @@ func (c *listCache) get(r *http.Request, newRev bool, body []byte) ([]byte, bool
 	}
 	probe := r.Clone(context.WithoutCancel(r.Context()))
 	probe.Body = io.NopCloser(bytes.NewReader(body))
-	rec := httptest.NewRecorder()
+	rec := &recorder{}
 	c.sdk.ServeHTTP(rec, probe)
-	data := rec.Body.Bytes()
+	data := rec.body.Bytes()
 	if bytes.HasPrefix(data, []byte("event: message\ndata: ")) {
 		data = bytes.TrimSuffix(bytes.TrimPrefix(data, []byte("event: message\ndata: ")), []byte("\n\n"))
 	}
 	var resp struct {
 		Result json.RawMessage `json:"result"`
 	}
-	if rec.Code != http.StatusOK || json.Unmarshal(data, &resp) != nil || len(resp.Result) == 0 ||
+	if rec.status() != http.StatusOK || json.Unmarshal(data, &resp) != nil || len(resp.Result) == 0 ||
 		bytes.Contains(resp.Result, []byte(`"nextCursor"`)) {
 		return nil, false
 	}
