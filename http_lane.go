@@ -78,11 +78,19 @@ func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *
 	for _, r := range routes {
 		name := r.Wire().Name
 		l.routes[name] = r
-		if schema, ok := r.Wire().InputSchema.(json.RawMessage); ok && bytes.Contains(schema, []byte(`"x-mcp-header"`)) {
+		if mirrorsHeaders(r) {
 			l.headered[name] = true
 		}
 	}
 	return l
+}
+
+// mirrorsHeaders reports whether r's tool binds fields to HTTP headers
+// (x-mcp-header): the go-sdk checks those headers, so the lane and the
+// tasks front hand its calls to the go-sdk.
+func mirrorsHeaders(r engine.Route) bool {
+	schema, ok := r.Wire().InputSchema.(json.RawMessage)
+	return ok && bytes.Contains(schema, []byte(`"x-mcp-header"`))
 }
 
 // laneRequest is what the lane understood of a request.

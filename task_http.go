@@ -65,7 +65,7 @@ func newTaskFront(next http.Handler, s *taskServer, impl *mcp.Implementation, ho
 		f.maxBody = 10 << 20
 	}
 	for name, tr := range s.routes {
-		if schema, ok := tr.route.Wire().InputSchema.(json.RawMessage); ok && bytes.Contains(schema, []byte(`"x-mcp-header"`)) {
+		if mirrorsHeaders(tr.route) {
 			f.headered[name] = true
 		}
 	}
