@@ -138,16 +138,9 @@ const (
 	protocolVersionHeader = "Mcp-Protocol-Version"
 )
 
-// firstSessionlessRevision is the protocol revision that removed sessions
-// and the initialize handshake.
-const firstSessionlessRevision = "2026-07-28"
-
 // sessionlessRevision reports whether version (a YYYY-MM-DD revision, as
-// the header carries it) is one without sessions. Revisions compare as
-// strings.
-func sessionlessRevision(version string) bool {
-	return len(version) == len(firstSessionlessRevision) && version >= firstSessionlessRevision
-}
+// the header carries it) is one without sessions.
+func sessionlessRevision(version string) bool { return engine.Sessionless(version) }
 
 // guard checks Host and Origin before any front sees a request: the fast
 // lane, the tasks front, the scope challenger and the go-sdk all sit behind

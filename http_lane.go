@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 
@@ -49,6 +50,8 @@ type lane struct {
 	// wrapped runs a tools/call through the app's request middleware
 	// (WithRequestMiddleware), nil when it has none.
 	wrapped mcp.MethodHandler
+	// handshake are the handshake-era revisions the go-sdk negotiates.
+	handshake []string
 	// views are the app's per-caller tool lists, nil when it has none
 	// (see visibility.go); tools/list then goes to the go-sdk.
 	views *views
@@ -70,6 +73,7 @@ func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *
 	}
 	l.serverMeta = meta
 	l.views = vs
+	l.handshake = handshakeRevisions()
 	if len(mw) > 0 {
 		// Outermost, as on the go-sdk's path (newServer): a panicking
 		// middleware is an internal error, not a dropped connection.
@@ -144,7 +148,7 @@ func (l *lane) understand(r *http.Request) (req laneRequest, body []byte, ok boo
 	}
 	version := r.Header.Get(protocolVersionHeader)
 	req.newRev = sessionlessRevision(version)
-	if !req.newRev && version != "" && !knownHandshakeRevision(version) {
+	if !req.newRev && version != "" && !slices.Contains(l.handshake, version) {
 		return req, body, false
 	}
 	if !l.parse(body, &req) {
@@ -577,13 +581,10 @@ func acceptsBoth(values []string) bool {
 	return jsonOK && streamOK
 }
 
-// knownHandshakeRevision reports whether the go-sdk negotiates version.
-func knownHandshakeRevision(version string) bool {
-	switch version {
-	case "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25":
-		return true
-	}
-	return false
+// handshakeRevisions are the handshake-era revisions the go-sdk
+// negotiates, from its own list, read once per lane.
+func handshakeRevisions() []string {
+	return slices.DeleteFunc(mcp.SupportedProtocolVersions(), engine.Sessionless)
 }
 
 // integer reports whether raw is a JSON integer: digits, perhaps a minus.

@@ -57,7 +57,7 @@ func (r *Round) Session() *mcp.ServerSession { return r.session }
 // is asked for input directly (server-initiated requests on its session)
 // rather than through rounds.
 func Legacy(session *mcp.ServerSession, version string) bool {
-	return session != nil && (version == "" || version < "2026-07-28")
+	return session != nil && (version == "" || version < FirstSessionlessRevision)
 }
 
 // Answer returns the client's answer to the request id, if it sent one.
