@@ -120,16 +120,15 @@ const cutAnswers = time.Second
 type inFlight struct {
 	mu   sync.Mutex
 	n    int
-	idle chan struct{} // closed when n drops to zero; nil while nobody waits
+	idle drained // when n drops to zero
 }
 
 func (f *inFlight) add(delta int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.n += delta
-	if f.n == 0 && f.idle != nil {
-		close(f.idle)
-		f.idle = nil
+	if f.n == 0 {
+		f.idle.done()
 	}
 }
 
@@ -147,10 +146,7 @@ func (f *inFlight) wait(ctx context.Context) {
 		f.mu.Unlock()
 		return
 	}
-	if f.idle == nil {
-		f.idle = make(chan struct{})
-	}
-	idle := f.idle
+	idle := f.idle.next()
 	f.mu.Unlock()
 	select {
 	case <-idle:

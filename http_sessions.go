@@ -31,6 +31,7 @@ type sessionQuota struct {
 	mu      sync.Mutex
 	open    map[string]*sessionUse // by session id
 	callers map[string]int         // sessions open or being opened, by caller
+	total   int                    // the sum of callers
 }
 
 // sessionUse is what the quota knows of one session.
@@ -125,7 +126,7 @@ func (q *sessionQuota) opening(w http.ResponseWriter, r *http.Request) {
 // or returns the status and the text of the refusal.
 func (q *sessionQuota) reserve(caller string) (int, string) {
 	q.mu.Lock()
-	if q.callers[caller] >= q.perCaller || q.reserved() >= q.limit {
+	if q.callers[caller] >= q.perCaller || q.total >= q.limit {
 		q.prune() // sessions the go-sdk closed (idle, or their client left)
 	}
 	var victim string
@@ -136,7 +137,7 @@ func (q *sessionQuota) reserve(caller string) (int, string) {
 				" sessions open and busy, your share of this server's; end sessions you no longer use (DELETE) or reuse one"
 		}
 		q.forget(victim) // the caller's own idlest session makes room
-	} else if q.reserved() >= q.limit {
+	} else if q.total >= q.limit {
 		if victim = q.idlest(""); victim == "" {
 			q.mu.Unlock()
 			return http.StatusServiceUnavailable, "Service Unavailable: the server has " + strconv.Itoa(q.limit) +
@@ -145,20 +146,12 @@ func (q *sessionQuota) reserve(caller string) (int, string) {
 		q.forget(victim)
 	}
 	q.callers[caller]++
+	q.total++
 	q.mu.Unlock()
 	if victim != "" {
 		q.close(victim)
 	}
 	return 0, ""
-}
-
-// reserved counts the sessions open or being opened.
-func (q *sessionQuota) reserved() int {
-	n := 0
-	for _, c := range q.callers {
-		n += c
-	}
-	return n
 }
 
 // idlest is the session (of caller, or of anyone when caller is "") used
@@ -196,6 +189,7 @@ func (q *sessionQuota) forget(id string) {
 }
 
 func (q *sessionQuota) release(caller string) {
+	q.total--
 	if q.callers[caller]--; q.callers[caller] <= 0 {
 		delete(q.callers, caller)
 	}

@@ -114,8 +114,8 @@ type stdioConn struct {
 
 	slots chan struct{} // one per request being answered
 	mu    sync.Mutex
-	calls map[any]int   // the ids being answered (a client may reuse one)
-	idle  chan struct{} // closed when calls empties; nil while nobody waits
+	calls map[any]int // the ids being answered (a client may reuse one)
+	idle  drained     // when calls empties
 }
 
 // SessionID implements mcp.Connection: stdio has no session id.
@@ -183,9 +183,8 @@ func (c *stdioConn) answered(id jsonrpc.ID) {
 	default:
 		c.calls[id.Raw()] = n - 1
 	}
-	if len(c.calls) == 0 && c.idle != nil {
-		close(c.idle)
-		c.idle = nil
+	if len(c.calls) == 0 {
+		c.idle.done()
 	}
 	c.mu.Unlock()
 	if ok {
@@ -230,10 +229,7 @@ func (c *stdioConn) drain() {
 		c.mu.Unlock()
 		return
 	}
-	if c.idle == nil {
-		c.idle = make(chan struct{})
-	}
-	idle := c.idle
+	idle := c.idle.next()
 	c.mu.Unlock()
 	select {
 	case <-idle:

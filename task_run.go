@@ -43,7 +43,7 @@ type taskServer struct {
 type runningTasks struct {
 	mu   sync.Mutex
 	m    map[string]context.CancelFunc
-	idle chan struct{} // closed when m empties; nil while nobody waits
+	idle drained // when m empties
 	// cutting is set once a shutdown's grace is over: a task interrupted
 	// then fails saying so.
 	cutting atomic.Bool
@@ -56,10 +56,7 @@ func (r *runningTasks) wait(ctx context.Context) {
 		r.mu.Unlock()
 		return
 	}
-	if r.idle == nil {
-		r.idle = make(chan struct{})
-	}
-	idle := r.idle
+	idle := r.idle.next()
 	r.mu.Unlock()
 	select {
 	case <-idle:
@@ -362,9 +359,8 @@ func (s *taskServer) untrack(id string) {
 	r := s.running
 	r.mu.Lock()
 	delete(r.m, id)
-	if len(r.m) == 0 && r.idle != nil {
-		close(r.idle)
-		r.idle = nil
+	if len(r.m) == 0 {
+		r.idle.done()
 	}
 	r.mu.Unlock()
 }

@@ -25,7 +25,7 @@ type callContext struct {
 	logger          atomic.Pointer[slog.Logger] // the call's, see Call.Logger
 	round           Round                       // the call's, see RoundFrom
 	fate            atomic.Uint32               // the handler's, see limit.go
-	cutAt           cutFlag                     // the shutdown cut it (see cut.go)
+	cutAt           atomic.Bool                 // the shutdown cut it (see cut.go)
 }
 
 // newCallContext returns the context of a call with the given deadline;

@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"sync"
-	"sync/atomic"
-)
+import "sync"
 
 // A shutdown's grace ends with the calls still running cut: their contexts
 // cancelled, so that a handler that honours its context stops, and each
@@ -58,6 +55,3 @@ func (r *runningCalls) cut() {
 		}
 	}
 }
-
-// cutFlag marks a call the shutdown cut.
-type cutFlag = atomic.Bool
