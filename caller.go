@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -112,6 +113,11 @@ func callerOf(o *engine.Origin) *Caller {
 // context carries, if any.
 func originOfContext(ctx context.Context) engine.Origin {
 	c, _ := ctx.Value(callerKey{}).(*Caller)
+	return c.origin()
+}
+
+// origin is the origin c describes (none when c is nil).
+func (c *Caller) origin() engine.Origin {
 	if c == nil {
 		return engine.Origin{}
 	}
@@ -119,29 +125,7 @@ func originOfContext(ctx context.Context) engine.Origin {
 		Capabilities: c.Capabilities, Version: c.Protocol, Remote: c.RemoteAddr}
 }
 
-// originOf is what a go-sdk request says about where it came from; meta
-// is its params' _meta, which the caller reads (its params may be nil).
-// ctx is the request's: it carries the HTTP client's address of a
-// sessionless request (withRemote).
+// originOf is edge.OriginOf, for the root's go-sdk handlers.
 func originOf[P mcp.Params](ctx context.Context, req *mcp.ServerRequest[P], meta mcp.Meta) engine.Origin {
-	o := engine.Origin{Session: req.Session, Version: req.ProtocolVersion(), Capabilities: req.ClientCapabilities(),
-		Client: req.ClientInfo(), Meta: meta}
-	o.Remote, _ = ctx.Value(remoteKey{}).(string)
-	if req.Extra != nil {
-		o.Token, o.Header = req.Extra.TokenInfo, req.Extra.Header
-	}
-	return o
-}
-
-type remoteKey struct{}
-
-// withRemote gives the go-sdk's handlers the HTTP client's address, in the
-// request's context: the go-sdk serves a sessionless request on a
-// connection made for it with that context, and a session on one made
-// with the context of the request that opened it; it passes the client's
-// address nowhere else.
-func withRemote(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), remoteKey{}, r.RemoteAddr)))
-	})
+	return edge.OriginOf(ctx, req, meta)
 }

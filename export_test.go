@@ -9,7 +9,7 @@ import (
 // ServeListener exposes serveListener to the tests, which need a port
 // chosen by the system.
 func (a *App) ServeListener(ctx context.Context, ln net.Listener, opts ...ServeOption) error {
-	return a.serveListener(ctx, ln, opts...)
+	return a.site().ServeListener(ctx, ln, opts...)
 }
 
 // SetClock makes the store read the time with clock, which it calls once

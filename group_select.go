@@ -1,7 +1,5 @@
 package vurb
 
-import "github.com/vurb-go/vurb/internal/engine"
-
 // IncludeGroups exposes only the actions in at least one of the categories
 // named by their fully qualified names ("user-facing",
 // "platform.users"), a category's descendants included. It is tag
@@ -22,13 +20,4 @@ func groupTags(fqns []string) []string {
 		out[i] = groupTagPrefix + f
 	}
 	return out
-}
-
-// allowFunc is c's action filter for views of the plan, nil when c filters
-// nothing.
-func (c *serveConfig) allowFunc() func(*engine.Endpoint) bool {
-	if !c.filters() {
-		return nil
-	}
-	return func(ep *engine.Endpoint) bool { return c.allows(ep.Tags()) }
 }

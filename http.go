@@ -1,13 +1,14 @@
 package vurb
 
 import (
-	"net"
+	"context"
 	"net/http"
-	"strconv"
-	"strings"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/vurb-go/vurb/internal/edge"
 )
 
 // HTTPHandler returns an http.Handler serving the app over MCP's streamable
@@ -27,179 +28,231 @@ import (
 // WriteTimeout); without that, a client that trickles its body or stops
 // reading holds its connection for good.
 func (a *App) HTTPHandler(opts ...ServeOption) http.Handler {
-	return a.httpServing(opts...).handler
+	return a.site().HTTPHandler(opts...)
 }
 
-// httpServing is a streamable HTTP handler with what a graceful shutdown
-// needs: the SDK server behind it and the requests in flight.
-type httpServing struct {
-	handler  http.Handler
-	server   *mcp.Server
-	inFlight inFlight
+// ListenAndServe serves the app over streamable HTTP at http://addr/mcp
+// until ctx is cancelled. Then it stops accepting connections, lets calls
+// already accepted finish and answer (for up to the ShutdownGrace period),
+// closes what remains and returns nil. Any other failure is returned.
+func (a *App) ListenAndServe(ctx context.Context, addr string, opts ...ServeOption) error {
+	return a.site().ListenAndServe(ctx, addr, opts...)
 }
 
-func (a *App) httpServing(opts ...ServeOption) *httpServing {
-	cfg := newServeConfig(opts)
-	server := a.newServer(&cfg)
-	var ho mcp.StreamableHTTPOptions
-	if cfg.sdkHTTP != nil {
-		ho = *cfg.sdkHTTP
-	}
-	ho.Stateless = ho.Stateless || cfg.stateless
-	ho.JSONResponse = ho.JSONResponse || cfg.jsonResponse
-	if ho.Logger == nil {
-		ho.Logger = sdkLogger(a.cfg.logger)
-	}
-	ho.SessionTimeout = cfg.sessionTimeout(ho.SessionTimeout)
-	// Host and Origin are checked once, in front of every path (guard), with
-	// the go-sdk's localhost rule unless the user's options turn it off.
-	ho.DisableLocalhostProtection = true
-	ho.MaxRequestBodyBytes = cfg.maxBodyBytes
-	if ho.MaxRequestBodyBytes == 0 {
-		ho.MaxRequestBodyBytes = int64(a.cfg.limits.MaxBytes) + 64<<10 // the arguments plus the JSON-RPC envelope
-	}
-	var fast func(http.Handler) http.Handler
-	if !cfg.noLane {
-		userCacheable := a.cfg.serverOpts != nil && a.cfg.serverOpts.SetCacheable != nil
-		routes := a.view(&cfg)
-		impl := &mcp.Implementation{Name: a.cfg.name, Version: a.cfg.version}
-		fast = func(sdk http.Handler) http.Handler {
-			if l := newLane(sdk, a.built().Runtime(), routes, impl, &ho, userCacheable, a.cfg.requestMW, a.views(&cfg)); l != nil {
-				return l
-			}
-			return sdk
-		}
-	}
-	h := capSessions(generations(server, ho, fast, a.taskFront(&cfg, &ho)), server, cfg.sessionCap(), cfg.sessionShare(), ho.Stateless)
-	hs := &httpServing{server: server}
-	counted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost { // a POST carries calls; a GET is a standing stream
-			hs.inFlight.add(1)
-			defer hs.inFlight.add(-1)
-		}
-		h.ServeHTTP(w, r)
-	})
-	var served http.Handler = counted
-	if cfg.challenges {
-		if cfg.bearer == nil {
-			panic("vurb: ScopeChallenges needs BearerAuth: a challenge names the resource metadata BearerAuth serves, and scopes come from the tokens it verifies")
-		}
-		if len(a.requiredScopes()) > 0 { // else nothing to challenge for: no body to read
-			served = a.challenger(&cfg, server, ho.MaxRequestBodyBytes, served)
-		}
-	}
-	if cfg.bearer != nil {
-		cfg.bearer = cfg.bearer.forApp(a.requiredScopes())
-		served = cfg.bearer.protect(served, a.cfg.logger) // every request, the fast lane's included
-	}
-	hs.handler = guard(served, &cfg)
-	if cfg.bearer != nil {
-		hs.handler = cfg.bearer.withMetadata(hs.handler) // public, cross-origin: outside the guard
-	}
-	return hs
+// BearerAuth makes HTTPHandler and ListenAndServe an OAuth 2.1 resource
+// server, as the MCP authorization spec asks of a remote server: every
+// request must carry a bearer token that verifier accepts, issued for this
+// server (RFC 8707's resource indicator, metadata.Resource).
+//
+// It is the go-sdk's own machinery, wired in: auth.RequireBearerToken
+// checks each request (opts passes the go-sdk's options through: Scopes
+// every request needs, ClockSkew, AllowMissingExpiration), and
+// auth.ProtectedResourceMetadataHandler serves metadata, the RFC 9728
+// document that tells a client which authorization servers issue tokens
+// for this resource. What vurb adds:
+//
+//   - The document is served, without a token, at the RFC 9728 location
+//     derived from metadata.Resource: /.well-known/oauth-protected-resource
+//     followed by the resource's path (/.well-known/oauth-protected-resource/mcp
+//     for https://mcp.example.com/mcp), and at the bare
+//     /.well-known/oauth-protected-resource, where clients look last.
+//     ListenAndServe routes both paths; behind your own mux, route them to
+//     the same handler as /mcp (see ExampleBearerAuth).
+//   - A refused request gets 401 (403 when it lacks one of opts.Scopes)
+//     with a challenge that names the document, and RFC 6750's error code
+//     when one applies:
+//     WWW-Authenticate: Bearer error="invalid_token", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp".
+//     A 403 says error="insufficient_scope" and scope="..." lists the
+//     scopes needed. A request without a token gets no error code, as
+//     RFC 6750 §3.1 asks.
+//   - The audience is checked whatever the verifier: a token whose claims
+//     (TokenInfo.Extra["aud"]) name audiences none of which is
+//     metadata.Resource is refused, so a token issued for another server
+//     cannot be replayed here. A verifier of opaque tokens that reports no
+//     "aud" must check the audience itself (an introspection response
+//     carries it).
+//
+// verifier may be any auth.TokenVerifier: the one the oidc sub-package
+// builds for JWT access tokens from an OpenID Connect issuer, or your own
+// for opaque tokens (introspection, a database). It must return an error
+// wrapping auth.ErrInvalidToken for a token it refuses (the client gets
+// 401), and set UserID: the go-sdk binds a session to the user who opened
+// it and refuses (403 "session user mismatch") a request on it with
+// another user's token; with the same user, each request's own token,
+// scopes included, is the one the request sees.
+//
+// The check wraps every request the handler answers, the fast lane's
+// included, so auth.TokenInfoFromContext(r.Context()) holds the verified
+// token wherever the request goes.
+//
+// BearerAuth panics when verifier is nil or metadata.Resource is not an
+// absolute URL without a fragment (RFC 8707 §2).
+func BearerAuth(verifier auth.TokenVerifier, metadata *oauthex.ProtectedResourceMetadata, opts *auth.RequireBearerTokenOptions) ServeOption {
+	return edge.BearerAuth(verifier, metadata, opts)
 }
 
-// generations is one endpoint for both protocol generations. A request of
-// revision 2026-07-28 or later that names no session is sessionless by
-// definition, so it goes to a stateless SDK handler; everything else
-// (initialize, requests on a session, its GET stream and DELETE) goes to the
-// stateful one, which the go-sdk refuses to let answer the new revision.
-// Both serve the same server, with the same tools, filters and hardening.
-// With Stateless() set, every request is stateless. fast, when not nil,
-// puts the fast lane (see lane) in front of the stateless handler; tasks,
-// when not nil, puts the tasks extension (see taskFront) in front of both.
-func generations(server *mcp.Server, ho mcp.StreamableHTTPOptions, fast, tasks func(http.Handler) http.Handler) http.Handler {
-	getServer := func(*http.Request) *mcp.Server { return server }
-	sessionless := ho
-	sessionless.Stateless = true
-	stateless := withRemote(mcp.NewStreamableHTTPHandler(getServer, &sessionless))
-	if fast != nil {
-		stateless = fast(stateless)
-	}
-	if tasks != nil {
-		stateless = tasks(stateless)
-	}
-	if ho.Stateless {
-		return stateless
-	}
-	stateful := withRemote(mcp.NewStreamableHTTPHandler(getServer, &ho))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get(sessionIDHeader) == "" && sessionlessRevision(r.Header.Get(protocolVersionHeader)) {
-			stateless.ServeHTTP(w, r)
-			return
-		}
-		stateful.ServeHTTP(w, r)
-	})
+// ScopeChallenges asks for scopes when they are needed, as MCP's step-up
+// authorization does, instead of hiding what a token cannot reach. It
+// needs BearerAuth. With it:
+//
+//   - an action whose scopes (RequireScopes) the caller's token lacks stays
+//     in its tools/list, so the model can choose it;
+//   - a request that invokes it (tools/call, and prompts/get or
+//     resources/read when the app itself requires scopes) is answered,
+//     before any handler runs or any stream starts, with HTTP 403 and
+//     WWW-Authenticate: Bearer error="insufficient_scope",
+//     scope="<every scope the operation needs>", resource_metadata="...".
+//     A client that supports step-up sends the user to the authorization
+//     server for those scopes (joined to those it holds) and sends the
+//     request again with the new token.
+//
+// A client without step-up support sees a failed request rather than a
+// tool error it can read, which is why this is a choice: without
+// ScopeChallenges, a scoped action is absent from the lists of callers who
+// lack its scopes, and a call of it is a tool error naming them. Visibility
+// rules (WithVisibility) still hide what they hide: a hidden tool is
+// unknown, never challenged for.
+func ScopeChallenges() ServeOption {
+	return edge.ScopeChallenges()
 }
 
-// The MCP HTTP headers vurb reads (net/http canonicalises their case).
-const (
-	sessionIDHeader       = "Mcp-Session-Id"
-	protocolVersionHeader = "Mcp-Protocol-Version"
-)
-
-// sessionlessRevision reports whether version (a YYYY-MM-DD revision, as
-// the header carries it) is one without sessions.
-func sessionlessRevision(version string) bool { return engine.Sessionless(version) }
-
-// guard checks Host and Origin before any front sees a request: the fast
-// lane, the tasks front, the scope challenger and the go-sdk all sit behind
-// it. A Host that AllowedHosts does not list is refused; without
-// AllowedHosts, a request that reached a loopback listener must name a
-// loopback host (DNS rebinding: a web page whose name resolves to 127.0.0.1
-// must not reach a local server), as the go-sdk checks on its own path
-// unless HTTPOptions sets DisableLocalhostProtection. A browser's Origin
-// must be the request's own, or one AllowedOrigins lists.
-func guard(next http.Handler, cfg *serveConfig) http.Handler {
-	localhost := cfg.sdkHTTP == nil || !cfg.sdkHTTP.DisableLocalhostProtection
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if len(cfg.allowedHosts) > 0 && !cfg.allowedHosts[r.Host] && !cfg.allowedHosts[hostOnly(r.Host)] {
-			http.Error(w, "Forbidden: host "+engine.Truncate(r.Host, 64)+" is not allowed", http.StatusForbidden)
-			return
-		}
-		if localhost && len(cfg.allowedHosts) == 0 && rebound(r) {
-			http.Error(w, "Forbidden: invalid Host header "+strconv.Quote(engine.Truncate(r.Host, 64))+
-				": a server listening on loopback answers loopback hosts only (see AllowedHosts)", http.StatusForbidden)
-			return
-		}
-		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, r, cfg) {
-			http.Error(w, "Forbidden: origin "+engine.Truncate(origin, 64)+" is not allowed", http.StatusForbidden)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
+// ReadHeaderTimeout bounds the reading of a request's headers by
+// ListenAndServe (default DefaultReadHeaderTimeout; negative: none).
+func ReadHeaderTimeout(d time.Duration) ServeOption {
+	return edge.ReadHeaderTimeout(d)
 }
 
-// rebound reports whether r reached a loopback listener under a host name
-// that is not loopback.
-func rebound(r *http.Request) bool {
-	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	return ok && local != nil && loopback(local.String()) && !loopback(r.Host)
+// BodyReadTimeout bounds the reading of a request's body by
+// ListenAndServe, from the end of its headers (default
+// DefaultBodyReadTimeout; negative: none). A client that trickles its
+// body is cut then. Only the body: an event stream that follows it is not
+// bounded.
+func BodyReadTimeout(d time.Duration) ServeOption {
+	return edge.BodyReadTimeout(d)
 }
 
-func originAllowed(origin string, r *http.Request, cfg *serveConfig) bool {
-	if len(cfg.allowedOrigins) > 0 {
-		return cfg.allowedOrigins[origin]
-	}
-	// Same origin: the Origin's host is the request's Host.
-	_, host, ok := strings.Cut(origin, "://")
-	return ok && host == r.Host
+// WriteTimeout bounds each write of an answer by ListenAndServe (default
+// DefaultWriteTimeout; negative: none). It is set afresh before every
+// write and flush rather than once per request, so a long-lived event
+// stream is not cut while its client reads it, and a client that stops
+// reading is cut once its buffers are full and a write has waited this
+// long.
+func WriteTimeout(d time.Duration) ServeOption {
+	return edge.WriteTimeout(d)
 }
 
-// loopback reports whether hostport (a Host header or an address) names
-// the loopback interface.
-func loopback(hostport string) bool {
-	host := strings.Trim(hostOnly(hostport), "[]")
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+// IdleTimeout closes a keep-alive connection of ListenAndServe that has
+// carried no request for d (default DefaultIdleTimeout; negative: none,
+// which leaves idle connections open for good).
+func IdleTimeout(d time.Duration) ServeOption {
+	return edge.IdleTimeout(d)
 }
 
-func hostOnly(hostport string) string {
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		return h
-	}
-	return hostport
+// MaxConnections bounds the connections ListenAndServe holds open
+// (default DefaultMaxConnections; negative: no bound). Past it, the
+// connection idle the longest (one that never sent a request, or a
+// kept-alive one between requests) is closed to make room for the new
+// one; only when every connection has a request in flight do new ones
+// wait in the listen backlog until one closes. Keep it below the
+// process's file-descriptor limit.
+func MaxConnections(n int) ServeOption {
+	return edge.MaxConnections(n)
+}
+
+// SessionIdleTimeout closes a session that has received no request for d
+// (default DefaultSessionIdleTimeout; negative: never, as the go-sdk
+// does by default). A standing event stream does not count as activity:
+// a client that keeps a quiet session pings it. It overrides
+// HTTPOptions' SessionTimeout.
+func SessionIdleTimeout(d time.Duration) ServeOption {
+	return edge.SessionIdleTimeout(d)
+}
+
+// MaxSessions bounds the sessions open at once (default
+// DefaultMaxSessions; negative: no bound). Past it, the session that has
+// been idle the longest (no request in flight, none for the longest time)
+// is closed to make room for the new one; only when every session is busy
+// is a request that would open one refused, with 503 Service Unavailable
+// and a Retry-After. One caller holds at most its share (see
+// MaxSessionsPerCaller).
+func MaxSessions(n int) ServeOption {
+	return edge.MaxSessions(n)
+}
+
+// MaxSessionsPerCaller bounds the sessions one caller may hold open at
+// once (default: a sixteenth of MaxSessions, at least 16): past it, that
+// caller's next initialize gets 429 Too Many Requests, and nobody else's.
+// A caller is the subject of its verified token, else the host it connects
+// from (its /64 over IPv6), as PerCaller keys it: never a value the client
+// writes. At MaxSessions, the session idle the longest makes room for a
+// new one.
+func MaxSessionsPerCaller(n int) ServeOption {
+	return edge.MaxSessionsPerCaller(n)
+}
+
+// Stateless makes HTTPHandler serve every request on its own, without
+// sessions: any replica can answer any request. Server-to-client requests
+// (sampling, elicitation) are then unavailable.
+func Stateless() ServeOption {
+	return edge.Stateless()
+}
+
+// JSONResponse makes HTTPHandler answer with application/json instead of an
+// event stream when a request needs only its response.
+func JSONResponse() ServeOption {
+	return edge.JSONResponse()
+}
+
+// MaxBodyBytes bounds an HTTP request's body (default: the app's argument
+// limit plus 64 KiB). Larger bodies get 413.
+func MaxBodyBytes(n int64) ServeOption {
+	return edge.MaxBodyBytes(n)
+}
+
+// AllowedOrigins lists the browser origins (scheme://host[:port]) allowed
+// to call the HTTP handler. A request with an Origin header not listed gets
+// 403. Without the option, cross-origin browser requests are refused and
+// same-origin and non-browser ones are allowed.
+func AllowedOrigins(origins ...string) ServeOption {
+	return edge.AllowedOrigins(origins...)
+}
+
+// AllowedHosts lists the Host header values (host or host:port) the HTTP
+// handler answers to; any other gets 403, which blocks DNS rebinding.
+// Without it, a loopback listener answers loopback Hosts only (the go-sdk's
+// rule, applied in front of every path); with it, the list replaces that
+// rule, so a loopback listener behind a local proxy or a hosts-file name
+// answers the names listed.
+func AllowedHosts(hosts ...string) ServeOption {
+	return edge.AllowedHosts(hosts...)
+}
+
+// HTTPOptions passes the go-sdk's own streamable HTTP options through
+// (event store, session timeout, cross-origin protection, ...): every
+// feature of the transport stays reachable. vurb's settings apply over a
+// copy of opts: Stateless and JSONResponse turn the SDK's on, MaxBodyBytes
+// (or its default) sets MaxRequestBodyBytes, and a nil Logger gets the
+// app's.
+func HTTPOptions(opts *mcp.StreamableHTTPOptions) ServeOption {
+	return edge.HTTPOptions(opts)
+}
+
+// NoFastLane sends every request through the go-sdk's handlers. By default
+// HTTPHandler answers the sessionless requests that need no stream
+// (tools/call and tools/list of revision 2026-07-28 and later, and of
+// Stateless() servers) itself, from the compiled plan, the way the go-sdk
+// would, byte for byte, at a fraction of the cost; this option is for
+// comparing the two, or ruling the lane out.
+func NoFastLane() ServeOption {
+	return edge.NoFastLane()
+}
+
+// DefaultShutdownGrace is how long ListenAndServe lets in-flight calls run
+// after its context is cancelled.
+const DefaultShutdownGrace = edge.DefaultShutdownGrace
+
+// ShutdownGrace sets how long ListenAndServe waits for in-flight calls when
+// it stops (default DefaultShutdownGrace).
+func ShutdownGrace(d time.Duration) ServeOption {
+	return edge.ShutdownGrace(d)
 }

@@ -4,12 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -23,7 +20,7 @@ import (
 // in, which carries the caller.
 func roundFor(ctx context.Context, rt *engine.Runtime, request string, o engine.Origin, args any) (context.Context, *engine.Round, error) {
 	r := new(engine.Round)
-	if err := appScopes(rt, o.Token); err != nil {
+	if err := edge.AppScopes(rt, o.Token); err != nil {
 		return nil, nil, err
 	}
 	ctx = context.WithValue(ctx, callerKey{}, callerOf(&o))
@@ -35,17 +32,6 @@ func roundFor(ctx context.Context, rt *engine.Runtime, request string, o engine.
 		return nil, nil, err
 	}
 	return engine.WithRound(ctx, r), r, nil
-}
-
-// appScopes refuses a request for a prompt or a resource (its get or read,
-// and the completion of its arguments) from a token without the scopes
-// App.RequireScopes asks for.
-func appScopes(rt *engine.Runtime, token *auth.TokenInfo) error {
-	if missing := engine.Missing(rt.Scopes, token); missing != nil {
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
-			Message: fmt.Sprintf(rt.Messages.MissingScopes, strings.Join(missing, " "))}
-	}
-	return nil
 }
 
 // inputRequired reports whether err ends the round, and if so the requests

@@ -2,10 +2,9 @@ package vurb
 
 import (
 	"context"
-	"slices"
 	"sync"
 
-	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/internal/edge"
 	"github.com/vurb-go/vurb/manifest"
 )
 
@@ -27,12 +26,10 @@ import (
 // ones; past 64 kinds of caller, a kept one gives way, to be computed
 // again when asked for.
 func (a *App) PublishManifest(opts ...ServeOption) *ResourceDef {
-	cfg := newServeConfig(opts)
 	// ScopeChallenges, HTTP's own, decides what lists show: the manifest
 	// shows what they do.
-	cfg.httpOnly = slices.DeleteFunc(cfg.httpOnly, func(s string) bool { return s == "ScopeChallenges" })
-	cfg.mustNotNeedHTTP("PublishManifest")
-	docs := &manifests{app: a, cfg: &cfg}
+	edge.MustNotNeedHTTP("PublishManifest", opts, "ScopeChallenges")
+	docs := &manifests{app: a, opts: opts}
 	return Resource(a, manifest.URI, "vurb-manifest", func(ctx context.Context) (Contents, error) {
 		data, err := docs.of(CallerFrom(ctx))
 		return Contents{Text: string(data)}, err
@@ -45,9 +42,9 @@ func (a *App) PublishManifest(opts ...ServeOption) *ResourceDef {
 // actions that its callers have.
 type manifests struct {
 	app  *App
-	cfg  *serveConfig
+	opts []ServeOption
 	once sync.Once
-	vs   *views // nil: every caller sees the same actions
+	list edge.Lister
 
 	mu   sync.Mutex
 	docs map[string][]byte
@@ -55,17 +52,9 @@ type manifests struct {
 
 // of returns the manifest of what c sees.
 func (m *manifests) of(c *Caller) ([]byte, error) {
-	m.once.Do(func() { m.vs = m.app.views(m.cfg) })
-	key, allow := "", m.cfg.allowFunc()
-	if m.vs != nil {
-		class := ""
-		if m.vs.class != nil {
-			class = m.vs.class(c)
-		}
-		var permits func(*engine.Endpoint) bool
-		key, permits = m.vs.listed(class, c.Token)
-		allow = m.vs.shows(class, permits)
-	}
+	m.once.Do(func() { m.list = m.app.site().Lister(m.opts) })
+	o := c.origin()
+	key, allow := m.list(&o)
 	m.mu.Lock()
 	data, ok := m.docs[key]
 	m.mu.Unlock()

@@ -145,11 +145,9 @@ func (d *ActionDef) modelTask() *model.Task {
 	if t == nil {
 		return nil
 	}
-	t.mu.Lock()
-	spec, ok := t.actions[d.canonicalKey()]
-	t.mu.Unlock()
+	spec, ok := t.Spec(d.canonicalKey())
 	if !ok {
 		return nil
 	}
-	return &model.Task{Required: spec.required}
+	return &model.Task{Required: spec.Required}
 }

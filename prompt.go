@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -167,7 +168,7 @@ func (p *PromptDef) register(s *mcp.Server, rt *engine.Runtime) {
 				return &mcp.GetPromptResult{InputRequests: asked, RequestState: sealed}, nil
 			}
 			if err != nil {
-				return nil, handlerError(rt, "prompt "+engine.Truncate(p.name, 128), err)
+				return nil, edge.HandlerError(rt, "prompt "+engine.Truncate(p.name, 128), err)
 			}
 			return res, nil
 		})

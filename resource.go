@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -171,7 +172,7 @@ func (r *ResourceDef) register(s *mcp.Server, rt *engine.Runtime) {
 			return &mcp.ReadResourceResult{InputRequests: asked, RequestState: sealed}, nil
 		}
 		if err != nil {
-			return nil, handlerError(rt, "resource "+engine.Truncate(uri, 256), err)
+			return nil, edge.HandlerError(rt, "resource "+engine.Truncate(uri, 256), err)
 		}
 		mime := c.MIMEType
 		if mime == "" {

@@ -2,10 +2,60 @@ package vurb
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"log/slog"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge"
+	"github.com/vurb-go/vurb/internal/engine"
 )
+
+// site is the app as the serving edge sees it, lowered once, after Build:
+// the plan and what the app declared beyond it.
+func (a *App) site() *edge.Site {
+	p := a.built()
+	a.edgeOnce.Do(func() {
+		s := &edge.Site{Plan: p, Name: a.cfg.name, Version: a.cfg.version, Instructions: a.cfg.instructions,
+			Logger: a.cfg.logger, RequestMW: a.cfg.requestMW, ServerOptions: a.cfg.serverOpts,
+			Scopes: a.requiredScopes(), MaxBytes: a.cfg.limits.MaxBytes, NotifyBuffer: a.cfg.notifyBuffer,
+			ListTTL: a.cfg.listTTL, ListTTLSet: a.cfg.listTTLSet, Visible: a.cfg.visible, Suggests: a.suggests(),
+			Tasks: a.tasks(false)}
+		if class := a.cfg.class; class != nil {
+			s.Class = func(o *engine.Origin) string { return class(callerOf(o)) }
+		}
+		for _, pr := range a.prompts {
+			s.Prompts = append(s.Prompts, edge.Prompt{Name: pr.name, Completers: completers(pr.completers)})
+		}
+		for _, r := range a.resources {
+			s.Resources = append(s.Resources, edge.Resource{URI: r.uri, Matches: r.matches, TTL: r.ttl, Public: r.public,
+				Completers: completers(r.completers)})
+		}
+		s.Register = func(server *mcp.Server, rt *engine.Runtime) {
+			for _, pr := range a.prompts {
+				pr.register(server, rt)
+			}
+			for _, r := range a.resources {
+				r.register(server, rt)
+			}
+		}
+		if len(a.skills.list) > 0 {
+			s.Extend, s.Capabilities = a.serveSkills, a.skillCapabilities
+		}
+		s.SkillCacheable = func(req mcp.Request, c *mcp.Cacheable, listTTLMs int) { a.skillCacheable(req, c, listTTLMs) }
+		a.edge = s
+	})
+	return a.edge
+}
+
+// completers are cs as the edge holds them.
+func completers(cs map[string]Completer) map[string]edge.Completer {
+	out := make(map[string]edge.Completer, len(cs))
+	for k, c := range cs {
+		out[k] = c
+	}
+	return out
+}
 
 // NewServer returns a go-sdk server with everything the app declares: its
 // tools (through opts' tag filters), prompts, resources, completions and
@@ -14,65 +64,205 @@ import (
 // setting (Stateless, AllowedHosts, ...), which a bare server cannot honour:
 // pass those to HTTPHandler or ListenAndServe.
 func (a *App) NewServer(opts ...ServeOption) *mcp.Server {
-	cfg := newServeConfig(opts)
-	cfg.mustNotNeedHTTP("NewServer")
-	return a.newServer(&cfg)
-}
-
-// newServer is NewServer once the options are read.
-func (a *App) newServer(cfg *serveConfig) *mcp.Server {
-	p := a.built()
-	var so mcp.ServerOptions
-	if a.cfg.serverOpts != nil {
-		so = *a.cfg.serverOpts
-	}
-	so.Instructions = a.cfg.instructions
-	so.Logger = sdkLogger(a.cfg.logger)
-	so.CompletionHandler = a.complete
-	subs := newSubscriptions(a)
-	so.SubscribeHandler, so.UnsubscribeHandler = subs.subscribe, subs.unsubscribe
-	so.HasTools = len(p.Tools()) > 0
-	so.HasPrompts = len(a.prompts) > 0
-	so.HasResources = len(a.resources) > 0
-	so.SetCacheable = a.setCacheable(so.SetCacheable)
-	so.Capabilities = a.skillCapabilities(so.Capabilities) // skill_serve.go
-	if cfg.keepAlive != 0 {
-		so.KeepAlive = max(cfg.keepAlive, 0)
-	}
-	server := mcp.NewServer(&mcp.Implementation{Name: a.cfg.name, Version: a.cfg.version}, &so)
-	subs.server = server
-	server.AddReceivingMiddleware(shortEchoes(p.Runtime()))
-	vs := a.views(cfg)
-	if vs != nil {
-		server.AddReceivingMiddleware(vs.listMiddleware)
-	}
-	a.serveSkills(server, p.Runtime(), so.SetCacheable) // inside the request middleware, as tools are
-	server.AddReceivingMiddleware(a.cfg.requestMW...)
-	server.AddSendingMiddleware(newNotifier(a.cfg.notifyBuffer, a.cfg.logger).middleware)
-	a.attach(server, cfg, vs)
-	for _, pr := range a.prompts {
-		pr.register(server, p.Runtime())
-	}
-	for _, r := range a.resources {
-		r.register(server, p.Runtime())
-	}
-	// Last, so outermost: no handler's panic gets past it.
-	server.AddReceivingMiddleware(containPanics(p.Runtime(), a.cfg.logger))
-	a.servers.add(server)
-	return server
+	return a.site().NewServer(opts...)
 }
 
 // Serve runs the app on transport (Stdio() for desktop clients) until the
 // client disconnects or ctx is cancelled; a cancelled ctx is a clean stop
 // and returns nil. Like NewServer, it panics on HTTP settings in opts.
 func (a *App) Serve(ctx context.Context, transport mcp.Transport, opts ...ServeOption) error {
-	cfg := newServeConfig(opts)
-	cfg.mustNotNeedHTTP("Serve")
-	server := a.newServer(&cfg)
-	defer a.servers.remove(server)
-	err := server.Run(ctx, transport)
-	if ctx.Err() != nil && (err == nil || errors.Is(err, ctx.Err())) {
-		return nil
-	}
-	return err
+	return a.site().Serve(ctx, transport, opts...)
 }
+
+// ServeOption configures how the app is served: which of its actions a
+// server exposes (IncludeTags, ExcludeTags: access control, honoured by
+// Attach, NewServer, Serve, HTTPHandler and ListenAndServe alike) and, for
+// HTTPHandler and ListenAndServe only, the HTTP settings (Stateless,
+// AllowedHosts, HTTPOptions, ...). Passing an HTTP setting where there is
+// no HTTP panics, naming it: it would otherwise be silently ignored.
+type ServeOption = edge.ServeOption
+
+// IncludeTags exposes only the actions that carry at least one of tags
+// (their own, their group's or their tool's). A filter is access control:
+// an action it hides is absent from tools/list and a call to it gets the
+// same "unknown tool" error as a name that never existed.
+func IncludeTags(tags ...string) ServeOption {
+	return edge.IncludeTags(tags...)
+}
+
+// ExcludeTags hides every action that carries any of tags, whatever
+// IncludeTags says.
+func ExcludeTags(tags ...string) ServeOption {
+	return edge.ExcludeTags(tags...)
+}
+
+// KeepAlive makes the server ping each client every d and close the
+// session after a ping goes unanswered (the go-sdk's
+// ServerOptions.KeepAlive; off by default). It applies to every
+// transport. Over streamable HTTP a ping travels on the session's
+// standing event stream: a client that holds none cannot answer it, and
+// its session would be closed at the first ping, so turn it on only for
+// clients that listen.
+func KeepAlive(d time.Duration) ServeOption {
+	return edge.KeepAlive(d)
+}
+
+// ToolServer is what Attach needs of an MCP server. *mcp.Server implements
+// it; a test double or a wrapper can stand in for it.
+type ToolServer = edge.ToolServer
+
+// Attach registers the app's compiled tools, in the app's exposition and
+// through opts' tag filters, on server, with vurb's own decoding and
+// validation (the SDK's low-level AddTool validates nothing a second time).
+// It builds the app if needed and returns a function that removes exactly
+// the tools it added.
+//
+// Attach compiles nothing: it hands the SDK the tools and handlers built
+// once at Build, or, through a filter, a view of them derived from the
+// plan (a grouped tool some of whose actions are hidden is listed over the
+// others, sharing their compiled chains). Attaching to a fresh server per
+// request, as a stateless deployment may, costs little more than AddTool
+// itself. Like NewServer, it panics on HTTP settings in opts.
+//
+// Calls through an attached tool keep every rule of the app: scopes, and
+// the caller's view under WithVisibility. On an *mcp.Server, Attach also
+// filters tools/list per caller (the app's tools only; the server's own
+// are listed as they are); on another ToolServer, the list is yours.
+func (a *App) Attach(server ToolServer, opts ...ServeOption) (detach func()) {
+	return a.site().Attach(server, opts...)
+}
+
+// DefaultMaxLineBytes bounds one stdio message: four times the default
+// argument limit, so that a call the app accepts always fits.
+const DefaultMaxLineBytes = edge.DefaultMaxLineBytes
+
+// DefaultMaxInFlight bounds the stdio requests being answered at once.
+const DefaultMaxInFlight = edge.DefaultMaxInFlight
+
+// StdioOption configures the transport Stdio returns.
+type StdioOption = edge.StdioOption
+
+// MaxLineBytes bounds one stdio message, a line (default
+// DefaultMaxLineBytes). A longer line is skipped without being held in
+// memory and answered with an invalid-request error. Keep it above
+// WithMaxArgumentBytes.
+func MaxLineBytes(n int) StdioOption {
+	return edge.MaxLineBytes(n)
+}
+
+// MaxInFlight bounds the stdio requests being answered at once (default
+// DefaultMaxInFlight). At the bound the server stops reading stdin until
+// an answer is written: a client that writes without reading the answers
+// is held back by its own pipe, and the server's memory stays flat.
+func MaxInFlight(n int) StdioOption {
+	return edge.MaxInFlight(n)
+}
+
+// Stdio returns the standard input/output transport that desktop clients
+// (Claude Desktop, IDEs) use to run a server as a child process: one
+// JSON-RPC message per line. A line that is not JSON is answered with a
+// parse error (-32700), one that is JSON but not a JSON-RPC 2.0 message
+// (a batch, another version) with an invalid-request error (-32600), and
+// the server reads on; see MaxLineBytes and MaxInFlight for its bounds.
+func Stdio(opts ...StdioOption) mcp.Transport {
+	return edge.Stdio(opts...)
+}
+
+// NotifyResourceUpdated tells every client subscribed to uri that it
+// changed (notifications/resources/updated), on every server the app made.
+// It waits on no subscriber: each has a queue of its own (see
+// WithNotifyBuffer), and one that does not read misses what does not fit.
+// It stops early, with ctx's error, when ctx is done.
+func (a *App) NotifyResourceUpdated(ctx context.Context, uri string) error {
+	return a.site().NotifyResourceUpdated(ctx, uri)
+}
+
+// DefaultNotifyBuffer is how many broadcast notifications wait for one
+// subscriber before the next ones are dropped.
+const DefaultNotifyBuffer = edge.DefaultNotifyBuffer
+
+// DefaultListTTL is how long a client may cache the app's lists.
+const DefaultListTTL = edge.DefaultListTTL
+
+// WithRequestMiddleware wraps every request the app's servers receive, of
+// any method (tools/call, tools/list, prompts/get, resources/read,
+// initialize, ...), on every transport: stdio, HTTP sessions and
+// sessionless requests, the fast lane included. It is the go-sdk's own
+// middleware shape, so what is written for the SDK works here, and it is
+// where one rule covers everything the server exposes: an authorization
+// check for prompts and resources as for tools, a trace span per request.
+//
+// The first middleware runs first. The context a middleware passes on
+// reaches the handlers (vurb.Logger, CallerFrom and the span of a tracer
+// all read it). req.GetExtra() carries the verified token and the HTTP
+// headers; req.GetParams().GetMeta() the request's _meta. Panics are
+// contained as a handler's are. Tool-level concerns (an action's tags,
+// scopes, annotations) are better placed in App.Use, whose Call knows the
+// action; an in-process App.Call does not pass through this chain.
+//
+// A sessionless request answered by the fast lane has no session: there,
+// req.GetSession() holds a nil *mcp.ServerSession, so check it before use
+// (CallerFrom's SessionID is "" alike). The tasks extension's own methods
+// (tasks/get, tasks/update, tasks/cancel) are not wrapped; a tools/call
+// that starts a task is.
+func WithRequestMiddleware(mw ...mcp.Middleware) Option {
+	for i, m := range mw {
+		if m == nil {
+			panic(fmt.Sprintf("vurb: nil middleware at position %d of WithRequestMiddleware", i))
+		}
+	}
+	return func(c *config) { c.requestMW = append(c.requestMW, mw...) }
+}
+
+// WithLogContext adds attributes to every call's logger (Call.Logger,
+// vurb.Logger), read from the context the call arrived with when the
+// logger is first made: a trace and span id put there by a request
+// middleware, so that logs join traces. Several WithLogContext options all
+// contribute, in the order given.
+func WithLogContext(attrs func(ctx context.Context) []slog.Attr) Option {
+	return func(c *config) {
+		prev := c.logContext
+		switch {
+		case attrs == nil:
+		case prev == nil:
+			c.logContext = attrs
+		default:
+			c.logContext = func(ctx context.Context) []slog.Attr { return append(prev(ctx), attrs(ctx)...) }
+		}
+	}
+}
+
+// WithNotifyBuffer sets how many broadcast notifications
+// (notifications/resources/updated, notifications/*/list_changed) may wait
+// for one slow subscriber (default DefaultNotifyBuffer); past it that
+// subscriber misses them, with a warning in the log, and the others are
+// not delayed.
+func WithNotifyBuffer(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.notifyBuffer = n
+		}
+	}
+}
+
+// WithListTTL sets how long clients may cache the app's lists (default
+// DefaultListTTL); zero says they are stale at once.
+func WithListTTL(d time.Duration) Option {
+	return func(c *config) {
+		c.listTTL = max(d, 0)
+		c.listTTLSet = true
+	}
+}
+
+// TTL says how long a client may cache what a read of the resource
+// returns (default: not at all), and that the cache may be shared between
+// users (cacheScope "public") when public is true.
+func (r *ResourceDef) TTL(d time.Duration, public bool) *ResourceDef {
+	r.app.mustBeMutable()
+	r.ttl, r.public = max(d, 0), public
+	return r
+}
+
+// DefaultMaxSubscriptions is how many resources one session may be
+// subscribed to at once.
+const DefaultMaxSubscriptions = edge.DefaultMaxSubscriptions

@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -36,10 +37,10 @@ func (x *skillIndex) readDir(ctx context.Context, rt *engine.Runtime, r *mcp.Ser
 			why = "%q is a file, not a directory resource"
 		}
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-			Message: "resources/directory/read: " + fmt.Sprintf(why, engine.Truncate(r.Params.URI, maxEcho))}
+			Message: "resources/directory/read: " + fmt.Sprintf(why, engine.Truncate(r.Params.URI, edge.MaxEcho))}
 	}
 	if missing != nil {
-		return nil, refused(rt, "directory "+engine.Truncate(uri, maxEcho), missing)
+		return nil, refused(rt, "directory "+engine.Truncate(uri, edge.MaxEcho), missing)
 	}
 	var shown []*mcp.Resource
 	for _, c := range d.children {

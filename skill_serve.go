@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -165,7 +166,7 @@ func (x *skillIndex) get(ctx context.Context, rt *engine.Runtime, r *mcp.ServerR
 	}
 	if !known {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-			Message: fmt.Sprintf("skills/get: no skill is served at %q", engine.Truncate(uri, maxEcho))}
+			Message: fmt.Sprintf("skills/get: no skill is served at %q", engine.Truncate(uri, edge.MaxEcho))}
 	}
 	if missing != nil {
 		return nil, refused(rt, "skill "+s.def.path, missing)
@@ -184,7 +185,7 @@ func (x *skillIndex) read(rt *engine.Runtime, f *indexedFile) mcp.ResourceHandle
 			return nil, mcp.ResourceNotFoundError(req.Params.URI) // as for a URI never served
 		}
 		if missing != nil {
-			return nil, refused(rt, "resource "+engine.Truncate(f.f.uri, maxEcho), missing)
+			return nil, refused(rt, "resource "+engine.Truncate(f.f.uri, edge.MaxEcho), missing)
 		}
 		c := &mcp.ResourceContents{URI: f.f.uri, MIMEType: f.f.mime}
 		if utf8.Valid(f.f.data) {
@@ -254,7 +255,7 @@ func (a *App) skillCacheable(req mcp.Request, c *mcp.Cacheable, listTTL int) boo
 // resultType is "complete" for a request of revision 2026-07-28 or later,
 // as the go-sdk sets on its own results, "" before.
 func resultType(r interface{ ProtocolVersion() string }) string {
-	if sessionlessRevision(r.ProtocolVersion()) {
+	if engine.Sessionless(r.ProtocolVersion()) {
 		return "complete"
 	}
 	return ""
@@ -271,7 +272,7 @@ func parseCursor(method, cursor string, n int) (int, error) {
 		return 0, nil
 	}
 	bad := &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-		Message: fmt.Sprintf("%s: invalid cursor %q: pass back a nextCursor the server sent", method, engine.Truncate(cursor, maxEcho))}
+		Message: fmt.Sprintf("%s: invalid cursor %q: pass back a nextCursor the server sent", method, engine.Truncate(cursor, edge.MaxEcho))}
 	if len(cursor) > 32 {
 		return 0, bad
 	}

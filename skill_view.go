@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/vurb-go/vurb/internal/edge"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -59,7 +60,7 @@ func (x *skillIndex) seenBy(o *engine.Origin) []bool {
 		seen[i] = x.visible(class, s.info)
 	}
 	x.mu.Lock()
-	if len(x.classes) < maxViews {
+	if len(x.classes) < edge.MaxViews {
 		x.classes[class] = seen
 	}
 	x.mu.Unlock()

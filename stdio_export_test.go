@@ -4,9 +4,10 @@ import (
 	"io"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge"
 )
 
 // StdioOn is Stdio over the given streams, for the tests.
 func StdioOn(in io.Reader, out io.Writer, opts ...StdioOption) mcp.Transport {
-	return newStdio(in, out, opts...)
+	return edge.NewStdio(in, out, opts...)
 }

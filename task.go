@@ -2,21 +2,18 @@ package vurb
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge"
 )
-
-// TasksExtension is the identifier of the MCP tasks extension.
-const TasksExtension = "io.modelcontextprotocol/tasks"
 
 // Defaults of the tasks an app serves.
 const (
-	DefaultTaskTTL          = time.Hour
-	DefaultTaskPollInterval = time.Second
+	DefaultTaskTTL          = edge.DefaultTaskTTL
+	DefaultTaskPollInterval = edge.DefaultTaskPollInterval
 )
 
 // TaskOption refines how an action runs as a task (see ActionDef.Task).
@@ -96,34 +93,16 @@ func (a *ActionDef) Task(opts ...TaskOption) *ActionDef {
 		panic(fmt.Sprintf("vurb: action %q: a task's TTL and poll interval cannot be negative", a.canonicalKey()))
 	}
 	app := a.tool.app
-	t := app.tasks(true)
-	t.mu.Lock()
-	t.actions[a.canonicalKey()] = spec
-	t.mu.Unlock()
+	app.tasks(true).Declare(a.canonicalKey(), edge.TaskSpec{Required: spec.required, Deferred: spec.deferred, TTL: spec.ttl, Poll: spec.poll})
 	app.advertiseTasks()
 	return a
-}
-
-// TaskConfig is how an app serves its tasks. Zero fields keep the defaults.
-type TaskConfig struct {
-	// Store keeps the tasks; NewMemoryTaskStore(DefaultMaxTasks) by
-	// default. Give replicas one store they share.
-	Store TaskStore
-	// TTL is how long a task is kept from its creation (DefaultTaskTTL).
-	TTL time.Duration
-	// PollInterval is the polling interval suggested to clients
-	// (DefaultTaskPollInterval).
-	PollInterval time.Duration
 }
 
 // ConfigureTasks sets how the app serves its tasks. Like every definition,
 // it must come before the app is built.
 func (a *App) ConfigureTasks(c TaskConfig) *App {
 	a.mustBeMutable()
-	t := a.tasks(true)
-	t.mu.Lock()
-	t.config = c
-	t.mu.Unlock()
+	a.tasks(true).Configure(c)
 	return a
 }
 
@@ -148,12 +127,6 @@ func (a *App) advertiseTasks() {
 	a.cfg.serverOpts = &so
 }
 
-// ErrNoTask is returned by StartTask, SetTaskStatus and TaskID outside a
-// call that is or can become a task: in-process, over stdio, on a
-// handshake-era session, or from a client that did not declare the tasks
-// extension. A handler that gets it carries on as an ordinary call.
-var ErrNoTask = errors.New("vurb: this call is not a task and cannot become one")
-
 // StartTask turns the call ctx belongs to into a task, for an action
 // declared with TaskDeferred: the client gets the task now, and the handler
 // goes on, its result becoming the task's. Everything asked with Ask before
@@ -162,30 +135,17 @@ var ErrNoTask = errors.New("vurb: this call is not a task and cannot become one"
 // refusal) when the call cannot become one; the handler then goes on as an
 // ordinary call.
 func StartTask(ctx context.Context) error {
-	e := executionFrom(ctx)
-	if e == nil {
-		return ErrNoTask
-	}
-	return e.start()
+	return edge.StartTask(ctx)
 }
 
 // SetTaskStatus sets the statusMessage of the task ctx runs in: progress a
 // client reads with tasks/get ("3 of 10 files"). It returns an error
 // wrapping ErrNoTask outside a task.
 func SetTaskStatus(ctx context.Context, message string) error {
-	e := executionFrom(ctx)
-	if e == nil {
-		return ErrNoTask
-	}
-	return e.setStatus(message)
+	return edge.SetTaskStatus(ctx, message)
 }
 
 // TaskID returns the id of the task ctx runs in, and false outside a task.
 func TaskID(ctx context.Context) (string, bool) {
-	e := executionFrom(ctx)
-	if e == nil {
-		return "", false
-	}
-	id := e.taskID()
-	return id, id != ""
+	return edge.TaskID(ctx)
 }

@@ -1,30 +1,55 @@
 package vurb
 
-import (
-	"context"
-	"encoding/json"
-	"errors"
-	"maps"
-	"slices"
-	"time"
-)
+import "github.com/vurb-go/vurb/internal/edge"
+
+// DefaultMaxTasks is how many live tasks NewMemoryTaskStore keeps when not
+// told otherwise.
+const DefaultMaxTasks = edge.DefaultMaxTasks
+
+// DefaultMaxTaskBytes is how many bytes of records (arguments, results,
+// answers, state) NewMemoryTaskStore keeps when not told otherwise.
+const DefaultMaxTaskBytes = edge.DefaultMaxTaskBytes
+
+// DefaultTaskCallerShare is the part of a MemoryTaskStore's tasks and bytes
+// one caller may hold when not told otherwise: a sixteenth.
+const DefaultTaskCallerShare = edge.DefaultTaskCallerShare
+
+// MemoryTaskStore is the TaskStore of one process: a map under a lock,
+// bounded in tasks and in bytes, in all and per caller. Every task goes
+// after its TTL (Get and Update no longer find it; the space is reclaimed
+// when room is needed), and the store never holds more than its bounds:
+// Create refuses a task beyond them with ErrTaskStoreFull rather than drop
+// a live one early, which the extension forbids. A caller (TaskRecord.Caller:
+// a verified subject, else an HTTP client's host) holds at most its share,
+// so that one caller filling the store refuses nobody but itself. Behind a
+// load balancer, use a store every replica shares.
+type MemoryTaskStore = edge.MemoryTaskStore
+
+// A MemoryTaskStoreOption sets a bound of NewMemoryTaskStore.
+type MemoryTaskStoreOption = edge.MemoryTaskStoreOption
+
+// TaskStoreMaxBytes bounds the bytes of records the store keeps (default
+// DefaultMaxTaskBytes).
+func TaskStoreMaxBytes(n int64) MemoryTaskStoreOption {
+	return edge.TaskStoreMaxBytes(n)
+}
+
+// TaskStorePerCaller bounds the tasks and the bytes one caller may hold at
+// once (default: a sixteenth of the store's, DefaultTaskCallerShare, but
+// at least 16 tasks and 1 MiB when the store has them). Zero keeps a
+// default.
+func TaskStorePerCaller(tasks int, bytes int64) MemoryTaskStoreOption {
+	return edge.TaskStorePerCaller(tasks, bytes)
+}
+
+// NewMemoryTaskStore returns a store that keeps at most maxTasks live tasks
+// (DefaultMaxTasks when maxTasks <= 0), within the bounds opts set.
+func NewMemoryTaskStore(maxTasks int, opts ...MemoryTaskStoreOption) *MemoryTaskStore {
+	return edge.NewMemoryTaskStore(maxTasks, opts...)
+}
 
 // TaskStatus is where a task stands, as the tasks extension names it.
-type TaskStatus string
-
-// The statuses of a task. Completed, Failed and Cancelled are terminal.
-const (
-	TaskWorking       TaskStatus = "working"
-	TaskInputRequired TaskStatus = "input_required"
-	TaskCompleted     TaskStatus = "completed"
-	TaskFailed        TaskStatus = "failed"
-	TaskCancelled     TaskStatus = "cancelled"
-)
-
-// Terminal reports whether s is final: a terminal task never changes again.
-func (s TaskStatus) Terminal() bool {
-	return s == TaskCompleted || s == TaskFailed || s == TaskCancelled
-}
+type TaskStatus = edge.TaskStatus
 
 // TaskRecord is everything vurb keeps about one task: what the client
 // reads (status, timestamps, the result or the error, the input it waits
@@ -32,54 +57,7 @@ func (s TaskStatus) Terminal() bool {
 // arguments, the client's revision and capabilities, the answers so far,
 // the state sealed by the last round). It encodes to JSON as it is, so a
 // shared store can keep it anywhere.
-type TaskRecord struct {
-	ID    string `json:"id"`
-	Owner string `json:"owner,omitempty"` // the authenticated user who created it, if any
-	// Caller is whose quota the task counts against in a store: the
-	// verified subject, else the HTTP client's host (its /64 over IPv6),
-	// never a value the client chose.
-	Caller        string        `json:"caller,omitempty"`
-	Status        TaskStatus    `json:"status"`
-	StatusMessage string        `json:"statusMessage,omitempty"`
-	CreatedAt     time.Time     `json:"createdAt"`
-	UpdatedAt     time.Time     `json:"updatedAt"`
-	TTL           time.Duration `json:"ttl"` // from CreatedAt; the task is kept at least that long
-	PollInterval  time.Duration `json:"pollInterval"`
-
-	// The call the task runs.
-	Tool         string          `json:"tool"`
-	Arguments    json.RawMessage `json:"arguments,omitempty"`
-	Version      string          `json:"version"`
-	Capabilities json.RawMessage `json:"capabilities,omitempty"`
-
-	// InputRequests are the requests the task waits on, by key: each
-	// leaves the map when the client answers it.
-	InputRequests map[string]json.RawMessage `json:"inputRequests,omitempty"`
-	// Answers are the client's answers so far, by key; RequestState is the
-	// state the last round sealed. A resumed run gets both.
-	Answers      map[string]json.RawMessage `json:"answers,omitempty"`
-	RequestState string                     `json:"requestState,omitempty"`
-
-	// Result is the CallToolResult of a completed task; Error the JSON-RPC
-	// error of a failed one.
-	Result json.RawMessage `json:"result,omitempty"`
-	Error  json.RawMessage `json:"error,omitempty"`
-}
-
-// Expires is when the task may be discarded.
-func (t *TaskRecord) Expires() time.Time { return t.CreatedAt.Add(t.TTL) }
-
-// Clone returns a copy of t that shares nothing mutable with it.
-func (t *TaskRecord) Clone() *TaskRecord {
-	c := *t
-	c.Arguments = slices.Clone(t.Arguments)
-	c.Capabilities = slices.Clone(t.Capabilities)
-	c.InputRequests = maps.Clone(t.InputRequests)
-	c.Answers = maps.Clone(t.Answers)
-	c.Result = slices.Clone(t.Result)
-	c.Error = slices.Clone(t.Error)
-	return &c
-}
+type TaskRecord = edge.TaskRecord
 
 // TaskStore keeps tasks. vurb uses one per app (NewMemoryTaskStore unless
 // ConfigureTasks names another); a store shared by several replicas (a
@@ -88,25 +66,43 @@ func (t *TaskRecord) Clone() *TaskRecord {
 //
 // A store must keep a task at least until its Expires time and may drop it
 // after. Its methods are called from many goroutines at once.
-type TaskStore interface {
-	// Create adds t, whose ID is new. It returns once Get finds it (the
-	// extension requires the task to exist before the client hears of
-	// it), or ErrTaskStoreFull when the store holds all it can.
-	Create(ctx context.Context, t *TaskRecord) error
-	// Get returns the task id, or an error wrapping ErrTaskNotFound when
-	// there is none (or it has expired).
-	Get(ctx context.Context, id string) (*TaskRecord, error)
-	// Update changes the task id atomically: fn gets a copy to modify and
-	// returns nil to keep the change, or an error to drop it, which Update
-	// returns. Update returns the task as stored, or an error wrapping
-	// ErrTaskNotFound.
-	Update(ctx context.Context, id string, fn func(*TaskRecord) error) (*TaskRecord, error)
-}
+type TaskStore = edge.TaskStore
 
-// The refusals of a TaskStore.
+// TasksExtension is the identifier of the MCP tasks extension.
+const TasksExtension = edge.TasksExtension
+
+// ErrNoTask is returned by StartTask, SetTaskStatus and TaskID outside a
+// call that is or can become a task.
+var ErrNoTask = edge.ErrNoTask
+
+// TaskConfig is how an app serves its tasks. Zero fields keep the defaults.
+type TaskConfig = edge.TaskConfig
+
+// The states of a task (SEP-2663).
+const (
+	TaskWorking       = edge.TaskWorking
+	TaskInputRequired = edge.TaskInputRequired
+	TaskCompleted     = edge.TaskCompleted
+	TaskFailed        = edge.TaskFailed
+	TaskCancelled     = edge.TaskCancelled
+)
+
+// What a TaskStore's methods return when they cannot do what is asked.
 var (
 	// ErrTaskNotFound: no such task, or it has expired.
-	ErrTaskNotFound = errors.New("vurb: task not found")
+	ErrTaskNotFound = edge.ErrTaskNotFound
 	// ErrTaskStoreFull: the store holds as many live tasks as it may.
-	ErrTaskStoreFull = errors.New("vurb: the task store is full")
+	ErrTaskStoreFull = edge.ErrTaskStoreFull
 )
+
+// tasks returns the app's task table, making it when create is set, or nil.
+// The table is the app's own, made once under the app's lock: apps never
+// share one, and no state outlives its app.
+func (a *App) tasks(create bool) *edge.TaskTable {
+	a.taskMu.Lock()
+	defer a.taskMu.Unlock()
+	if a.taskTab == nil && create {
+		a.taskTab = edge.NewTaskTable()
+	}
+	return a.taskTab
+}

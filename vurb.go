@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -32,21 +33,18 @@ type App struct {
 	presenters []*presenterDef // Present (presenter.go)
 	presented  *presenting     // what they compile to, at Build
 
-	servers serverSet // made by NewServer, for resource notifications
-
 	buildMu sync.Mutex
 	plan    atomic.Pointer[engine.Plan]
 	frozen  atomic.Bool
 
-	// callViews are the per-caller views of in-process calls (Call), made
-	// on first use when the app has WithVisibility.
-	callViewsOnce sync.Once
-	callViews     *views
+	// edge is the app as the serving edge sees it, made once built (site).
+	edgeOnce sync.Once
+	edge     *edge.Site
 
 	// taskTab is what the app declared about tasks (task_registry.go),
 	// nil until an action runs as a task.
 	taskMu  sync.Mutex
-	taskTab *taskTable
+	taskTab *edge.TaskTable
 }
 
 // New returns an empty App configured by opts.
@@ -126,20 +124,7 @@ func (a *App) built() *engine.Plan {
 // its class's view, in which a hidden tool is unknown and a hidden action
 // of a grouped tool an unknown action.
 func (a *App) Call(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
-	p, o := a.built(), originOfContext(ctx)
-	a.callViewsOnce.Do(func() {
-		cfg := newServeConfig(nil)
-		a.callViews = a.views(&cfg)
-	})
-	if a.callViews == nil {
-		return p.Call(ctx, name, args, o)
-	}
-	own, _ := p.Route(name)
-	r := a.callViews.seen(name, own, &o)
-	if r == nil {
-		return nil, engine.UnknownTool(p.Runtime(), name)
-	}
-	return r.Call(ctx, args, o)
+	return a.site().Call(ctx, name, args, originOfContext(ctx))
 }
 
 // Tools returns the compiled tools/list entries, in declaration order,

@@ -1,0 +1,72 @@
+package edge
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// ToolServer is vurb.ToolServer; see its documentation there.
+type ToolServer interface {
+	AddTool(t *mcp.Tool, h mcp.ToolHandler)
+	RemoveTools(names ...string)
+}
+
+// Attach is vurb.Attach; see its documentation there.
+func (a *Site) Attach(server ToolServer, opts ...ServeOption) (detach func()) {
+	cfg := newServeConfig(opts)
+	cfg.mustNotNeedHTTP("Attach")
+	vs := a.views(&cfg)
+	if s, ok := server.(*mcp.Server); ok && vs != nil {
+		s.AddReceivingMiddleware(vs.listMiddleware) // each caller lists what it may call
+	}
+	return a.attach(server, &cfg, vs)
+}
+
+// attach adds the routes cfg lets through; vs, when not nil, gives each
+// caller its own view of them.
+func (a *Site) attach(server ToolServer, cfg *serveConfig, vs *Views) (detach func()) {
+	routes := a.view(cfg)
+	names := make([]string, len(routes))
+	for i, r := range routes {
+		server.AddTool(r.Wire(), toolHandler(r, vs))
+		names[i] = r.Wire().Name
+	}
+	return func() { server.RemoveTools(names...) }
+}
+
+// view is the routes cfg's filters let through.
+func (a *Site) view(cfg *serveConfig) []engine.Route {
+	var allow func(*engine.Endpoint) bool
+	if cfg.filters() {
+		allow = func(ep *engine.Endpoint) bool { return cfg.allows(ep.Tags()) }
+	}
+	return a.Plan.View(allow)
+}
+
+// toolHandler adapts a route to the SDK's ToolHandler. With per-caller
+// views (vs), the route is the caller's view of it, and a tool the caller
+// does not see is unknown.
+func toolHandler(r engine.Route, vs *Views) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if req == nil {
+			return r.Call(ctx, nil, engine.Origin{})
+		}
+		var meta mcp.Meta
+		if req.Params != nil {
+			meta = req.Params.Meta
+		}
+		o := OriginOf(ctx, req, meta)
+		seen := vs.seen(r.Wire().Name, r, &o) // this call's view of the route: r is shared by every call
+		if seen == nil {
+			return nil, engine.UnknownTool(vs.plan.Runtime(), r.Wire().Name)
+		}
+		if req.Params == nil {
+			return seen.Call(ctx, nil, o)
+		}
+		o.ProgressToken = req.Params.GetProgressToken()
+		o.Answers, o.RequestState = req.Params.InputResponses, req.Params.RequestState
+		return seen.Call(ctx, req.Params.Arguments, o)
+	}
+}

@@ -1,0 +1,601 @@
+package edge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// The fast lane. A request that needs nothing from a session (every request
+// of revision 2026-07-28 and later that names none, and every request with
+// Stateless()) is, through the go-sdk, a session, a JSON-RPC connection and
+// a stream made and torn down around one call, and about six JSON decodes
+// that each allocate a fresh 32 KiB buffer. The lane answers the common
+// ones itself, tools/call and tools/list, from the compiled plan: one
+// decode of the envelope, one encode of the answer.
+//
+// It only ever answers what the go-sdk would answer, byte for byte (a
+// differential test holds it to that): whatever it does not recognise as
+// plainly valid, or would need a stream for (progress, logging, input
+// requests of handshake-era clients, batches, notifications, pagination,
+// x-mcp-header tools), it hands to the go-sdk untouched, before writing
+// anything. Errors are the go-sdk's, except those a handler returns, which
+// the lane encodes as the go-sdk does.
+type lane struct {
+	sdk      http.Handler // the go-sdk's stateless handler: everything else
+	rt       *engine.Runtime
+	routes   map[string]engine.Route
+	headered map[string]bool // tools with x-mcp-header bindings: the go-sdk checks them
+	impl     *mcp.Implementation
+	json     bool  // JSONResponse: application/json instead of an event stream
+	maxBody  int64 // the go-sdk's MaxRequestBodyBytes
+	lists    *listCache
+	caps     *capsCache
+	// serverMeta is the _meta of a 2026-07-28 result, encoded once.
+	serverMeta []byte
+	// wrapped runs a tools/call through the app's request middleware
+	// (WithRequestMiddleware), nil when it has none.
+	wrapped mcp.MethodHandler
+	// handshake are the handshake-era revisions the go-sdk negotiates.
+	handshake []string
+	// views are the app's per-caller tool lists, nil when it has none
+	// (see visibility.go); tools/list then goes to the go-sdk.
+	views *Views
+}
+
+// newLane returns the lane over the routes a server exposes, or nil when an
+// option it cannot honour is set (an event store, a custom SetCacheable,
+// the SDK's own cross-origin protection).
+func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *mcp.Implementation, ho *mcp.StreamableHTTPOptions, userCacheable bool,
+	mw []mcp.Middleware, vs *Views) *lane {
+	if ho.EventStore != nil || ho.CrossOriginProtection != nil || userCacheable {
+		return nil
+	}
+	l := &lane{sdk: sdk, rt: rt, routes: make(map[string]engine.Route, len(routes)), headered: map[string]bool{},
+		impl: impl, json: ho.JSONResponse, maxBody: ho.MaxRequestBodyBytes, lists: &listCache{sdk: sdk}, caps: &capsCache{}}
+	meta, err := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl})
+	if err != nil {
+		return nil
+	}
+	l.serverMeta = meta
+	l.views = vs
+	l.handshake = handshakeRevisions()
+	if len(mw) > 0 {
+		// Outermost, as on the go-sdk's path (newServer): a panicking
+		// middleware is an internal error, not a dropped connection.
+		l.wrapped = wrapMethod(l.runCall, append([]mcp.Middleware{containPanics(rt, rt.Logger)}, mw...))
+	}
+	for _, r := range routes {
+		name := r.Wire().Name
+		l.routes[name] = r
+		if mirrorsHeaders(r) {
+			l.headered[name] = true
+		}
+	}
+	return l
+}
+
+// mirrorsHeaders reports whether r's tool binds fields to HTTP headers
+// (x-mcp-header): the go-sdk checks those headers, so the lane and the
+// tasks front hand its calls to the go-sdk.
+func mirrorsHeaders(r engine.Route) bool {
+	schema, ok := r.Wire().InputSchema.(json.RawMessage)
+	return ok && bytes.Contains(schema, []byte(`"x-mcp-header"`))
+}
+
+// laneRequest is what the lane understood of a request.
+type laneRequest struct {
+	id      jsonrpc.ID
+	method  string
+	version string // the revision, "" for a stateless handshake-era request
+	newRev  bool   // revision 2026-07-28 or later: per-request _meta
+	caps    *mcp.ClientCapabilities
+	meta    json.RawMessage // the request's _meta, decoded only when asked for
+	name    string          // tools/call
+	args    json.RawMessage // tools/call
+}
+
+// ServeHTTP answers r, in the lane or through the go-sdk.
+func (l *lane) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	req, body, ok := l.understand(r)
+	if !ok {
+		if body != nil { // hand over what was read, as it came
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		l.sdk.ServeHTTP(w, r)
+		return
+	}
+	switch req.method {
+	case "tools/list":
+		if l.views != nil || l.wrapped != nil || !l.list(w, r, req, body) {
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			l.sdk.ServeHTTP(w, r)
+		}
+	case "tools/call":
+		l.call(w, r, req)
+	}
+}
+
+// understand reads r and says whether the lane answers it.
+func (l *lane) understand(r *http.Request) (req laneRequest, body []byte, ok bool) {
+	if r.Method != http.MethodPost || r.Header.Get(sessionIDHeader) != "" || r.ContentLength > l.maxBody {
+		return req, nil, false
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return req, nil, false
+	}
+	if !acceptsBoth(r.Header.Values("Accept")) {
+		return req, nil, false
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, l.maxBody+1))
+	r.Body.Close()
+	if err != nil || int64(len(body)) > l.maxBody {
+		return req, body, false
+	}
+	version := r.Header.Get(protocolVersionHeader)
+	req.newRev = sessionlessRevision(version)
+	if !req.newRev && version != "" && !slices.Contains(l.handshake, version) {
+		return req, body, false
+	}
+	if !l.parse(body, &req) {
+		return req, body, false
+	}
+	if len(body) > 2*sdkMaxDepth && nestsDeeper(body, sdkMaxDepth) {
+		return req, body, false // the go-sdk refuses it whole (400): so does the lane
+	}
+	if req.newRev {
+		// net/http has trimmed the values already; the go-sdk compares them
+		// as they are.
+		if req.version != version || r.Header.Get("Mcp-Method") != req.method {
+			return req, body, false
+		}
+		if req.method == "tools/call" && r.Header.Get("Mcp-Name") != req.name {
+			return req, body, false
+		}
+	} else if req.version != "" { // a handshake-era request with a new-revision _meta
+		return req, body, false
+	} else if req.version = version; version == "" {
+		req.version = "2025-03-26" // what the go-sdk assumes without the header
+	}
+	for k := range r.Header {
+		if strings.HasPrefix(k, "Mcp-Param-") {
+			return req, body, false
+		}
+	}
+	if req.method == "tools/call" {
+		if _, known := l.routes[req.name]; !known || l.headered[req.name] {
+			return req, body, false
+		}
+	}
+	return req, body, true
+}
+
+// parse reads the JSON-RPC envelope: one request, with exactly the members
+// the lane knows (anything else is the go-sdk's to judge).
+func (l *lane) parse(body []byte, req *laneRequest) bool {
+	id, method, params, ok := envelope(body)
+	if !ok {
+		return false
+	}
+	if req.id, ok = requestID(id); !ok {
+		return false
+	}
+	if req.method, ok = plainString(method); !ok {
+		return false
+	}
+	var name, meta []byte
+	if params != nil && !members(params, func(key string, value []byte) bool {
+		switch {
+		case key == "_meta":
+			meta = value
+		case req.method == "tools/call" && key == "name":
+			name = value
+		case req.method == "tools/call" && key == "arguments":
+			req.args = value
+		default:
+			return false // a cursor, inputResponses, requestState, task: the go-sdk's
+		}
+		return true
+	}) {
+		return false
+	}
+	switch req.method {
+	case "tools/list":
+	case "tools/call":
+		if req.name, ok = plainString(name); !ok {
+			return false
+		}
+	default:
+		return false
+	}
+	return l.parseMeta(meta, req)
+}
+
+// parseMeta reads the request's _meta: a 2026-07-28 request's protocol
+// revision and client capabilities. A progress token or a log level needs
+// a stream, and unknown members may mean something to the go-sdk: those go
+// there.
+func (l *lane) parseMeta(raw []byte, req *laneRequest) bool {
+	if len(raw) == 0 {
+		return !req.newRev
+	}
+	var version, caps, info []byte
+	if !members(raw, func(key string, value []byte) bool {
+		switch key {
+		case mcp.MetaKeyProtocolVersion:
+			version = value
+		case mcp.MetaKeyClientCapabilities:
+			caps = value
+		case mcp.MetaKeyClientInfo:
+			info = value
+		case "traceparent", "tracestate": // trace context (SEP-414): the handler reads it through Caller.Meta
+			_, ok := plainString(value)
+			return ok
+		default:
+			return false
+		}
+		return true
+	}) {
+		return false
+	}
+	req.meta = raw
+	if !req.newRev {
+		return version == nil && caps == nil && info == nil
+	}
+	var ok bool
+	if req.version, ok = plainString(version); !ok || len(caps) == 0 || caps[0] != '{' {
+		return false
+	}
+	if info != nil && info[0] != '{' {
+		return false
+	}
+	req.caps, ok = l.caps.get(caps)
+	return ok
+}
+
+// call runs a tools/call through the plan and writes the answer.
+func (l *lane) call(w http.ResponseWriter, r *http.Request, req laneRequest) {
+	o := engine.Origin{Version: req.version, Capabilities: req.caps, RawMeta: req.meta, Header: r.Header,
+		Token: auth.TokenInfoFromContext(r.Context()), Remote: r.RemoteAddr}
+	if l.wrapped != nil {
+		res, err := l.callWrapped(r.Context(), req, o)
+		l.respond(w, r, req, res, err)
+		return
+	}
+	rt := l.route(req.name, &o)
+	if rt == nil {
+		l.respond(w, r, req, nil, engine.UnknownTool(l.rt, req.name))
+		return
+	}
+	res, err := l.contained(r.Context(), rt, req, o)
+	l.respond(w, r, req, res, err)
+}
+
+// contained runs the call, answering a panic outside the handler (the
+// engine contains the handler's own) as the go-sdk path's containPanics
+// does: an internal error with a reference, the stack in the app's log.
+func (l *lane) contained(ctx context.Context, rt engine.Route, req laneRequest, o engine.Origin) (res *mcp.CallToolResult, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			ref := l.rt.NewRef()
+			l.rt.Logger.Error("vurb: handler panicked", "ref", ref, "method", "tools/call", "target", "tool "+engine.Truncate(req.name, 128),
+				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(l.rt.Messages.Internal, ref)}
+		}
+	}()
+	return rt.Call(ctx, req.args, o)
+}
+
+// route is the route a caller reaches by name: the app's own, or its view
+// for the caller when the app has per-caller lists. Nil is unknown to them.
+func (l *lane) route(name string, o *engine.Origin) engine.Route {
+	return l.views.seen(name, l.routes[name], o)
+}
+
+// callWrapped runs a tools/call through the app's request middleware, as
+// the go-sdk would: a CallToolRequest with the request's _meta and its
+// verified token and headers, answered by runCall.
+func (l *lane) callWrapped(ctx context.Context, req laneRequest, o engine.Origin) (*mcp.CallToolResult, error) {
+	params := &mcp.CallToolParamsRaw{Name: req.name, Arguments: req.args}
+	if len(req.meta) > 0 && json.Unmarshal(req.meta, &params.Meta) != nil {
+		params.Meta = nil
+	}
+	ctx = context.WithValue(ctx, laneCapsKey{}, laneCaps{params, o.Capabilities, o.Remote})
+	res, err := l.wrapped(ctx, "tools/call", &mcp.CallToolRequest{Params: params,
+		Extra: &mcp.RequestExtra{TokenInfo: o.Token, Header: o.Header}})
+	if err != nil {
+		return nil, err
+	}
+	out, ok := res.(*mcp.CallToolResult)
+	if !ok || out == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("request middleware returned %T for tools/call", res)}
+	}
+	return out, nil
+}
+
+// runCall is the innermost handler of callWrapped: the call itself, as the
+// middleware passes it on.
+func (l *lane) runCall(ctx context.Context, _ string, req mcp.Request) (mcp.Result, error) {
+	call := req.(*mcp.CallToolRequest)
+	lc, ok := ctx.Value(laneCapsKey{}).(laneCaps)
+	o := engine.Origin{Version: call.ProtocolVersion(), Meta: call.Params.Meta, Remote: lc.remote}
+	if ok && lc.params == call.Params {
+		o.Capabilities = lc.caps // decoded by the lane, cached
+	} else {
+		o.Capabilities = call.ClientCapabilities()
+	}
+	if call.Extra != nil {
+		o.Token, o.Header = call.Extra.TokenInfo, call.Extra.Header
+	}
+	r := l.route(call.Params.Name, &o)
+	if r == nil {
+		return nil, engine.UnknownTool(l.rt, call.Params.Name)
+	}
+	res, err := r.Call(ctx, call.Params.Arguments, o)
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// laneCaps hands runCall the client capabilities the lane already decoded
+// (and caches), as long as the middleware passes the lane's params on:
+// the go-sdk's ClientCapabilities decodes them from _meta again on every
+// call, through a fresh 32 KiB JSON buffer (profiled: 35 KB and ~40
+// allocations per call, a third of a fast-lane call's time). It also
+// hands on the HTTP client's address, which a CallToolRequest cannot carry.
+type laneCaps struct {
+	params *mcp.CallToolParamsRaw
+	caps   *mcp.ClientCapabilities
+	remote string
+}
+
+type laneCapsKey struct{}
+
+// respond writes what a tools/call returned as the go-sdk would.
+func (l *lane) respond(w http.ResponseWriter, r *http.Request, req laneRequest, res *mcp.CallToolResult, err error) {
+	if err != nil {
+		var rpcErr *jsonrpc.Error
+		if !errors.As(err, &rpcErr) {
+			if r.Context().Err() != nil {
+				return // the client went away: nobody reads an answer
+			}
+			rpcErr = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+		}
+		l.writeError(w, req, rpcErr)
+		return
+	}
+	if len(res.Meta) == 0 && res.InputRequests == nil && res.RequestState == "" {
+		// The common shape, written directly (see appendCallResult).
+		meta, resultType := []byte(nil), ""
+		if req.newRev {
+			meta, resultType = l.serverMeta, "complete"
+		}
+		data, err := appendCallResult(make([]byte, 0, 256), meta, res, resultType)
+		if err != nil {
+			l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
+			return
+		}
+		l.write(w, req, data)
+		return
+	}
+	out, bug := l.callResult(res, req.newRev)
+	if bug != nil {
+		l.writeError(w, req, bug)
+		return
+	}
+	data, merr := json.Marshal(out)
+	if merr != nil {
+		l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: merr.Error()})
+		return
+	}
+	l.write(w, req, data)
+}
+
+// callResult is what the go-sdk makes of a handler's result before it
+// encodes it: the result type and the server's identity for 2026-07-28
+// clients, an empty content list rather than null.
+func (l *lane) callResult(res *mcp.CallToolResult, newRev bool) (*mcp.CallToolResult, *jsonrpc.Error) {
+	if res.InputRequests != nil && len(res.Content) > 0 {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "server bug: result has both content and inputRequests"}
+	}
+	var out mcp.CallToolResult
+	if newRev {
+		if res.InputRequests != nil {
+			out = templates.inputRequired
+		} else {
+			out = templates.complete
+		}
+	}
+	out.Meta, out.Content, out.StructuredContent = res.Meta, res.Content, res.StructuredContent
+	out.IsError, out.InputRequests, out.RequestState = res.IsError, res.InputRequests, res.RequestState
+	if out.Content == nil && !(newRev && res.InputRequests != nil) {
+		out.Content = []mcp.Content{}
+	}
+	if newRev {
+		meta := make(mcp.Meta, len(res.Meta)+1)
+		for k, v := range res.Meta {
+			meta[k] = v
+		}
+		if _, ok := meta[mcp.MetaKeyServerInfo]; !ok {
+			meta[mcp.MetaKeyServerInfo] = l.impl
+		}
+		out.Meta = meta
+	}
+	return &out, nil
+}
+
+// templates hold the result types the go-sdk sets on results of 2026-07-28
+// requests. The field is unexported; decoding sets it, and copying a
+// template carries it.
+var templates = func() (t struct{ complete, inputRequired mcp.CallToolResult }) {
+	if json.Unmarshal([]byte(`{"content":[],"resultType":"complete"}`), &t.complete) != nil ||
+		json.Unmarshal([]byte(`{"content":[],"resultType":"input_required"}`), &t.inputRequired) != nil {
+		panic("vurb: the go-sdk's result types no longer decode")
+	}
+	return t
+}()
+
+// list answers tools/list with the go-sdk's own answer, asked once per
+// kind of request and kept: the app is frozen, so the list never changes.
+func (l *lane) list(w http.ResponseWriter, r *http.Request, req laneRequest, body []byte) bool {
+	result, ok := l.lists.get(r, req.newRev, body)
+	if !ok {
+		return false
+	}
+	l.write(w, req, result)
+	return true
+}
+
+// write sends a result the way the go-sdk's stateless handler does.
+func (l *lane) write(w http.ResponseWriter, req laneRequest, result []byte) {
+	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.id, Result: result})
+	if err != nil {
+		l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
+		return
+	}
+	l.send(w, http.StatusOK, data)
+}
+
+// writeError sends an error response as the go-sdk does: for a 2026-07-28
+// request, the codes the spec ties to an HTTP status are sent bare with
+// that status; everything else like a result.
+func (l *lane) writeError(w http.ResponseWriter, req laneRequest, rpcErr *jsonrpc.Error) {
+	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.id, Error: rpcErr})
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	if req.newRev {
+		status := 0
+		switch rpcErr.Code {
+		case jsonrpc.CodeMethodNotFound:
+			status = http.StatusNotFound
+		case jsonrpc.CodeInvalidParams, mcp.CodeUnsupportedProtocolVersion, mcp.CodeMissingRequiredClientCapabilities:
+			status = http.StatusBadRequest
+		}
+		if status != 0 {
+			h := w.Header()
+			h.Set("Cache-Control", "no-cache, no-transform")
+			if !l.json {
+				h.Set("Connection", "keep-alive")
+			}
+			h.Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			w.Write(data)
+			return
+		}
+	}
+	l.send(w, http.StatusOK, data)
+}
+
+// send frames one message as the go-sdk does: JSON, or an event stream of
+// one event.
+func (l *lane) send(w http.ResponseWriter, status int, data []byte) {
+	h := w.Header()
+	h.Set("Cache-Control", "no-cache, no-transform")
+	if l.json {
+		h.Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		w.Write(data)
+		return
+	}
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Connection", "keep-alive")
+	w.WriteHeader(status)
+	buf := make([]byte, 0, len(data)+24)
+	buf = append(buf, "event: message\ndata: "...)
+	buf = append(append(buf, data...), "\n\n"...)
+	w.Write(buf)
+}
+
+// listCache keeps the go-sdk's tools/list results, one per kind of
+// request (handshake-era or 2026-07-28).
+type listCache struct {
+	sdk     http.Handler
+	mu      sync.Mutex
+	results map[bool][]byte
+}
+
+// get returns the result of a tools/list like r, asking the go-sdk once.
+func (c *listCache) get(r *http.Request, newRev bool, body []byte) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if res, ok := c.results[newRev]; ok {
+		return res, true
+	}
+	probe := r.Clone(context.WithoutCancel(r.Context()))
+	probe.Body = io.NopCloser(bytes.NewReader(body))
+	rec := &recorder{}
+	c.sdk.ServeHTTP(rec, probe)
+	data := rec.body.Bytes()
+	if bytes.HasPrefix(data, []byte("event: message\ndata: ")) {
+		data = bytes.TrimSuffix(bytes.TrimPrefix(data, []byte("event: message\ndata: ")), []byte("\n\n"))
+	}
+	var resp struct {
+		Result json.RawMessage `json:"result"`
+	}
+	if rec.status() != http.StatusOK || json.Unmarshal(data, &resp) != nil || len(resp.Result) == 0 ||
+		bytes.Contains(resp.Result, []byte(`"nextCursor"`)) {
+		return nil, false
+	}
+	if c.results == nil {
+		c.results = map[bool][]byte{}
+	}
+	c.results[newRev] = resp.Result
+	return resp.Result, true
+}
+
+// acceptsBoth reports whether Accept values list application/json and
+// text/event-stream (or */*), as the go-sdk requires of a POST.
+func acceptsBoth(values []string) bool {
+	var jsonOK, streamOK bool
+	for _, v := range values {
+		for _, part := range strings.Split(v, ",") {
+			mt, _, _ := strings.Cut(strings.TrimSpace(part), ";")
+			switch strings.TrimSpace(mt) {
+			case "application/json":
+				jsonOK = true
+			case "text/event-stream":
+				streamOK = true
+			case "*/*", "application/*":
+				jsonOK = jsonOK || mt != "text/*"
+				streamOK = streamOK || mt == "*/*"
+			}
+		}
+	}
+	return jsonOK && streamOK
+}
+
+// handshakeRevisions are the handshake-era revisions the go-sdk
+// negotiates, from its own list, read once per lane.
+func handshakeRevisions() []string {
+	return slices.DeleteFunc(mcp.SupportedProtocolVersions(), engine.Sessionless)
+}
+
+// integer reports whether raw is a JSON integer: digits, perhaps a minus.
+func integer(raw []byte) bool {
+	if len(raw) > 0 && raw[0] == '-' {
+		raw = raw[1:]
+	}
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(raw) > 0
+}

@@ -1,0 +1,276 @@
+package edge
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The lane reads three small JSON objects per request (the envelope, its
+// params, their _meta) and must know every member of each, exactly as
+// written: decoding them into maps allocated a map and a slice per member,
+// a quarter of the lane's time. members walks an object's top-level
+// members in place instead. It reads documents json.Valid accepted, and
+// reports keys written with escapes as not understood (ok false), so that
+// the go-sdk, not the lane, judges anything unusual.
+
+// members calls f with each member of the object doc, in order; f returns
+// false to stop. It returns false when doc is not an object it can walk.
+func members(doc []byte, f func(key string, value []byte) bool) bool {
+	i := skipSpace(doc, 0)
+	if i >= len(doc) || doc[i] != '{' {
+		return false
+	}
+	i = skipSpace(doc, i+1)
+	if i < len(doc) && doc[i] == '}' {
+		return true
+	}
+	for i < len(doc) {
+		if doc[i] != '"' {
+			return false
+		}
+		end := bytes.IndexByte(doc[i+1:], '"')
+		if end < 0 {
+			return false
+		}
+		key := doc[i+1 : i+1+end]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			return false // an escaped key: not the lane's to interpret
+		}
+		i = skipSpace(doc, i+2+end)
+		if i >= len(doc) || doc[i] != ':' {
+			return false
+		}
+		start := skipSpace(doc, i+1)
+		stop, ok := skipValue(doc, start)
+		if !ok || !f(string(key), doc[start:stop]) {
+			return false
+		}
+		i = skipSpace(doc, stop)
+		if i < len(doc) && doc[i] == ',' {
+			i = skipSpace(doc, i+1)
+			continue
+		}
+		return i < len(doc) && doc[i] == '}'
+	}
+	return false
+}
+
+func skipSpace(doc []byte, i int) int {
+	for i < len(doc) && (doc[i] == ' ' || doc[i] == '\t' || doc[i] == '\n' || doc[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the end of the value starting at i in a valid document.
+func skipValue(doc []byte, i int) (int, bool) {
+	if i >= len(doc) {
+		return i, false
+	}
+	switch doc[i] {
+	case '"':
+		for j := i + 1; j < len(doc); j++ {
+			switch doc[j] {
+			case '\\':
+				j++
+			case '"':
+				return j + 1, true
+			}
+		}
+		return len(doc), false
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(doc); j++ {
+			switch doc[j] {
+			case '"':
+				end, ok := skipValue(doc, j)
+				if !ok {
+					return end, false
+				}
+				j = end - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1, true
+				}
+			}
+		}
+		return len(doc), false
+	default:
+		j := i
+		for j < len(doc) && !bytes.ContainsRune([]byte(",}] \t\n\r"), rune(doc[j])) {
+			j++
+		}
+		return j, j > i
+	}
+}
+
+// envelope walks a JSON-RPC request of protocol version "2.0" with no
+// member but jsonrpc, id, method and params, and returns the raw id,
+// method and params (nil when absent). The lane and the tasks front read
+// requests through it alike.
+func envelope(body []byte) (id, method, params []byte, ok bool) {
+	if !json.Valid(body) {
+		return nil, nil, nil, false
+	}
+	var version []byte
+	ok = members(body, func(key string, value []byte) bool {
+		switch key {
+		case "jsonrpc":
+			version = value
+		case "id":
+			id = value
+		case "method":
+			method = value
+		case "params":
+			params = value
+		default:
+			return false
+		}
+		return true
+	})
+	return id, method, params, ok && string(version) == `"2.0"` && len(id) > 0
+}
+
+// requestID reads a JSON-RPC id: a plain string, or an integer read as the
+// go-sdk reads numbers (a float64, which it truncates), so big ones round
+// alike. Anything else (null, a fraction, an escaped string) is the
+// go-sdk's to judge.
+func requestID(raw []byte) (jsonrpc.ID, bool) {
+	var v any
+	if s, ok := plainString(raw); ok {
+		v = s
+	} else if integer(raw) {
+		var n float64
+		if json.Unmarshal(raw, &n) != nil {
+			return jsonrpc.ID{}, false
+		}
+		v = n
+	} else {
+		return jsonrpc.ID{}, false
+	}
+	id, err := jsonrpc.MakeID(v)
+	return id, err == nil
+}
+
+// plainString returns the content of a JSON string without escapes.
+func plainString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' || bytes.IndexByte(raw, '\\') >= 0 {
+		return "", false
+	}
+	return string(raw[1 : len(raw)-1]), true
+}
+
+// capsCache keeps the client capabilities the lane decoded, by their raw
+// text: clients send the same object with every request. It holds a few
+// dozen distinct objects at most, then stops adding.
+type capsCache struct {
+	mu sync.RWMutex
+	m  map[string]*mcp.ClientCapabilities
+}
+
+const maxCachedCaps = 64
+
+func (c *capsCache) get(raw []byte) (*mcp.ClientCapabilities, bool) {
+	c.mu.RLock()
+	caps, ok := c.m[string(raw)]
+	c.mu.RUnlock()
+	if ok {
+		return caps, true
+	}
+	// The go-sdk's own decoding of the capabilities (its v2 form) is not
+	// exported: a round trip through InitializeParams, whose JSON carries
+	// the same object, is.
+	var ip mcp.InitializeParams
+	wrapped := append(append([]byte(`{"capabilities":`), raw...), '}')
+	if json.Unmarshal(wrapped, &ip) != nil || ip.Capabilities == nil {
+		return nil, false
+	}
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[string]*mcp.ClientCapabilities{}
+	}
+	if len(c.m) < maxCachedCaps {
+		c.m[string(raw)] = ip.Capabilities
+	}
+	c.mu.Unlock()
+	return ip.Capabilities, true
+}
+
+// appendCallResult writes the JSON of a complete tools/call result the way
+// the go-sdk's CallToolResult.MarshalJSON does, for the common shape: no
+// _meta of the handler's and no input requests (the caller checks). meta
+// is the result's _meta, already encoded, or nil.
+func appendCallResult(buf, meta []byte, res *mcp.CallToolResult, resultType string) ([]byte, error) {
+	buf = append(buf, '{')
+	if meta != nil {
+		buf = append(append(buf, `"_meta":`...), meta...)
+		buf = append(buf, ',')
+	}
+	content := res.Content
+	if content == nil {
+		content = []mcp.Content{}
+	}
+	data, err := json.Marshal(content)
+	if err != nil {
+		return nil, err
+	}
+	buf = append(append(buf, `"content":`...), data...)
+	if res.StructuredContent != nil {
+		if data, err = json.Marshal(res.StructuredContent); err != nil {
+			return nil, err
+		}
+		buf = append(append(buf, `,"structuredContent":`...), data...)
+	}
+	if res.IsError {
+		buf = append(buf, `,"isError":true`...)
+	}
+	if res.RequestState != "" {
+		buf = append(buf, `,"requestState":`...)
+		buf = strconv.AppendQuote(buf, res.RequestState) // a sealed state is base64url and dots
+	}
+	if resultType != "" {
+		buf = append(append(append(buf, `,"resultType":"`...), resultType...), '"')
+	}
+	return append(buf, '}'), nil
+}
+
+// sdkMaxDepth is the nesting the go-sdk's JSON-RPC reader refuses beyond
+// (v1.8.0): a message deeper than it is answered 400 over HTTP, before
+// any handler, and the lane hands such a message to the go-sdk so that
+// every path answers it alike.
+const sdkMaxDepth = 1000
+
+// nestsDeeper reports whether the JSON text body nests arrays and objects
+// more than depth levels deep. It counts brackets outside strings; body is
+// valid JSON (envelope checked it).
+func nestsDeeper(body []byte, depth int) bool {
+	level, inString := 0, false
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			if level++; level > depth {
+				return true
+			}
+		case c == ']' || c == '}':
+			level--
+		}
+	}
+	return false
+}

@@ -1,0 +1,56 @@
+package edge
+
+import (
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Stateless is vurb.Stateless; see its documentation there.
+func Stateless() ServeOption {
+	return func(c *serveConfig) { c.httpSetting("Stateless"); c.stateless = true }
+}
+
+// JSONResponse is vurb.JSONResponse; see its documentation there.
+func JSONResponse() ServeOption {
+	return func(c *serveConfig) { c.httpSetting("JSONResponse"); c.jsonResponse = true }
+}
+
+// MaxBodyBytes is vurb.MaxBodyBytes; see its documentation there.
+func MaxBodyBytes(n int64) ServeOption {
+	return func(c *serveConfig) { c.httpSetting("MaxBodyBytes"); c.maxBodyBytes = n }
+}
+
+// AllowedOrigins is vurb.AllowedOrigins; see its documentation there.
+func AllowedOrigins(origins ...string) ServeOption {
+	return func(c *serveConfig) {
+		c.httpSetting("AllowedOrigins")
+		c.allowedOrigins = addToSet(c.allowedOrigins, origins)
+	}
+}
+
+// AllowedHosts is vurb.AllowedHosts; see its documentation there.
+func AllowedHosts(hosts ...string) ServeOption {
+	return func(c *serveConfig) {
+		c.httpSetting("AllowedHosts")
+		c.allowedHosts = addToSet(c.allowedHosts, hosts)
+	}
+}
+
+// HTTPOptions is vurb.HTTPOptions; see its documentation there.
+func HTTPOptions(opts *mcp.StreamableHTTPOptions) ServeOption {
+	return func(c *serveConfig) { c.httpSetting("HTTPOptions"); c.sdkHTTP = opts }
+}
+
+// NoFastLane is vurb.NoFastLane; see its documentation there.
+func NoFastLane() ServeOption {
+	return func(c *serveConfig) { c.httpSetting("NoFastLane"); c.noLane = true }
+}
+
+// DefaultShutdownGrace is vurb.DefaultShutdownGrace; see its documentation there.
+const DefaultShutdownGrace = 10 * time.Second
+
+// ShutdownGrace is vurb.ShutdownGrace; see its documentation there.
+func ShutdownGrace(d time.Duration) ServeOption {
+	return func(c *serveConfig) { c.httpSetting("ShutdownGrace"); c.shutdownGrace = d }
+}

@@ -1,0 +1,279 @@
+package edge
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// ScopeChallenges is vurb.ScopeChallenges; see its documentation there.
+func ScopeChallenges() ServeOption {
+	return func(c *serveConfig) { c.httpSetting("ScopeChallenges"); c.challenges = true }
+}
+
+// challenger answers, before next, a request whose operation needs scopes
+// the verified token lacks.
+type challenger struct {
+	app      *Site
+	server   *mcp.Server             // its sessions, for the client a session's caller named
+	routes   map[string]engine.Route // the server's tools, by wire name
+	views    *Views                  // per-caller views, nil when every caller sees the same
+	maxBody  int64
+	metadata string // the resource metadata URL the challenge names
+	next     http.Handler
+}
+
+func (a *Site) challenger(cfg *serveConfig, server *mcp.Server, maxBody int64, next http.Handler) http.Handler {
+	ch := &challenger{app: a, server: server, routes: map[string]engine.Route{}, views: a.views(cfg), maxBody: maxBody,
+		metadata: cfg.bearer.metadataURL, next: next}
+	if maxBody < 0 { // no limit (the go-sdk's negative MaxRequestBodyBytes)
+		ch.maxBody = math.MaxInt64 - 1
+	}
+	for _, r := range a.view(cfg) {
+		ch.routes[r.Wire().Name] = r
+	}
+	return ch
+}
+
+func (ch *challenger) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.Body == nil {
+		ch.next.ServeHTTP(w, r)
+		return
+	}
+	var buf bytes.Buffer
+	if n := r.ContentLength; n > 0 && n <= ch.maxBody {
+		buf.Grow(int(n) + bytes.MinRead) // one read to the end, most often
+	}
+	_, err := buf.ReadFrom(io.LimitReader(r.Body, ch.maxBody+1))
+	body := buf.Bytes()
+	// The handler behind reads the body as it came, errors included.
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+	if err != nil || int64(len(body)) > ch.maxBody {
+		ch.next.ServeHTTP(w, r)
+		return
+	}
+	need, what := ch.needs(r, body)
+	if need == nil {
+		ch.next.ServeHTTP(w, r)
+		return
+	}
+	// Scopes hold neither quotes nor backslashes (RFC 6749 §3.3), and the
+	// metadata URL is the server's own; what the client named goes in the
+	// body only.
+	scopes := strings.Join(need, " ")
+	w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="`+scopes+
+		`", resource_metadata="`+ch.metadata+`", error_description="this operation needs more scopes"`)
+	http.Error(w, "insufficient scope: "+what+" needs "+scopes, http.StatusForbidden)
+}
+
+// challengedRequest is what the challenge reads of a JSON-RPC request.
+type challengedRequest struct {
+	Method string
+	Params struct {
+		Name      string
+		URI       string
+		Arguments json.RawMessage
+		Meta      json.RawMessage
+	}
+}
+
+// UnmarshalJSON reads the members by their exact names, as the go-sdk
+// does: encoding/json would fill Name from "Name" or "NAME" too, and the
+// challenge would then judge another call than the server answers.
+func (c *challengedRequest) UnmarshalJSON(data []byte) error {
+	if c.walk(data) {
+		return nil
+	}
+	var req, params map[string]json.RawMessage
+	if err := json.Unmarshal(data, &req); err != nil {
+		return err
+	}
+	if err := member(req["params"], &params); err != nil {
+		return err
+	}
+	c.Params.Arguments, c.Params.Meta = params["arguments"], params["_meta"]
+	return errors.Join(member(req["method"], &c.Method), member(params["name"], &c.Params.Name),
+		member(params["uri"], &c.Params.URI))
+}
+
+// walk reads the members in place, as the fast lane does (members), for
+// the common request: no key or string written with escapes, which it
+// leaves to UnmarshalJSON's decoding. data is valid JSON.
+func (c *challengedRequest) walk(data []byte) bool {
+	var method, params, name, uri []byte
+	if !members(data, func(key string, value []byte) bool {
+		switch key {
+		case "method":
+			method = value
+		case "params":
+			params = value
+		}
+		return true
+	}) {
+		return false
+	}
+	if params != nil && !members(params, func(key string, value []byte) bool {
+		switch key {
+		case "name":
+			name = value
+		case "uri":
+			uri = value
+		case "arguments":
+			c.Params.Arguments = value
+		case "_meta":
+			c.Params.Meta = value
+		}
+		return true
+	}) {
+		return false
+	}
+	ok := true
+	for _, m := range []struct {
+		raw []byte
+		dst *string
+	}{{method, &c.Method}, {name, &c.Params.Name}, {uri, &c.Params.URI}} {
+		if m.raw != nil {
+			var plain bool
+			*m.dst, plain = plainString(m.raw)
+			ok = ok && plain
+		}
+	}
+	return ok
+}
+
+// member decodes raw, a member's value, into dst; an absent member leaves
+// dst as it is.
+func member(raw json.RawMessage, dst any) error {
+	if raw == nil {
+		return nil
+	}
+	return json.Unmarshal(raw, dst)
+}
+
+// needs returns every scope the operations of body need when the token
+// lacks one of them, and says which operation; nil when it lacks none or
+// body is not a request vurb answers (the handler behind then says what is
+// wrong with it). A batch is challenged for the scopes of all its
+// operations.
+func (ch *challenger) needs(r *http.Request, body []byte) (need []string, what string) {
+	var reqs []challengedRequest
+	body = bytes.TrimSpace(body)
+	switch {
+	case len(body) > 0 && body[0] == '[':
+		if json.Unmarshal(body, &reqs) != nil {
+			return nil, ""
+		}
+	default:
+		var one [1]challengedRequest
+		if !json.Valid(body) {
+			return nil, ""
+		}
+		if !one[0].walk(body) {
+			one[0] = challengedRequest{}
+			if json.Unmarshal(body, &one[0]) != nil {
+				return nil, ""
+			}
+		}
+		reqs = one[:]
+	}
+	token := auth.TokenInfoFromContext(r.Context())
+	lacks := false
+	var whats []string
+	for i := range reqs {
+		scopes, target := ch.scopesOf(r, token, &reqs[i])
+		if len(scopes) == 0 {
+			continue
+		}
+		if engine.Missing(scopes, token) != nil {
+			lacks = true
+			whats = append(whats, reqs[i].Method+" "+engine.Truncate(target, 64))
+		}
+		for _, s := range scopes {
+			if !slices.Contains(need, s) {
+				need = append(need, s)
+			}
+		}
+	}
+	if !lacks {
+		return nil, ""
+	}
+	return need, strings.Join(whats, ", ")
+}
+
+// scopesOf returns the scopes the operation req invokes needs, and what it
+// targets (the tool, prompt or resource), which a challenge names.
+func (ch *challenger) scopesOf(r *http.Request, token *auth.TokenInfo, req *challengedRequest) ([]string, string) {
+	switch req.Method {
+	case "tools/call":
+		route := ch.routes[req.Params.Name]
+		if route == nil {
+			return nil, "" // unknown: the handler says so
+		}
+		ep := engine.Target(route, req.Params.Arguments)
+		if ep == nil || len(ep.Scopes()) == 0 {
+			return nil, ""
+		}
+		// Only now the caller's own view, which may take a look through
+		// the sessions: most calls need no scope.
+		if ch.views != nil && ch.views.class != nil {
+			o := ch.origin(r, token, req)
+			if route = ch.views.route(req.Params.Name, &o); route == nil {
+				return nil, "" // unknown to this caller: the handler says so
+			}
+			if ep = engine.Target(route, req.Params.Arguments); ep == nil {
+				return nil, ""
+			}
+		}
+		return ep.Scopes(), req.Params.Name
+	case "prompts/get":
+		return ch.app.Plan.Runtime().Scopes, req.Params.Name
+	case "resources/read":
+		return ch.app.Plan.Runtime().Scopes, req.Params.URI
+	}
+	return nil, ""
+}
+
+// origin is what the handlers behind will know of the caller of req, so
+// that its class is the one they judge it by: its _meta (and the client
+// and capabilities it names there), its revision, its address, and on a
+// session the session and the client that opened it.
+func (ch *challenger) origin(r *http.Request, token *auth.TokenInfo, req *challengedRequest) engine.Origin {
+	// On a session the handlers see the address that opened it, most
+	// likely this one.
+	o := engine.Origin{Token: token, Header: r.Header, RawMeta: req.Params.Meta,
+		Version: r.Header.Get(protocolVersionHeader), Remote: r.RemoteAddr}
+	id := r.Header.Get(sessionIDHeader)
+	if id == "" {
+		var meta map[string]json.RawMessage
+		if member(req.Params.Meta, &meta) == nil {
+			_ = member(meta[mcp.MetaKeyClientCapabilities], &o.Capabilities)
+		}
+		return o
+	}
+	for ss := range ch.server.Sessions() {
+		if ss.ID() != id {
+			continue
+		}
+		o.Session = ss
+		if p := ss.InitializeParams(); p != nil {
+			o.Client, o.Capabilities = p.ClientInfo, p.Capabilities
+			if o.Version == "" {
+				o.Version = p.ProtocolVersion
+			}
+		}
+		break
+	}
+	return o
+}

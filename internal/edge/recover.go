@@ -1,0 +1,81 @@
+package edge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// Tool handlers and their middleware run on vurb's workers, which recover
+// their panics (internal/engine). Everything else a server runs for a
+// client (prompt and resource handlers, completers, the subscription
+// hooks, the Ask rounds around them, the go-sdk's own handlers and those a
+// user passes through WithServerOptions) runs on the go-sdk's request
+// goroutine, which recovers nothing: one panic there ended the process
+// and dropped every client. containPanics is the outermost receiving
+// middleware of every server vurb makes, so that none of them can.
+
+// containPanics recovers a panic in any request or notification handler
+// of a server: the client gets an internal error whose reference joins it
+// to the log entry, which alone holds the panic and its stack.
+func containPanics(rt *engine.Runtime, logger *slog.Logger) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					ref := rt.NewRef()
+					logger.Error("vurb: handler panicked", "ref", ref, "method", method, "target", target(req),
+						"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+					res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(rt.Messages.Internal, ref)}
+				}
+			}()
+			return next(ctx, method, req)
+		}
+	}
+}
+
+// target names what a request was about, for the log: a prompt, a
+// resource, a completion's reference.
+func target(req mcp.Request) string {
+	if req == nil {
+		return ""
+	}
+	switch p := req.GetParams().(type) {
+	case *mcp.GetPromptParams:
+		return "prompt " + engine.Truncate(p.Name, 128)
+	case *mcp.ReadResourceParams:
+		return "resource " + engine.Truncate(p.URI, 256)
+	case *mcp.SubscribeParams:
+		return "resource " + engine.Truncate(p.URI, 256)
+	case *mcp.UnsubscribeParams:
+		return "resource " + engine.Truncate(p.URI, 256)
+	case *mcp.CompleteParams:
+		if p.Ref != nil {
+			return "completion of " + p.Ref.Type + " " + engine.Truncate(p.Ref.Name+p.Ref.URI, 256)
+		}
+	case *mcp.CallToolParamsRaw:
+		return "tool " + engine.Truncate(p.Name, 128)
+	}
+	return ""
+}
+
+// HandlerError is what a client reads of an error a prompt or resource
+// handler returned: a protocol error (*jsonrpc.Error, such as
+// mcp.ResourceNotFoundError) as it is; any other is an internal error
+// with a reference, its text (which may name a server path or a database
+// host) in the app's log. JSON-RPC has no error code 0.
+func HandlerError(rt *engine.Runtime, target string, err error) error {
+	var rpcErr *jsonrpc.Error
+	if errors.As(err, &rpcErr) {
+		return rpcErr
+	}
+	ref := rt.NewRef()
+	rt.Logger.Error("vurb: handler failed", "ref", ref, "target", target, "err", err.Error())
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(rt.Messages.Internal, ref)}
+}

@@ -1,0 +1,106 @@
+// Package edge serves a built app: the HTTP stack and its guards, bearer
+// auth and scope challenges, the fast lane, the per-caller views, the
+// session quota, the tasks extension, stdio and the go-sdk server vurb
+// puts behind them. It stands apart from the root package, which holds
+// what a user declares and configures, so that the compiler holds the
+// boundary: edge never imports the root. The root hands it a Site (what
+// one app declared, lowered to plain data and functions) and the serve
+// options; internal/engine answers the calls.
+//
+// How a served tools/call flows is written once, in the doc comment of
+// HTTPHandler (stack.go).
+package edge
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// A Site is one built app as the edge sees it: the compiled plan and what
+// the root declared beyond it. The root makes one per app, at build, and
+// keeps it for the app's life: the Site owns what the app's servers share
+// (the servers made, the task table, the in-process views).
+type Site struct {
+	Plan                        *engine.Plan
+	Name, Version, Instructions string
+	Logger                      *slog.Logger
+	// RequestMW is WithRequestMiddleware's, outermost first.
+	RequestMW []mcp.Middleware
+	// ServerOptions is WithServerOptions' (nil: none).
+	ServerOptions *mcp.ServerOptions
+	// Scopes are every scope the app requires somewhere: of every call,
+	// prompt and resource (RequireScopes on the app) or of an action.
+	Scopes []string
+	// MaxBytes bounds a call's arguments.
+	MaxBytes     int
+	NotifyBuffer int
+	ListTTL      time.Duration
+	ListTTLSet   bool
+	// Class names a caller's kind under WithVisibility (nil: one kind);
+	// Visible says whether a kind sees an action.
+	Class   func(*engine.Origin) string
+	Visible func(class string, a ActionInfo) bool
+	// Suggests reports whether presenters suggest actions, whose sight
+	// needs the caller's view even without WithVisibility.
+	Suggests bool
+
+	// Prompts and Resources are what completions, subscriptions and
+	// resources/read's cache hints need of the declared ones.
+	Prompts   []Prompt
+	Resources []Resource
+	// Extend gives a server the app's extensions (skills), their methods
+	// and middleware inside the request middleware, as tools are;
+	// cacheable is the server's SetCacheable.
+	Extend func(server *mcp.Server, rt *engine.Runtime, cacheable func(context.Context, mcp.Request, *mcp.Cacheable))
+	// Register adds the app's prompts and resources to a server.
+	Register func(server *mcp.Server, rt *engine.Runtime)
+	// Capabilities adds the app's extensions' capabilities (nil: none).
+	Capabilities func(*mcp.ServerCapabilities) *mcp.ServerCapabilities
+	// SkillCacheable sets the cache hints of skills' lists and files.
+	SkillCacheable func(req mcp.Request, c *mcp.Cacheable, listTTLMs int)
+	// Tasks is what the app declared about tasks (nil: no task action).
+	Tasks *TaskTable
+
+	servers serverSet
+
+	callViewsOnce sync.Once
+	callViews     *Views
+}
+
+// A Completer offers values for one argument of a prompt or a resource
+// template.
+type Completer = func(ctx context.Context, typed string, others map[string]string) ([]string, error)
+
+// Prompt is what the edge needs of a declared prompt.
+type Prompt struct {
+	Name       string
+	Completers map[string]Completer
+}
+
+// Resource is what the edge needs of a declared resource or template.
+type Resource struct {
+	URI        string
+	Matches    func(uri string) bool
+	TTL        time.Duration
+	Public     bool
+	Completers map[string]Completer
+}
+
+// ActionInfo is what a visibility rule knows of an action: everything
+// that decides who may see it, without its handler.
+type ActionInfo struct {
+	Tool   string // "projects"
+	Action string // "list", "users.list"; "" for a one-action tool
+	Key    string // "projects.list"
+	// Tags are the action's, its group's and its tool's.
+	Tags []string
+	// Annotations are the action's own (read-only, destructive, ...).
+	Annotations *mcp.ToolAnnotations
+	// Scopes are those RequireScopes asks of its callers.
+	Scopes []string
+}

@@ -1,0 +1,336 @@
+package edge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// taskFront serves the tasks extension for sessionless (2026-07-28) HTTP
+// requests, in front of the handler that serves everything else (the fast
+// lane, the go-sdk). The go-sdk knows nothing of the extension: it refuses
+// tasks/get as an unknown method and cannot answer a tools/call with a
+// task. The front picks its requests by their routing headers alone
+// (Mcp-Method tasks/get, tasks/update or tasks/cancel; tools/call with an
+// Mcp-Name that runs as a task), so every other request passes untouched
+// and unread; one it picks but finds unusual (headers that disagree with
+// the body, a missing _meta) it hands over as it came, for the go-sdk to
+// judge.
+type taskFront struct {
+	next     http.Handler
+	s        *taskServer
+	enc      *lane // writes answers as the lane and the go-sdk do
+	maxBody  int64
+	headered map[string]bool  // x-mcp-header tools: the go-sdk checks their headers
+	mw       []mcp.Middleware // the app's request middleware, panics contained first
+	// The go-sdk's own cross-origin check, which the front must not
+	// bypass (Host and Origin are checked before any front: see guard).
+	crossOrigin *http.CrossOriginProtection
+}
+
+// taskFront returns what puts the app's tasks in front of a sessionless
+// handler, or nil when no action cfg exposes runs as a task.
+func (a *Site) taskFront(cfg *serveConfig, ho *mcp.StreamableHTTPOptions) func(http.Handler) http.Handler {
+	s := newTaskServer(a.Tasks, a.view(cfg), a.Plan.Runtime(), a.Logger)
+	if s == nil {
+		return nil
+	}
+	s.views = a.views(cfg)
+	impl := &mcp.Implementation{Name: a.Name, Version: a.Version}
+	var mw []mcp.Middleware
+	if len(a.RequestMW) > 0 {
+		rt := a.Plan.Runtime()
+		mw = append([]mcp.Middleware{containPanics(rt, a.Logger)}, a.RequestMW...)
+	}
+	return func(next http.Handler) http.Handler { return newTaskFront(next, s, impl, ho, mw) }
+}
+
+// newTaskFront returns the front of next.
+func newTaskFront(next http.Handler, s *taskServer, impl *mcp.Implementation, ho *mcp.StreamableHTTPOptions, mw []mcp.Middleware) http.Handler {
+	meta, _ := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl}) // strings only: it cannot fail
+	f := &taskFront{next: next, s: s, enc: &lane{impl: impl, json: ho.JSONResponse, serverMeta: meta},
+		maxBody: ho.MaxRequestBodyBytes, headered: map[string]bool{}, mw: mw,
+		crossOrigin: ho.CrossOriginProtection}
+	if f.maxBody <= 0 {
+		f.maxBody = 10 << 20
+	}
+	for name, tr := range s.routes {
+		if mirrorsHeaders(tr.route) {
+			f.headered[name] = true
+		}
+	}
+	return f
+}
+
+// taskRequest is what the front read of a request.
+type taskRequest struct {
+	lr      laneRequest // id and revision, for writing the answer
+	method  string
+	caps    json.RawMessage
+	name    string          // tools/call
+	args    json.RawMessage // tools/call
+	answers json.RawMessage // tools/call and tasks/update: inputResponses
+	state   string          // tools/call: requestState
+	taskID  json.RawMessage // tasks/*
+}
+
+// ServeHTTP answers r when it is the front's, and hands it over otherwise.
+func (f *taskFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !f.picks(r) {
+		f.next.ServeHTTP(w, r)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, f.maxBody+1))
+	r.Body.Close()
+	var req taskRequest
+	if err != nil || int64(len(body)) > f.maxBody || !f.parse(r, body, &req) {
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		f.next.ServeHTTP(w, r)
+		return
+	}
+	if req.method == "tools/call" {
+		if !f.call(w, r, &req) {
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			f.next.ServeHTTP(w, r)
+		}
+		return
+	}
+	f.task(w, r, &req)
+}
+
+// picks reports, from the headers, whether r is a request the front may
+// answer.
+func (f *taskFront) picks(r *http.Request) bool {
+	h := r.Header
+	if r.Method != http.MethodPost || h.Get(sessionIDHeader) != "" || !sessionlessRevision(h.Get(protocolVersionHeader)) {
+		return false
+	}
+	switch method := h.Get("Mcp-Method"); method {
+	case "tasks/get", "tasks/update", "tasks/cancel":
+	case "tools/call":
+		name := h.Get("Mcp-Name")
+		if _, ok := f.s.routes[name]; !ok || f.headered[name] {
+			return false
+		}
+	default:
+		return false
+	}
+	if mt, _, err := mime.ParseMediaType(h.Get("Content-Type")); err != nil || mt != "application/json" {
+		return false
+	}
+	if !acceptsBoth(h.Values("Accept")) {
+		return false
+	}
+	return f.crossOrigin == nil || f.crossOrigin.Check(r) == nil
+}
+
+// parse reads the envelope, its params and their _meta, and checks that
+// they agree with the headers.
+func (f *taskFront) parse(r *http.Request, body []byte, req *taskRequest) bool {
+	id, method, params, ok := envelope(body)
+	if !ok || params == nil {
+		return false
+	}
+	if req.method, ok = plainString(method); !ok || req.method != r.Header.Get("Mcp-Method") {
+		return false
+	}
+	if req.lr.id, ok = requestID(id); !ok {
+		return false
+	}
+	req.lr.newRev = true
+	var meta, name []byte
+	if !members(params, func(key string, value []byte) bool {
+		switch key {
+		case "_meta":
+			meta = value
+		case "name":
+			name = value
+		case "arguments":
+			req.args = value
+		case "inputResponses":
+			req.answers = value
+		case "requestState":
+			req.state, ok = plainString(value)
+			return ok
+		case "taskId":
+			req.taskID = value
+		}
+		return true // others (a legacy task hint) are ignored, as the extension asks
+	}) {
+		return false
+	}
+	if req.method == "tools/call" {
+		if req.name, ok = plainString(name); !ok || req.name != r.Header.Get("Mcp-Name") {
+			return false
+		}
+	}
+	return f.parseMeta(r, meta, req)
+}
+
+// parseMeta reads the revision and the client's capabilities.
+func (f *taskFront) parseMeta(r *http.Request, meta []byte, req *taskRequest) bool {
+	if meta == nil {
+		return false
+	}
+	var version []byte
+	if !members(meta, func(key string, value []byte) bool {
+		switch key {
+		case mcp.MetaKeyProtocolVersion:
+			version = value
+		case mcp.MetaKeyClientCapabilities:
+			req.caps = value
+		}
+		return true
+	}) {
+		return false
+	}
+	v, ok := plainString(version)
+	if !ok || v != r.Header.Get(protocolVersionHeader) || len(req.caps) == 0 || req.caps[0] != '{' {
+		return false
+	}
+	req.lr.version = v
+	_, ok = f.s.caps.get(req.caps)
+	return ok
+}
+
+// declaresTasks reports whether the request's client declared the tasks
+// extension.
+func (f *taskFront) declaresTasks(req *taskRequest) bool {
+	caps, ok := f.s.caps.get(req.caps)
+	if !ok {
+		return false
+	}
+	_, declared := caps.Extensions[TasksExtension]
+	return declared
+}
+
+// missingTasksCapability is the -32021 error of a request that needs the
+// extension.
+func missingTasksCapability(what string) *jsonrpc.Error {
+	data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{
+		"extensions": map[string]any{TasksExtension: struct{}{}}}})
+	return &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Data: data,
+		Message: fmt.Sprintf("%s needs the %s extension; declare it in _meta \"%s\".extensions",
+			what, TasksExtension, mcp.MetaKeyClientCapabilities)}
+}
+
+// call answers a tools/call of a task route, or reports false to hand it
+// over (a client that did not declare the extension, for an action that
+// may run synchronously).
+func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskRequest) bool {
+	tr := f.s.routes[req.name]
+	o := engine.Origin{Version: req.lr.version, RequestState: req.state, Header: r.Header,
+		Token: auth.TokenInfoFromContext(r.Context()), Remote: r.RemoteAddr}
+	o.Capabilities, _ = f.s.caps.get(req.caps)
+	// The caller's own view of the tool, as on every other path: a hidden
+	// tool is unknown, a grouped one reaches only what it sees.
+	seen := f.s.views.seen(req.name, tr.route, &o)
+	if seen == nil {
+		f.enc.writeError(w, req.lr, engine.UnknownTool(f.s.views.plan.Runtime(), req.name).(*jsonrpc.Error))
+		return true
+	}
+	tr.route = seen
+	if !f.declaresTasks(req) {
+		if !tr.spec.Required {
+			return false
+		}
+		f.enc.writeError(w, req.lr, missingTasksCapability(fmt.Sprintf("tool %q runs only as a task: it", req.name)))
+		return true
+	}
+	if len(f.mw) == 0 {
+		return f.start(w, r, req, tr, o)
+	}
+	// The app's request middleware wraps the call that starts a task as it
+	// wraps any other tools/call: a guard that refuses it stops it here, and
+	// the context it passes on (a trace span) is the task's. The rare call
+	// handed over from inside (answers the go-sdk must judge, a full store)
+	// meets the middleware again on the go-sdk's path.
+	answered, handedOver := false, false
+	innermost := func(ctx context.Context, _ string, _ mcp.Request) (mcp.Result, error) {
+		answered = true
+		handedOver = !f.start(w, r.WithContext(ctx), req, tr, o)
+		return &mcp.CallToolResult{}, nil
+	}
+	params := &mcp.CallToolParamsRaw{Name: req.name, Arguments: req.args}
+	_, err := wrapMethod(innermost, f.mw)(r.Context(), "tools/call",
+		&mcp.CallToolRequest{Params: params, Extra: &mcp.RequestExtra{TokenInfo: o.Token, Header: o.Header}})
+	if answered {
+		return !handedOver
+	}
+	rpcErr, ok := err.(*jsonrpc.Error)
+	if !ok || rpcErr == nil {
+		msg := "the request middleware refused the call"
+		if err != nil {
+			msg = err.Error()
+		}
+		rpcErr = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
+	}
+	f.enc.writeError(w, req.lr, rpcErr)
+	return true
+}
+
+// start creates the task of a call the front answers and writes its
+// answer, or reports false to hand the call over. The task's record is
+// made only once the call is authorised, valid and within its limits
+// (engine.Origin.Admit): a call refused for its scopes, its arguments or
+// its rate is answered as any call would be, and leaves nothing stored.
+func (f *taskFront) start(w http.ResponseWriter, r *http.Request, req *taskRequest, tr taskRoute, o engine.Origin) bool {
+	call := &taskCall{tool: req.name, args: req.args, version: req.lr.version, caps: req.caps,
+		state: req.state, owner: owner(r), caller: callerBucket(r.Context(), o)}
+	if len(req.answers) > 0 && !bytes.Equal(req.answers, []byte("null")) {
+		if json.Unmarshal(req.answers, &call.answers) != nil || json.Unmarshal(req.answers, &o.Answers) != nil {
+			return false // the go-sdk says what is wrong with them
+		}
+	}
+	e := f.s.newExecution(r.Context(), tr, call, f.s.now().Add(positive(tr.spec.TTL, f.s.ttl)))
+	if !tr.spec.Deferred {
+		o.Admit = func() error {
+			err := e.start()
+			if errors.Is(err, ErrTaskStoreFull) && !tr.spec.Required {
+				return nil // served synchronously instead: no task, the answer is the call's
+			}
+			if err != nil {
+				return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot create the task: " + err.Error()}
+			}
+			return nil
+		}
+	}
+	done := e.launch(req.args, o)
+	select {
+	case <-e.started:
+	case out := <-done: // returned before it became a task: an ordinary answer
+		e.cancel()
+		f.enc.respond(w, r, req.lr, out.res, out.err)
+		return true
+	case <-r.Context().Done():
+		if !e.finish() {
+			e.cancel() // the client left before there was a task
+			return true
+		}
+	}
+	data, err := createTaskResult(e.record(), f.enc.serverMeta)
+	if err != nil {
+		f.enc.writeError(w, req.lr, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
+		return true
+	}
+	f.enc.write(w, req.lr, data)
+	return true
+}
+
+// owner is the authenticated user of r, or "".
+func owner(r *http.Request) string {
+	if info := auth.TokenInfoFromContext(r.Context()); info != nil {
+		return info.UserID
+	}
+	return ""
+}
