@@ -41,8 +41,7 @@ type lane struct {
 	routes   map[string]engine.Route
 	headered map[string]bool // tools with x-mcp-header bindings: the go-sdk checks them
 	impl     *mcp.Implementation
-	json     bool  // JSONResponse: application/json instead of an event stream
-	maxBody  int64 // the go-sdk's MaxRequestBodyBytes
+	json     bool // JSONResponse: application/json instead of an event stream
 	lists    *listCache
 	caps     *capsCache
 	// serverMeta is the _meta of a 2026-07-28 result, encoded once.
@@ -66,7 +65,7 @@ func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *
 		return nil
 	}
 	l := &lane{sdk: sdk, rt: rt, routes: make(map[string]engine.Route, len(routes)), headered: map[string]bool{},
-		impl: impl, json: ho.JSONResponse, maxBody: ho.MaxRequestBodyBytes, lists: &listCache{sdk: sdk}, caps: &capsCache{}}
+		impl: impl, json: ho.JSONResponse, lists: &listCache{sdk: sdk}, caps: &capsCache{}}
 	meta, err := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl})
 	if err != nil {
 		return nil
@@ -109,161 +108,129 @@ type laneRequest struct {
 	args    json.RawMessage // tools/call
 }
 
-// ServeHTTP answers r, in the lane or through the go-sdk.
-func (l *lane) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	req, body, ok := l.understand(r)
+// serve answers r from m when the lane may, and reports whether it did;
+// when it did not, it wrote nothing, and the go-sdk answers r.
+func (l *lane) serve(w http.ResponseWriter, r *http.Request, m *message) bool {
+	req, ok := l.understand(r, m)
 	if !ok {
-		if body != nil { // hand over what was read, as it came
-			r.Body = io.NopCloser(bytes.NewReader(body))
-		}
-		l.sdk.ServeHTTP(w, r)
-		return
+		return false
 	}
 	switch req.method {
 	case "tools/list":
-		if l.views != nil || l.wrapped != nil || !l.list(w, r, req, body) {
-			r.Body = io.NopCloser(bytes.NewReader(body))
-			l.sdk.ServeHTTP(w, r)
-		}
+		return l.views == nil && l.wrapped == nil && l.list(w, r, req, m.body)
 	case "tools/call":
 		l.call(w, r, req)
+		return true
 	}
+	return false
 }
 
-// understand reads r and says whether the lane answers it.
-func (l *lane) understand(r *http.Request) (req laneRequest, body []byte, ok bool) {
-	if r.Method != http.MethodPost || r.Header.Get(sessionIDHeader) != "" || r.ContentLength > l.maxBody {
-		return req, nil, false
+// understand says whether the lane answers r, whose body is m.
+func (l *lane) understand(r *http.Request, m *message) (req laneRequest, ok bool) {
+	if m == nil || !m.whole {
+		return req, false
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		return req, nil, false
+		return req, false
 	}
 	if !acceptsBoth(r.Header.Values("Accept")) {
-		return req, nil, false
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, l.maxBody+1))
-	r.Body.Close()
-	if err != nil || int64(len(body)) > l.maxBody {
-		return req, body, false
+		return req, false
 	}
 	version := r.Header.Get(protocolVersionHeader)
 	req.newRev = sessionlessRevision(version)
 	if !req.newRev && version != "" && !slices.Contains(l.handshake, version) {
-		return req, body, false
+		return req, false
 	}
-	if !l.parse(body, &req) {
-		return req, body, false
+	if !l.parse(m.rpc(), &req) {
+		return req, false
 	}
-	if len(body) > 2*sdkMaxDepth && nestsDeeper(body, sdkMaxDepth) {
-		return req, body, false // the go-sdk refuses it whole (400): so does the lane
+	if len(m.body) > 2*sdkMaxDepth && nestsDeeper(m.body, sdkMaxDepth) {
+		return req, false // the go-sdk refuses it whole (400): so does the lane
 	}
 	if req.newRev {
 		// net/http has trimmed the values already; the go-sdk compares them
 		// as they are.
 		if req.version != version || r.Header.Get("Mcp-Method") != req.method {
-			return req, body, false
+			return req, false
 		}
 		if req.method == "tools/call" && r.Header.Get("Mcp-Name") != req.name {
-			return req, body, false
+			return req, false
 		}
 	} else if req.version != "" { // a handshake-era request with a new-revision _meta
-		return req, body, false
+		return req, false
 	} else if req.version = version; version == "" {
 		req.version = "2025-03-26" // what the go-sdk assumes without the header
 	}
 	for k := range r.Header {
 		if strings.HasPrefix(k, "Mcp-Param-") {
-			return req, body, false
+			return req, false
 		}
 	}
 	if req.method == "tools/call" {
 		if _, known := l.routes[req.name]; !known || l.headered[req.name] {
-			return req, body, false
+			return req, false
 		}
 	}
-	return req, body, true
+	return req, true
 }
 
-// parse reads the JSON-RPC envelope: one request, with exactly the members
-// the lane knows (anything else is the go-sdk's to judge).
-func (l *lane) parse(body []byte, req *laneRequest) bool {
-	id, method, params, ok := envelope(body)
-	if !ok {
+// parse reads the envelope: one request, with exactly the members the lane
+// knows (anything else is the go-sdk's to judge).
+func (l *lane) parse(e *rpc, req *laneRequest) bool {
+	if !e.strict() || !e.paramsOK || e.paramsOthers || e.uri != nil || e.answers != nil || e.state != nil || e.taskID != nil {
+		return false // a cursor, inputResponses, requestState, task: the go-sdk's
+	}
+	var ok bool
+	if req.id, ok = requestID(e.id); !ok {
 		return false
 	}
-	if req.id, ok = requestID(id); !ok {
-		return false
-	}
-	if req.method, ok = plainString(method); !ok {
-		return false
-	}
-	var name, meta []byte
-	if params != nil && !members(params, func(key string, value []byte) bool {
-		switch {
-		case key == "_meta":
-			meta = value
-		case req.method == "tools/call" && key == "name":
-			name = value
-		case req.method == "tools/call" && key == "arguments":
-			req.args = value
-		default:
-			return false // a cursor, inputResponses, requestState, task: the go-sdk's
-		}
-		return true
-	}) {
+	if req.method, ok = plainString(e.method); !ok {
 		return false
 	}
 	switch req.method {
 	case "tools/list":
-	case "tools/call":
-		if req.name, ok = plainString(name); !ok {
+		if e.name != nil || e.args != nil {
 			return false
 		}
+	case "tools/call":
+		if req.name, ok = plainString(e.name); !ok {
+			return false
+		}
+		req.args = e.args
 	default:
 		return false
 	}
-	return l.parseMeta(meta, req)
+	return l.parseMeta(e, req)
 }
 
 // parseMeta reads the request's _meta: a 2026-07-28 request's protocol
 // revision and client capabilities. A progress token or a log level needs
 // a stream, and unknown members may mean something to the go-sdk: those go
 // there.
-func (l *lane) parseMeta(raw []byte, req *laneRequest) bool {
-	if len(raw) == 0 {
+func (l *lane) parseMeta(e *rpc, req *laneRequest) bool {
+	if e.meta == nil {
 		return !req.newRev
 	}
-	var version, caps, info []byte
-	if !members(raw, func(key string, value []byte) bool {
-		switch key {
-		case mcp.MetaKeyProtocolVersion:
-			version = value
-		case mcp.MetaKeyClientCapabilities:
-			caps = value
-		case mcp.MetaKeyClientInfo:
-			info = value
-		case "traceparent", "tracestate": // trace context (SEP-414): the handler reads it through Caller.Meta
-			_, ok := plainString(value)
-			return ok
-		default:
+	if !e.metaOK || e.metaOthers {
+		return false
+	}
+	for _, trace := range [2][]byte{e.traceparent, e.tracestate} { // trace context (SEP-414): the handler reads it through Caller.Meta
+		if _, ok := plainString(trace); trace != nil && !ok {
 			return false
 		}
-		return true
-	}) {
-		return false
 	}
-	req.meta = raw
+	req.meta = e.meta
 	if !req.newRev {
-		return version == nil && caps == nil && info == nil
+		return e.revision == nil && e.caps == nil && e.info == nil
 	}
 	var ok bool
-	if req.version, ok = plainString(version); !ok || len(caps) == 0 || caps[0] != '{' {
+	if req.version, ok = plainString(e.revision); !ok || len(e.caps) == 0 || e.caps[0] != '{' {
 		return false
 	}
-	if info != nil && info[0] != '{' {
+	if e.info != nil && e.info[0] != '{' {
 		return false
 	}
-	req.caps, ok = l.caps.get(caps)
+	req.caps, ok = l.caps.get(e.caps)
 	return ok
 }
 

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
-	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -20,54 +18,34 @@ func ScopeChallenges() ServeOption {
 	return func(c *serveConfig) { c.httpSetting("ScopeChallenges"); c.challenges = true }
 }
 
-// challenger answers, before next, a request whose operation needs scopes
-// the verified token lacks.
+// challenger answers, before any other front, a request whose operation
+// needs scopes the verified token lacks.
 type challenger struct {
 	app      *Site
 	server   *mcp.Server             // its sessions, for the client a session's caller named
 	routes   map[string]engine.Route // the server's tools, by wire name
 	views    *Views                  // per-caller views, nil when every caller sees the same
-	maxBody  int64
-	metadata string // the resource metadata URL the challenge names
-	next     http.Handler
+	metadata string                  // the resource metadata URL the challenge names
 }
 
-func (a *Site) challenger(cfg *serveConfig, server *mcp.Server, maxBody int64, next http.Handler) http.Handler {
-	ch := &challenger{app: a, server: server, routes: map[string]engine.Route{}, views: a.views(cfg), maxBody: maxBody,
-		metadata: cfg.bearer.metadataURL, next: next}
-	if maxBody < 0 { // no limit (the go-sdk's negative MaxRequestBodyBytes)
-		ch.maxBody = math.MaxInt64 - 1
-	}
-	for _, r := range a.view(cfg) {
+func (a *Site) challenger(cfg *serveConfig, server *mcp.Server, routes []engine.Route, vs *Views) *challenger {
+	ch := &challenger{app: a, server: server, routes: make(map[string]engine.Route, len(routes)), views: vs,
+		metadata: cfg.bearer.metadataURL}
+	for _, r := range routes {
 		ch.routes[r.Wire().Name] = r
 	}
 	return ch
 }
 
-func (ch *challenger) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.Body == nil {
-		ch.next.ServeHTTP(w, r)
-		return
+// refuses answers r, whose body is m, with a challenge when the token
+// lacks scopes its operations need, and reports whether it did.
+func (ch *challenger) refuses(w http.ResponseWriter, r *http.Request, m *message) bool {
+	if m == nil || !m.whole {
+		return false
 	}
-	var buf bytes.Buffer
-	if n := r.ContentLength; n > 0 && n <= ch.maxBody {
-		buf.Grow(int(n) + bytes.MinRead) // one read to the end, most often
-	}
-	_, err := buf.ReadFrom(io.LimitReader(r.Body, ch.maxBody+1))
-	body := buf.Bytes()
-	// The handler behind reads the body as it came, errors included.
-	r.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
-	if err != nil || int64(len(body)) > ch.maxBody {
-		ch.next.ServeHTTP(w, r)
-		return
-	}
-	need, what := ch.needs(r, body)
+	need, what := ch.needs(r, m)
 	if need == nil {
-		ch.next.ServeHTTP(w, r)
-		return
+		return false
 	}
 	// Scopes hold neither quotes nor backslashes (RFC 6749 §3.3), and the
 	// metadata URL is the server's own; what the client named goes in the
@@ -76,6 +54,7 @@ func (ch *challenger) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="`+scopes+
 		`", resource_metadata="`+ch.metadata+`", error_description="this operation needs more scopes"`)
 	http.Error(w, "insufficient scope: "+what+" needs "+scopes, http.StatusForbidden)
+	return true
 }
 
 // challengedRequest is what the challenge reads of a JSON-RPC request.
@@ -93,7 +72,8 @@ type challengedRequest struct {
 // does: encoding/json would fill Name from "Name" or "NAME" too, and the
 // challenge would then judge another call than the server answers.
 func (c *challengedRequest) UnmarshalJSON(data []byte) error {
-	if c.walk(data) {
+	var e rpc
+	if e.parse(data); c.fromRPC(&e) {
 		return nil
 	}
 	var req, params map[string]json.RawMessage
@@ -108,42 +88,19 @@ func (c *challengedRequest) UnmarshalJSON(data []byte) error {
 		member(params["uri"], &c.Params.URI))
 }
 
-// walk reads the members in place, as the fast lane does (members), for
-// the common request: no key or string written with escapes, which it
-// leaves to UnmarshalJSON's decoding. data is valid JSON.
-func (c *challengedRequest) walk(data []byte) bool {
-	var method, params, name, uri []byte
-	if !members(data, func(key string, value []byte) bool {
-		switch key {
-		case "method":
-			method = value
-		case "params":
-			params = value
-		}
-		return true
-	}) {
+// fromRPC reads the request from the message's parsed envelope, for the
+// common request: no key or string written with escapes, which it leaves
+// to UnmarshalJSON's decoding.
+func (c *challengedRequest) fromRPC(e *rpc) bool {
+	if !e.ok || !e.paramsOK {
 		return false
 	}
-	if params != nil && !members(params, func(key string, value []byte) bool {
-		switch key {
-		case "name":
-			name = value
-		case "uri":
-			uri = value
-		case "arguments":
-			c.Params.Arguments = value
-		case "_meta":
-			c.Params.Meta = value
-		}
-		return true
-	}) {
-		return false
-	}
+	c.Params.Arguments, c.Params.Meta = e.args, e.meta
 	ok := true
 	for _, m := range []struct {
 		raw []byte
 		dst *string
-	}{{method, &c.Method}, {name, &c.Params.Name}, {uri, &c.Params.URI}} {
+	}{{e.method, &c.Method}, {e.name, &c.Params.Name}, {e.uri, &c.Params.URI}} {
 		if m.raw != nil {
 			var plain bool
 			*m.dst, plain = plainString(m.raw)
@@ -167,9 +124,9 @@ func member(raw json.RawMessage, dst any) error {
 // body is not a request vurb answers (the handler behind then says what is
 // wrong with it). A batch is challenged for the scopes of all its
 // operations.
-func (ch *challenger) needs(r *http.Request, body []byte) (need []string, what string) {
+func (ch *challenger) needs(r *http.Request, m *message) (need []string, what string) {
 	var reqs []challengedRequest
-	body = bytes.TrimSpace(body)
+	body := bytes.TrimSpace(m.body)
 	switch {
 	case len(body) > 0 && body[0] == '[':
 		if json.Unmarshal(body, &reqs) != nil {
@@ -177,10 +134,11 @@ func (ch *challenger) needs(r *http.Request, body []byte) (need []string, what s
 		}
 	default:
 		var one [1]challengedRequest
-		if !json.Valid(body) {
+		e := m.rpc()
+		if !e.valid {
 			return nil, ""
 		}
-		if !one[0].walk(body) {
+		if !one[0].fromRPC(e) {
 			one[0] = challengedRequest{}
 			if json.Unmarshal(body, &one[0]) != nil {
 				return nil, ""

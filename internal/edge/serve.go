@@ -11,11 +11,11 @@ import (
 func (a *Site) NewServer(opts ...ServeOption) *mcp.Server {
 	cfg := newServeConfig(opts)
 	cfg.mustNotNeedHTTP("NewServer")
-	return a.newServer(&cfg)
+	return a.newServer(&cfg, a.views(&cfg))
 }
 
 // newServer is NewServer once the options are read.
-func (a *Site) newServer(cfg *serveConfig) *mcp.Server {
+func (a *Site) newServer(cfg *serveConfig, vs *Views) *mcp.Server {
 	p := a.Plan
 	var so mcp.ServerOptions
 	if a.ServerOptions != nil {
@@ -39,7 +39,6 @@ func (a *Site) newServer(cfg *serveConfig) *mcp.Server {
 	server := mcp.NewServer(&mcp.Implementation{Name: a.Name, Version: a.Version}, &so)
 	subs.server = server
 	server.AddReceivingMiddleware(shortEchoes(p.Runtime()))
-	vs := a.views(cfg)
 	if vs != nil {
 		server.AddReceivingMiddleware(vs.listMiddleware)
 	}
@@ -62,7 +61,7 @@ func (a *Site) newServer(cfg *serveConfig) *mcp.Server {
 func (a *Site) Serve(ctx context.Context, transport mcp.Transport, opts ...ServeOption) error {
 	cfg := newServeConfig(opts)
 	cfg.mustNotNeedHTTP("Serve")
-	server := a.newServer(&cfg)
+	server := a.newServer(&cfg, a.views(&cfg))
 	defer a.servers.remove(server)
 	err := server.Run(ctx, transport)
 	if ctx.Err() != nil && (err == nil || errors.Is(err, ctx.Err())) {

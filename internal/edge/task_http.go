@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 
@@ -27,10 +26,8 @@ import (
 // the body, a missing _meta) it hands over as it came, for the go-sdk to
 // judge.
 type taskFront struct {
-	next     http.Handler
 	s        *taskServer
-	enc      *lane // writes answers as the lane and the go-sdk do
-	maxBody  int64
+	enc      *lane            // writes answers as the lane and the go-sdk do
 	headered map[string]bool  // x-mcp-header tools: the go-sdk checks their headers
 	mw       []mcp.Middleware // the app's request middleware, panics contained first
 	// The go-sdk's own cross-origin check, which the front must not
@@ -38,31 +35,21 @@ type taskFront struct {
 	crossOrigin *http.CrossOriginProtection
 }
 
-// taskFront returns what puts the app's tasks in front of a sessionless
-// handler, or nil when no action cfg exposes runs as a task.
-func (a *Site) taskFront(cfg *serveConfig, ho *mcp.StreamableHTTPOptions) func(http.Handler) http.Handler {
-	s := newTaskServer(a.Tasks, a.view(cfg), a.Plan.Runtime(), a.Logger)
+// taskFront returns the front of the app's tasks over the routes a
+// handler serves, or nil when none of them runs as a task.
+func (a *Site) taskFront(routes []engine.Route, vs *Views, ho *mcp.StreamableHTTPOptions) *taskFront {
+	s := newTaskServer(a.Tasks, routes, a.Plan.Runtime(), a.Logger)
 	if s == nil {
 		return nil
 	}
-	s.views = a.views(cfg)
+	s.views = vs
 	impl := &mcp.Implementation{Name: a.Name, Version: a.Version}
-	var mw []mcp.Middleware
+	meta, _ := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl}) // strings only: it cannot fail
+	f := &taskFront{s: s, enc: &lane{impl: impl, json: ho.JSONResponse, serverMeta: meta},
+		headered: map[string]bool{}, crossOrigin: ho.CrossOriginProtection}
 	if len(a.RequestMW) > 0 {
 		rt := a.Plan.Runtime()
-		mw = append([]mcp.Middleware{containPanics(rt, a.Logger)}, a.RequestMW...)
-	}
-	return func(next http.Handler) http.Handler { return newTaskFront(next, s, impl, ho, mw) }
-}
-
-// newTaskFront returns the front of next.
-func newTaskFront(next http.Handler, s *taskServer, impl *mcp.Implementation, ho *mcp.StreamableHTTPOptions, mw []mcp.Middleware) http.Handler {
-	meta, _ := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl}) // strings only: it cannot fail
-	f := &taskFront{next: next, s: s, enc: &lane{impl: impl, json: ho.JSONResponse, serverMeta: meta},
-		maxBody: ho.MaxRequestBodyBytes, headered: map[string]bool{}, mw: mw,
-		crossOrigin: ho.CrossOriginProtection}
-	if f.maxBody <= 0 {
-		f.maxBody = 10 << 20
+		f.mw = append([]mcp.Middleware{containPanics(rt, a.Logger)}, a.RequestMW...)
 	}
 	for name, tr := range s.routes {
 		if mirrorsHeaders(tr.route) {
@@ -84,28 +71,21 @@ type taskRequest struct {
 	taskID  json.RawMessage // tasks/*
 }
 
-// ServeHTTP answers r when it is the front's, and hands it over otherwise.
-func (f *taskFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !f.picks(r) {
-		f.next.ServeHTTP(w, r)
-		return
+// serve answers r, whose body is m, when it is the front's, and reports
+// whether it did; when it did not, it wrote nothing.
+func (f *taskFront) serve(w http.ResponseWriter, r *http.Request, m *message) bool {
+	if m == nil || !m.whole || !f.picks(r) {
+		return false
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, f.maxBody+1))
-	r.Body.Close()
 	var req taskRequest
-	if err != nil || int64(len(body)) > f.maxBody || !f.parse(r, body, &req) {
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		f.next.ServeHTTP(w, r)
-		return
+	if !f.parse(r, m.rpc(), &req) {
+		return false
 	}
 	if req.method == "tools/call" {
-		if !f.call(w, r, &req) {
-			r.Body = io.NopCloser(bytes.NewReader(body))
-			f.next.ServeHTTP(w, r)
-		}
-		return
+		return f.call(w, r, &req)
 	}
 	f.task(w, r, &req)
+	return true
 }
 
 // picks reports, from the headers, whether r is a request the front may
@@ -135,66 +115,41 @@ func (f *taskFront) picks(r *http.Request) bool {
 }
 
 // parse reads the envelope, its params and their _meta, and checks that
-// they agree with the headers.
-func (f *taskFront) parse(r *http.Request, body []byte, req *taskRequest) bool {
-	id, method, params, ok := envelope(body)
-	if !ok || params == nil {
+// they agree with the headers. Members the extension does not name (a
+// legacy task hint) are ignored, as it asks.
+func (f *taskFront) parse(r *http.Request, e *rpc, req *taskRequest) bool {
+	if !e.strict() || e.params == nil || !e.paramsOK {
 		return false
 	}
-	if req.method, ok = plainString(method); !ok || req.method != r.Header.Get("Mcp-Method") {
+	var ok bool
+	if req.method, ok = plainString(e.method); !ok || req.method != r.Header.Get("Mcp-Method") {
 		return false
 	}
-	if req.lr.id, ok = requestID(id); !ok {
+	if req.lr.id, ok = requestID(e.id); !ok {
 		return false
 	}
 	req.lr.newRev = true
-	var meta, name []byte
-	if !members(params, func(key string, value []byte) bool {
-		switch key {
-		case "_meta":
-			meta = value
-		case "name":
-			name = value
-		case "arguments":
-			req.args = value
-		case "inputResponses":
-			req.answers = value
-		case "requestState":
-			req.state, ok = plainString(value)
-			return ok
-		case "taskId":
-			req.taskID = value
-		}
-		return true // others (a legacy task hint) are ignored, as the extension asks
-	}) {
-		return false
-	}
-	if req.method == "tools/call" {
-		if req.name, ok = plainString(name); !ok || req.name != r.Header.Get("Mcp-Name") {
+	req.args, req.answers, req.taskID = e.args, e.answers, e.taskID
+	if e.state != nil {
+		if req.state, ok = plainString(e.state); !ok {
 			return false
 		}
 	}
-	return f.parseMeta(r, meta, req)
+	if req.method == "tools/call" {
+		if req.name, ok = plainString(e.name); !ok || req.name != r.Header.Get("Mcp-Name") {
+			return false
+		}
+	}
+	return f.parseMeta(r, e, req)
 }
 
 // parseMeta reads the revision and the client's capabilities.
-func (f *taskFront) parseMeta(r *http.Request, meta []byte, req *taskRequest) bool {
-	if meta == nil {
+func (f *taskFront) parseMeta(r *http.Request, e *rpc, req *taskRequest) bool {
+	if e.meta == nil || !e.metaOK {
 		return false
 	}
-	var version []byte
-	if !members(meta, func(key string, value []byte) bool {
-		switch key {
-		case mcp.MetaKeyProtocolVersion:
-			version = value
-		case mcp.MetaKeyClientCapabilities:
-			req.caps = value
-		}
-		return true
-	}) {
-		return false
-	}
-	v, ok := plainString(version)
+	req.caps = e.caps
+	v, ok := plainString(e.revision)
 	if !ok || v != r.Header.Get(protocolVersionHeader) || len(req.caps) == 0 || req.caps[0] != '{' {
 		return false
 	}

@@ -1,0 +1,164 @@
+package edge
+
+import (
+	"math"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// HTTPHandler is vurb.HTTPHandler; see its documentation there.
+func (a *Site) HTTPHandler(opts ...ServeOption) http.Handler {
+	return a.httpServing(opts...).handler
+}
+
+// httpServing is a streamable HTTP handler with what a graceful shutdown
+// needs: the SDK server behind it and the requests in flight.
+type httpServing struct {
+	handler  http.Handler
+	server   *mcp.Server
+	inFlight inFlight
+}
+
+// httpServing builds the whole HTTP stack of one handler. A request passes,
+// in this order:
+//
+//  1. the resource metadata document (BearerAuth), public and
+//     cross-origin: answered before any guard;
+//  2. the guard: Host and Origin, the loopback rule against DNS rebinding
+//     (guard.go);
+//  3. bearer auth: the token verified, 401/403 otherwise (http_auth.go);
+//  4. the front door (front): the in-flight count for a graceful
+//     shutdown, then, for a POST that some front reads, the body read
+//     once within MaxBodyBytes and its envelope parsed once (message.go);
+//  5. the scope challenge (ScopeChallenges: 403 naming the scopes a call
+//     needs, http_scope_challenge.go);
+//  6. a sessionless request (2026-07-28 without a session, or any under
+//     Stateless): the tasks front (task_http.go), then the fast lane
+//     (http_lane.go), each answering what it recognises, then the
+//     go-sdk's stateless handler;
+//  7. anything else (initialize, a session's requests, its GET stream and
+//     DELETE): the session quota (http_sessions.go), then the go-sdk's
+//     stateful handler.
+//
+// Behind the go-sdk's handlers, the server newServer makes answers with
+// the same compiled plan, views and middleware. Connection limits and
+// timeouts sit outside the handler, in ListenAndServe (http_listen.go).
+func (a *Site) httpServing(opts ...ServeOption) *httpServing {
+	cfg := newServeConfig(opts)
+	vs := a.views(&cfg) // the handler's one cache of per-caller views
+	server := a.newServer(&cfg, vs)
+	var ho mcp.StreamableHTTPOptions
+	if cfg.sdkHTTP != nil {
+		ho = *cfg.sdkHTTP
+	}
+	ho.Stateless = ho.Stateless || cfg.stateless
+	ho.JSONResponse = ho.JSONResponse || cfg.jsonResponse
+	if ho.Logger == nil {
+		ho.Logger = sdkLogger(a.Logger)
+	}
+	ho.SessionTimeout = cfg.sessionTimeout(ho.SessionTimeout)
+	// Host and Origin are checked once, in front of every path (guard), with
+	// the go-sdk's localhost rule unless the user's options turn it off.
+	ho.DisableLocalhostProtection = true
+	ho.MaxRequestBodyBytes = cfg.maxBodyBytes
+	if ho.MaxRequestBodyBytes == 0 {
+		ho.MaxRequestBodyBytes = int64(a.MaxBytes) + 64<<10 // the arguments plus the JSON-RPC envelope
+	}
+	getServer := func(*http.Request) *mcp.Server { return server }
+	sessionless := ho
+	sessionless.Stateless = true
+	f := &front{stateless: ho.Stateless, maxBody: ho.MaxRequestBodyBytes,
+		sdkStateless: withRemote(mcp.NewStreamableHTTPHandler(getServer, &sessionless))}
+	if f.maxBody < 0 { // no limit (the go-sdk's negative MaxRequestBodyBytes)
+		f.maxBody = math.MaxInt64 - 1
+	}
+	if !ho.Stateless {
+		f.sessions = capSessions(withRemote(mcp.NewStreamableHTTPHandler(getServer, &ho)), server,
+			cfg.sessionCap(), cfg.sessionShare(), false)
+	}
+	routes := a.view(&cfg)
+	if !cfg.noLane {
+		userCacheable := a.ServerOptions != nil && a.ServerOptions.SetCacheable != nil
+		impl := &mcp.Implementation{Name: a.Name, Version: a.Version}
+		f.lane = newLane(f.sdkStateless, a.Plan.Runtime(), routes, impl, &ho, userCacheable, a.RequestMW, vs)
+	}
+	f.tasks = a.taskFront(routes, vs, &ho)
+	if cfg.challenges {
+		if cfg.bearer == nil {
+			panic("vurb: ScopeChallenges needs BearerAuth: a challenge names the resource metadata BearerAuth serves, and scopes come from the tokens it verifies")
+		}
+		if len(a.Scopes) > 0 { // else nothing to challenge for: no body to read
+			f.challenger = a.challenger(&cfg, server, routes, vs)
+		}
+	}
+	hs := &httpServing{server: server}
+	f.inFlight = &hs.inFlight
+	var served http.Handler = f
+	if cfg.bearer != nil {
+		cfg.bearer = cfg.bearer.forApp(a.Scopes)
+		served = cfg.bearer.protect(served, a.Logger) // every request, the fast lane's included
+	}
+	hs.handler = guard(served, &cfg)
+	if cfg.bearer != nil {
+		hs.handler = cfg.bearer.withMetadata(hs.handler) // public, cross-origin: outside the guard
+	}
+	return hs
+}
+
+// front is the one front door of a handler, behind its guards: it reads a
+// POST once, when a front needs its body, and sends the request to the
+// front that answers it (see httpServing for the order). One endpoint
+// serves both protocol generations: a request of revision 2026-07-28 or
+// later that names no session is sessionless by definition, and goes to
+// the stateless fronts; everything else goes to the stateful handler,
+// which the go-sdk refuses to let answer the new revision.
+type front struct {
+	inFlight   *inFlight
+	maxBody    int64
+	stateless  bool        // Stateless(): every request is sessionless
+	challenger *challenger // nil: no scope challenges
+	tasks      *taskFront  // nil: no action runs as a task
+	lane       *lane       // nil: NoFastLane, or an option it cannot honour
+
+	sdkStateless http.Handler
+	sessions     http.Handler // the session quota and the go-sdk's stateful handler; nil under Stateless
+}
+
+func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost { // a POST carries calls; a GET is a standing stream
+		f.inFlight.add(1)
+		defer f.inFlight.add(-1)
+	}
+	sessionless := f.stateless || (r.Header.Get(sessionIDHeader) == "" && sessionlessRevision(r.Header.Get(protocolVersionHeader)))
+	var m *message
+	if f.challenger != nil || (sessionless && (f.lane != nil || f.tasks != nil)) {
+		m = readMessage(r, f.maxBody)
+	}
+	if f.challenger != nil && f.challenger.refuses(w, r, m) {
+		return
+	}
+	if !sessionless {
+		f.sessions.ServeHTTP(w, r)
+		return
+	}
+	if f.tasks != nil && f.tasks.serve(w, r, m) {
+		return
+	}
+	if f.lane != nil && f.lane.serve(w, r, m) {
+		return
+	}
+	m.rewind(r)
+	f.sdkStateless.ServeHTTP(w, r)
+}
+
+// The MCP HTTP headers vurb reads (net/http canonicalises their case).
+const (
+	sessionIDHeader       = "Mcp-Session-Id"
+	protocolVersionHeader = "Mcp-Protocol-Version"
+)
+
+// sessionlessRevision reports whether version (a YYYY-MM-DD revision, as
+// the header carries it) is one without sessions.
+func sessionlessRevision(version string) bool { return engine.Sessionless(version) }
