@@ -23,7 +23,7 @@ import (
 //     call.
 //   - resources/read: what the resource says (ResourceDef.TTL), else
 //     immediately stale; "private", since a read may depend on who asks.
-//   - skills/list, skills/get and reads of a skill's files (skill_serve.go):
+//   - skills/list, skills/get and reads of a skill's files :
 //     like the lists, as a served skill never changes; but "private" and
 //     stale at once, as is resources/list then, when what a caller sees of
 //     the skills depends on who it is (WithSkillVisibility, scopes).
@@ -59,7 +59,7 @@ func (a *Site) setCacheable(user func(context.Context, mcp.Request, *mcp.Cacheab
 		}
 		if a.SkillCacheable != nil {
 			a.SkillCacheable(req, c, int(listTTL.Milliseconds()))
-		} // skills' lists and files (skill_serve.go)
+		} // skills' lists and files 
 		if user != nil {
 			user(ctx, req, c)
 		}

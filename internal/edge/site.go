@@ -8,7 +8,7 @@
 // options; internal/engine answers the calls.
 //
 // How a served tools/call flows is written once, in the doc comment of
-// HTTPHandler (stack.go).
+// httpServing (stack.go).
 package edge
 
 import (

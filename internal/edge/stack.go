@@ -28,23 +28,23 @@ type httpServing struct {
 //     cross-origin: answered before any guard;
 //  2. the guard: Host and Origin, the loopback rule against DNS rebinding
 //     (guard.go);
-//  3. bearer auth: the token verified, 401/403 otherwise (http_auth.go);
+//  3. bearer auth: the token verified, 401/403 otherwise (auth.go);
 //  4. the front door (front): the in-flight count for a graceful
 //     shutdown, then, for a POST that some front reads, the body read
 //     once within MaxBodyBytes and its envelope parsed once (message.go);
 //  5. the scope challenge (ScopeChallenges: 403 naming the scopes a call
-//     needs, http_scope_challenge.go);
+//     needs, challenge.go);
 //  6. a sessionless request (2026-07-28 without a session, or any under
-//     Stateless): the tasks front (task_http.go), then the fast lane
-//     (http_lane.go), each answering what it recognises, then the
+//     Stateless): the tasks front (tasks_front.go), then the fast lane
+//     (lane.go), each answering what it recognises, then the
 //     go-sdk's stateless handler;
 //  7. anything else (initialize, a session's requests, its GET stream and
-//     DELETE): the session quota (http_sessions.go), then the go-sdk's
+//     DELETE): the session quota (session_quota.go), then the go-sdk's
 //     stateful handler.
 //
 // Behind the go-sdk's handlers, the server newServer makes answers with
 // the same compiled plan, views and middleware. Connection limits and
-// timeouts sit outside the handler, in ListenAndServe (http_listen.go).
+// timeouts sit outside the handler, in ListenAndServe (listen.go).
 func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 	cfg := newServeConfig(opts)
 	vs := a.views(&cfg) // the handler's one cache of per-caller views

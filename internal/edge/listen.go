@@ -36,7 +36,7 @@ func (a *Site) ServeListener(ctx context.Context, ln net.Listener, opts ...Serve
 		}
 	}
 	// No ReadTimeout or WriteTimeout: withDeadlines sets them per request,
-	// so that event streams outlive them (see http_deadline.go).
+	// so that event streams outlive them (see deadlines.go).
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: t.header, IdleTimeout: t.idle}
 	ln = limitListen(ln, cfg.connCap())
 	if l, ok := ln.(*limitListener); ok {

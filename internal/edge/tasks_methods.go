@@ -67,7 +67,7 @@ func notFound(id string) *jsonrpc.Error {
 }
 
 // storeError reads a store's error for the client. A task the store no
-// longer holds is told apart by its id (task_id.go): expired, lost when
+// longer holds is told apart by its id (tasks_id.go): expired, lost when
 // its server stopped, or never issued.
 func (s *taskServer) storeError(id string, err error) error {
 	if !errors.Is(err, ErrTaskNotFound) {

@@ -29,7 +29,7 @@ type taskServer struct {
 	caps   *capsCache
 	logger *slog.Logger
 	now    func() time.Time
-	sealer *engine.Sealer // tags the task ids (see task_id.go)
+	sealer *engine.Sealer // tags the task ids (see tasks_id.go)
 
 	running *runningTasks
 	// views, when not nil, give each caller its own view of the routes
