@@ -13,6 +13,7 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
 )
 
@@ -71,6 +72,14 @@ func laneApp(exp vurb.Exposition) *vurb.App {
 			client = c.Client.Name
 		}
 		return fmt.Sprintf("%v|%v|%s", c.Meta["traceparent"], c.Meta["tracestate"], client), nil
+	})
+	vurb.Query(app, "docs.meta", func(_ context.Context, in laneInput) (*mcp.CallToolResult, error) {
+		res := vurb.Text("with meta: " + in.Query)
+		res.Meta = mcp.Meta{"z": 1, "a": map[string]any{"<b>": "&"}, "q": in.Query}
+		if in.Query == "own server" {
+			res.Meta[mcp.MetaKeyServerInfo] = map[string]string{"name": "handler's own"}
+		}
+		return res, nil
 	})
 	vurb.Prompt(app, "hello", func(context.Context, struct{}) (string, error) { return "hi", nil })
 	return app
@@ -138,6 +147,8 @@ func laneCorpus(exp vurb.Exposition) []laneCase {
 			mk(`11`, flat("fail"), args("fail", `{"query":"panic"}`)),
 			mk(`12`, flat("ask"), args("ask", `{"query":"deleting"}`)),
 			mk(`13`, flat("need"), args("need", `{"query":"sampling"}`)),
+			mk(`18`, flat("meta"), args("meta", `{"query":"handler meta"}`)),
+			mk(`19`, flat("meta"), args("meta", `{"query":"own server"}`)),
 			mk(`14`, "nope", `{}`),
 			mk(`15`, "geo_locate", `{"region":"eu"}`),
 		)

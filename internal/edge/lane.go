@@ -346,76 +346,40 @@ func (l *lane) respond(w http.ResponseWriter, r *http.Request, req laneRequest, 
 		l.writeError(w, req, rpcErr)
 		return
 	}
-	if len(res.Meta) == 0 && res.InputRequests == nil && res.RequestState == "" {
-		// The common shape, written directly (see appendCallResult).
-		meta, resultType := []byte(nil), ""
-		if req.newRev {
-			meta, resultType = l.serverMeta, "complete"
+	if res.InputRequests != nil && len(res.Content) > 0 {
+		l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "server bug: result has both content and inputRequests"})
+		return
+	}
+	meta, resultType := []byte(nil), ""
+	if req.newRev {
+		meta, resultType = l.serverMeta, "complete"
+		if res.InputRequests != nil {
+			resultType = "input_required"
 		}
-		data, err := appendCallResult(make([]byte, 0, 256), meta, res, resultType)
-		if err != nil {
+	}
+	if len(res.Meta) > 0 {
+		// The handler's _meta, with the server's identity for a 2026-07-28
+		// client unless the handler named one.
+		m := make(mcp.Meta, len(res.Meta)+1)
+		for k, v := range res.Meta {
+			m[k] = v
+		}
+		if _, ok := m[mcp.MetaKeyServerInfo]; !ok && req.newRev {
+			m[mcp.MetaKeyServerInfo] = l.impl
+		}
+		var err error
+		if meta, err = json.Marshal(m); err != nil {
 			l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
 			return
 		}
-		l.write(w, req, data)
-		return
 	}
-	out, bug := l.callResult(res, req.newRev)
-	if bug != nil {
-		l.writeError(w, req, bug)
-		return
-	}
-	data, merr := json.Marshal(out)
-	if merr != nil {
-		l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: merr.Error()})
+	data, err := appendCallResult(make([]byte, 0, 256), meta, res, resultType)
+	if err != nil {
+		l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
 		return
 	}
 	l.write(w, req, data)
 }
-
-// callResult is what the go-sdk makes of a handler's result before it
-// encodes it: the result type and the server's identity for 2026-07-28
-// clients, an empty content list rather than null.
-func (l *lane) callResult(res *mcp.CallToolResult, newRev bool) (*mcp.CallToolResult, *jsonrpc.Error) {
-	if res.InputRequests != nil && len(res.Content) > 0 {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "server bug: result has both content and inputRequests"}
-	}
-	var out mcp.CallToolResult
-	if newRev {
-		if res.InputRequests != nil {
-			out = templates.inputRequired
-		} else {
-			out = templates.complete
-		}
-	}
-	out.Meta, out.Content, out.StructuredContent = res.Meta, res.Content, res.StructuredContent
-	out.IsError, out.InputRequests, out.RequestState = res.IsError, res.InputRequests, res.RequestState
-	if out.Content == nil && !(newRev && res.InputRequests != nil) {
-		out.Content = []mcp.Content{}
-	}
-	if newRev {
-		meta := make(mcp.Meta, len(res.Meta)+1)
-		for k, v := range res.Meta {
-			meta[k] = v
-		}
-		if _, ok := meta[mcp.MetaKeyServerInfo]; !ok {
-			meta[mcp.MetaKeyServerInfo] = l.impl
-		}
-		out.Meta = meta
-	}
-	return &out, nil
-}
-
-// templates hold the result types the go-sdk sets on results of 2026-07-28
-// requests. The field is unexported; decoding sets it, and copying a
-// template carries it.
-var templates = func() (t struct{ complete, inputRequired mcp.CallToolResult }) {
-	if json.Unmarshal([]byte(`{"content":[],"resultType":"complete"}`), &t.complete) != nil ||
-		json.Unmarshal([]byte(`{"content":[],"resultType":"input_required"}`), &t.inputRequired) != nil {
-		panic("vurb: the go-sdk's result types no longer decode")
-	}
-	return t
-}()
 
 // list answers tools/list with the go-sdk's own answer, asked once per
 // kind of request and kept: the app is frozen, so the list never changes.

@@ -3,7 +3,6 @@ package edge
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -204,10 +203,13 @@ func (c *capsCache) get(raw []byte) (*mcp.ClientCapabilities, bool) {
 	return ip.Capabilities, true
 }
 
-// appendCallResult writes the JSON of a complete tools/call result the way
-// the go-sdk's CallToolResult.MarshalJSON does, for the common shape: no
-// _meta of the handler's and no input requests (the caller checks). meta
-// is the result's _meta, already encoded, or nil.
+// appendCallResult writes the JSON of a tools/call result the way the
+// go-sdk's CallToolResult.MarshalJSON does once its server has set the
+// result type (resultType, "" for a handshake-era request): members in the
+// order of its wire struct, the input requests last. meta is the result's
+// _meta, already encoded, or nil. The go-sdk keeps the result type in an
+// unexported field, so the lane writes the result itself rather than ask
+// the go-sdk to; the differential test holds the two to the same bytes.
 func appendCallResult(buf, meta []byte, res *mcp.CallToolResult, resultType string) ([]byte, error) {
 	buf = append(buf, '{')
 	if meta != nil {
@@ -215,8 +217,8 @@ func appendCallResult(buf, meta []byte, res *mcp.CallToolResult, resultType stri
 		buf = append(buf, ',')
 	}
 	content := res.Content
-	if content == nil {
-		content = []mcp.Content{}
+	if content == nil && !(resultType != "" && res.InputRequests != nil) {
+		content = []mcp.Content{} // an input-required result of 2026-07-28 has none: null
 	}
 	data, err := json.Marshal(content)
 	if err != nil {
@@ -233,11 +235,19 @@ func appendCallResult(buf, meta []byte, res *mcp.CallToolResult, resultType stri
 		buf = append(buf, `,"isError":true`...)
 	}
 	if res.RequestState != "" {
-		buf = append(buf, `,"requestState":`...)
-		buf = strconv.AppendQuote(buf, res.RequestState) // a sealed state is base64url and dots
+		if data, err = json.Marshal(res.RequestState); err != nil {
+			return nil, err
+		}
+		buf = append(append(buf, `,"requestState":`...), data...)
 	}
 	if resultType != "" {
 		buf = append(append(append(buf, `,"resultType":"`...), resultType...), '"')
+	}
+	if res.InputRequests != nil {
+		if data, err = json.Marshal(res.InputRequests); err != nil {
+			return nil, err
+		}
+		buf = append(append(buf, `,"inputRequests":`...), data...)
 	}
 	return append(buf, '}'), nil
 }
