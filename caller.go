@@ -93,6 +93,7 @@ func (c *Call) Caller() *Caller { return callerOf((*engine.Call)(c).Origin()) }
 // callerOf is the Caller an origin describes. The fast lane leaves _meta
 // undecoded: it is decoded here, when someone asks.
 func callerOf(o *engine.Origin) *Caller {
+	o.Resolve()
 	c := &Caller{Token: o.Token, Header: o.Header, Meta: o.Meta, Client: o.Client,
 		Capabilities: o.Capabilities, Protocol: o.Version, RemoteAddr: o.Remote}
 	if o.Session != nil {

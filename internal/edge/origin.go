@@ -13,8 +13,8 @@ import (
 // ctx is the request's: it carries the HTTP client's address of a
 // sessionless request (withRemote).
 func OriginOf[P mcp.Params](ctx context.Context, req *mcp.ServerRequest[P], meta mcp.Meta) engine.Origin {
-	o := engine.Origin{Session: req.Session, Version: req.ProtocolVersion(), Capabilities: req.ClientCapabilities(),
-		Client: req.ClientInfo(), Meta: meta}
+	o := engine.Origin{Session: req.Session, Version: req.ProtocolVersion(), Meta: meta,
+		Lazy: func(o *engine.Origin) { o.Capabilities, o.Client = req.ClientCapabilities(), req.ClientInfo() }}
 	o.Remote, _ = ctx.Value(remoteKey{}).(string)
 	if req.Extra != nil {
 		o.Token, o.Header = req.Extra.TokenInfo, req.Extra.Header

@@ -58,6 +58,19 @@ type Origin struct {
 	// call with it. A task's record is made there, so that a call that
 	// would be refused never leaves one.
 	Admit func() error
+	// Lazy, when not nil, fills Capabilities and Client the first time
+	// either is needed (Resolve): a go-sdk request's _meta yields them by
+	// re-encoding, which costs more than most calls need.
+	Lazy func(*Origin)
+}
+
+// Resolve fills what Lazy defers, once, and returns o.
+func (o *Origin) Resolve() *Origin {
+	if f := o.Lazy; f != nil {
+		o.Lazy = nil
+		f(o)
+	}
+	return o
 }
 
 // Call is what middleware and handlers know about the call in flight. The

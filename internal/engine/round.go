@@ -68,7 +68,17 @@ func (r *Round) Answer(id string) (mcp.InputResponse, bool) {
 
 // Capabilities returns what the client declared it supports, or nil when
 // it did not say.
-func (r *Round) Capabilities() *mcp.ClientCapabilities { return r.caps }
+func (r *Round) Capabilities() *mcp.ClientCapabilities {
+	r.resolveCaps()
+	return r.caps
+}
+
+// resolveCaps reads the capabilities of an origin that defers them.
+func (r *Round) resolveCaps() {
+	if r.caps == nil && r.origin != nil && r.origin.Lazy != nil {
+		r.caps = r.origin.Resolve().Capabilities
+	}
+}
 
 // Declares reports whether the client declared c. A served request whose
 // client declared nothing we can see (a stateless handshake-era request:
@@ -76,6 +86,7 @@ func (r *Round) Capabilities() *mcp.ClientCapabilities { return r.caps }
 // nothing; only an in-process call, where there is no client to ask the
 // question of, counts as declaring everything.
 func (r *Round) Declares(c Capability) bool {
+	r.resolveCaps()
 	if r.caps == nil {
 		return r.version == ""
 	}
