@@ -1,13 +1,13 @@
 package vurb
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-	"net/url"
+	"context"
+	"io/fs"
 	"slices"
-	"strings"
-	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/internal/skill"
 )
 
 // Skills (SEP-2640, the MCP Skills extension) are Agent Skills served by
@@ -16,49 +16,25 @@ import (
 // (skills/list), confirms (skills/get) and reads file by file
 // (resources/read of skill:// URIs) when its model needs them. vurb
 // reads, checks and digests every file when the skill is declared; a
-// served skill never changes, so its entry is computed once.
+// served skill never changes, so its entry is computed once. This file
+// holds the declarations; internal/skill checks, indexes and serves them.
 
 // Limits SEP-2640 sets on one skill, its nested skills' files included: a
 // host need not load a larger one, so vurb refuses to serve it.
 const (
-	MaxSkillFiles = 512
-	MaxSkillBytes = 16 << 20
+	MaxSkillFiles = skill.MaxFiles
+	MaxSkillBytes = skill.MaxBytes
 )
 
 // SkillDef is one declared skill; its methods refine it until the app is
 // built.
 type SkillDef struct {
-	app         *App
-	path        string // "git-workflow", "acme/billing/refunds"
-	name        string
-	description string
-	frontmatter map[string]any
-	// files are the skill's own, SKILL.md first: a nested skill's files
-	// are the nested skill's (the index lists them in both).
-	files  []*skillFile
-	bytes  int64 // of files
-	scopes []string
-	tags   []string
-}
-
-// skillFile is one file of a skill, digested once.
-type skillFile struct {
-	rel    string // relative to the skill: "SKILL.md", "references/FORMS.md"
-	uri    string
-	data   []byte
-	digest string // sha256:<hex>
-	mime   string
+	app *App
+	def *skill.Def
 }
 
 // skillSet is what an app declared of skills.
-type skillSet struct {
-	list   []*SkillDef
-	byPath map[string]*SkillDef
-	owners map[string]*SkillDef // every file's URI: the skill that declared it
-
-	once  sync.Once
-	index *skillIndex // made at first serve, immutable
-}
+type skillSet = skill.Set
 
 // Skill declares the skill at path ("git-workflow", or under a prefix of
 // your choosing, "acme/billing/refunds") whose SKILL.md is skillMD: YAML
@@ -74,31 +50,35 @@ type skillSet struct {
 // saying what to fix, as does a path already declared.
 func Skill(a *App, path, skillMD string) *SkillDef {
 	a.mustBeMutable()
-	if why := checkSkillPath(path); why != "" {
-		panic(fmt.Sprintf("vurb: skill %s", why))
-	}
-	s := &SkillDef{app: a, path: path}
-	if err := s.parse(skillMD); err != nil {
-		panic(fmt.Sprintf("vurb: skill %q: SKILL.md: %v", path, err))
-	}
-	s.addFile("SKILL.md", []byte(skillMD))
-	a.addSkill(s)
-	return s
+	return &SkillDef{app: a, def: a.skills.Declare(path, skillMD)}
 }
 
-// parse reads the SKILL.md's front matter into s.
-func (s *SkillDef) parse(skillMD string) error {
-	yamlText, err := splitFrontmatter(skillMD)
-	if err != nil {
-		return err
+// Skills declares every skill under dir in fsys ("." for its root): each
+// folder holding a SKILL.md is a skill, its path the folder's relative to
+// dir ("git-workflow", "acme/billing/refunds"), its files every regular
+// file under the folder (those of nested skills, which are skills too,
+// included, as SEP-2640 asks). Names starting with "." are skipped, as an
+// embedded tree skips them. Embedded, the skills ship inside the binary:
+//
+//	//go:embed skills
+//	var skills embed.FS
+//
+//	vurb.Skills(app, skills, "skills")
+//
+// A SKILL.md directly in dir makes a skill whose path is dir's last
+// segment. Every file is read and digested now; Skills panics, saying
+// what to fix, when a SKILL.md breaks a rule Skill checks, a file is a
+// symbolic link (it could lead out of the tree) or a skill would exceed
+// MaxSkillFiles files or MaxSkillBytes bytes. It returns the skills in
+// path order, for RequireScopes and Tags.
+func Skills(a *App, fsys fs.FS, dir string) []*SkillDef {
+	a.mustBeMutable()
+	defs := a.skills.DeclareTree(fsys, dir)
+	out := make([]*SkillDef, len(defs))
+	for i, d := range defs {
+		out[i] = &SkillDef{app: a, def: d}
 	}
-	fm, err := parseFrontmatter(yamlText)
-	if err != nil {
-		return err
-	}
-	s.name, s.description, err = checkFrontmatter(fm, s.path)
-	s.frontmatter = fm
-	return err
+	return out
 }
 
 // File adds a file to the skill at rel, a slash-separated path relative
@@ -109,27 +89,8 @@ func (s *SkillDef) parse(skillMD string) error {
 // MaxSkillBytes bytes.
 func (s *SkillDef) File(rel string, data []byte) *SkillDef {
 	s.app.mustBeMutable()
-	if why := checkSkillFilePath(rel); why != "" {
-		panic(fmt.Sprintf("vurb: skill %q: file %q: %s", s.path, rel, why))
-	}
-	f := s.addFile(rel, data)
-	if other, taken := s.app.skills.owners[f.uri]; taken {
-		s.files, s.bytes = s.files[:len(s.files)-1], s.bytes-int64(len(data))
-		panic(fmt.Sprintf("vurb: skill %q: file %q: %s is already a file of skill %q", s.path, rel, f.uri, other.path))
-	}
-	s.app.skills.owners[f.uri] = s
-	s.app.checkSkillLimits(s.path)
+	s.app.skills.AddFile(s.def, rel, data)
 	return s
-}
-
-// addFile appends a file to s's own.
-func (s *SkillDef) addFile(rel string, data []byte) *skillFile {
-	sum := sha256.Sum256(data)
-	f := &skillFile{rel: rel, uri: skillURI(s.path, rel), data: data,
-		digest: "sha256:" + hex.EncodeToString(sum[:]), mime: skillMIMEType(rel, data)}
-	s.files = append(s.files, f)
-	s.bytes += int64(len(data))
-	return f
 }
 
 // RequireScopes makes the skill need the OAuth scopes in the caller's
@@ -139,7 +100,7 @@ func (s *SkillDef) addFile(rel string, data []byte) *skillFile {
 // one of its files (as a tool call is).
 func (s *SkillDef) RequireScopes(scopes ...string) *SkillDef {
 	s.app.mustBeMutable()
-	s.scopes = addScopes(s.scopes, "skill "+s.path, scopes)
+	s.def.Scopes = addScopes(s.def.Scopes, "skill "+s.def.Path(), scopes)
 	return s
 }
 
@@ -147,135 +108,141 @@ func (s *SkillDef) RequireScopes(scopes ...string) *SkillDef {
 func (s *SkillDef) Tags(tags ...string) *SkillDef {
 	s.app.mustBeMutable()
 	for _, t := range tags {
-		if !slices.Contains(s.tags, t) {
-			s.tags = append(s.tags, t)
+		if !slices.Contains(s.def.Tags, t) {
+			s.def.Tags = append(s.def.Tags, t)
 		}
 	}
 	return s
 }
 
 // Path is the skill's path: "git-workflow", "acme/billing/refunds".
-func (s *SkillDef) Path() string { return s.path }
+func (s *SkillDef) Path() string { return s.def.Path() }
 
 // Name is the skill's name, the last segment of its path.
-func (s *SkillDef) Name() string { return s.name }
+func (s *SkillDef) Name() string { return s.def.Name() }
 
 // URI is the URI of the skill's SKILL.md, which skills/get takes.
-func (s *SkillDef) URI() string { return skillURI(s.path, "SKILL.md") }
+func (s *SkillDef) URI() string { return s.def.URI() }
 
-// addSkill registers s, panicking when its path or one of its files'
-// URIs is taken or when it takes a skill it is nested in past the limits.
-func (a *App) addSkill(s *SkillDef) {
-	set := &a.skills
-	if _, dup := set.byPath[s.path]; dup {
-		panic(fmt.Sprintf("vurb: skill %q is already declared", s.path))
+// SkillInfo is what a visibility rule knows of a skill: Path
+// ("acme/billing/refunds"), Name ("refunds"), URI (its SKILL.md's), Tags,
+// and Scopes, those it needs (the app's and its own).
+type SkillInfo = skill.Info
+
+// WithSkillVisibility gives each kind of caller the skills of its own,
+// as WithVisibility does for tools: visible says whether callers of a
+// class see a skill. The class is the one WithVisibility's class function
+// names (without WithVisibility every caller is of class ""). A hidden
+// skill is unknown to the caller: absent from skills/list and
+// resources/list, skills/get answers that no skill is served at its URI,
+// and reading one of its files answers that no resource is there, exactly
+// as for a URI the server never served. A file two skills share (a nested
+// skill's) is readable by a caller who sees either.
+//
+// visible runs once per class and skill, the first time a caller of the
+// class asks; the views of the first 1,024 classes are kept.
+func WithSkillVisibility(visible func(class string, s SkillInfo) bool) Option {
+	if visible == nil {
+		panic("vurb: WithSkillVisibility needs a visible function")
 	}
-	for _, f := range s.files {
-		if other, taken := set.owners[f.uri]; taken {
-			panic(fmt.Sprintf("vurb: skill %q: %s is already a file of skill %q: a nested skill's files are its own", s.path, f.uri, other.path))
-		}
-	}
-	if set.byPath == nil {
-		set.byPath, set.owners = map[string]*SkillDef{}, map[string]*SkillDef{}
-	}
-	set.list = append(set.list, s)
-	set.byPath[s.path] = s
-	for _, f := range s.files {
-		set.owners[f.uri] = s
-	}
-	a.checkSkillLimits(s.path)
+	return func(c *config) { c.skillVisible = visible }
 }
 
-// checkSkillLimits panics when the skill at path, or a skill it is nested
-// in, holds more than MaxSkillFiles files or MaxSkillBytes bytes, its
-// nested skills' files included.
-func (a *App) checkSkillLimits(path string) {
-	for p := path; ; {
-		if outer, ok := a.skills.byPath[p]; ok {
-			files, bytes := a.skillTotals(outer)
-			if files > MaxSkillFiles || bytes > MaxSkillBytes {
-				panic(fmt.Sprintf("vurb: skill %q would hold %d files of %d bytes, its nested skills' included; "+
-					"SEP-2640 hosts need not load more than %d files or %d bytes: split it", outer.path, files, bytes, MaxSkillFiles, MaxSkillBytes))
-			}
-		}
-		i := strings.LastIndexByte(p, '/')
-		if i < 0 {
-			return
-		}
-		p = p[:i]
-	}
+// The Skills extension's wire (SEP-2640, io.modelcontextprotocol/skills):
+// its identifier, its methods and the shapes they carry. A server built
+// with vurb answers them; a go-sdk client calls them with
+// mcp.CallCustomMethod after mcp.AddSendingCustomMethod, as vurbtest does.
+
+// SkillsExtension is the identifier of the MCP Skills extension, under
+// which a server that serves skills declares it in its capabilities.
+const SkillsExtension = skill.Extension
+
+// The Skills extension's methods, for mcp.AddSendingCustomMethod.
+const (
+	MethodListSkills    = skill.MethodList
+	MethodGetSkill      = skill.MethodGet
+	MethodReadDirectory = skill.MethodReadDirectory
+)
+
+// DirectoryMIMEType is the MIME type of a directory resource: a skill's
+// root (skill://acme/refunds) and each of its folders.
+const DirectoryMIMEType = skill.DirectoryMIMEType
+
+type (
+	// SkillEntry is one skill's entry, as skills/list and skills/get send
+	// it: the URI of its SKILL.md, the SKILL.md's front matter as a JSON
+	// object, and every file of the skill (SKILL.md first, nested skills'
+	// included) with its digest and size.
+	SkillEntry = skill.Entry
+	// SkillResource is one file of a skill: its URI, its digest
+	// ("sha256:" and 64 lowercase hex digits) and its size in bytes.
+	SkillResource = skill.Resource
+	// ListSkillsParams are the parameters of skills/list: a Cursor, the
+	// NextCursor of the page before, "" for the first.
+	ListSkillsParams = skill.ListParams
+	// ListSkillsResult is the answer to skills/list: one page of the
+	// skills the caller may see, and a NextCursor when there are more.
+	ListSkillsResult = skill.ListResult
+	// GetSkillParams are the parameters of skills/get: the URI of the
+	// skill's SKILL.md.
+	GetSkillParams = skill.GetParams
+	// GetSkillResult is the answer to skills/get.
+	GetSkillResult = skill.GetResult
+	// ReadDirectoryParams are the parameters of resources/directory/read:
+	// the directory's URI, without a trailing slash, and a Cursor.
+	ReadDirectoryParams = skill.ReadDirectoryParams
+	// ReadDirectoryResult is the answer to resources/directory/read: the
+	// directory's direct children, files with their resource metadata and
+	// folders with the MIME type DirectoryMIMEType.
+	ReadDirectoryResult = skill.ReadDirectoryResult
+)
+
+// skillCapabilities is caps (the go-sdk's default when nil) declaring the
+// skills extension, when the app has skills; caps itself is not changed.
+func (a *App) skillCapabilities(caps *mcp.ServerCapabilities) *mcp.ServerCapabilities {
+	return a.skills.Capabilities(caps)
 }
 
-// skillTotals counts the files and bytes of s and of the skills nested in
-// it.
-func (a *App) skillTotals(s *SkillDef) (files int, bytes int64) {
-	for _, t := range a.skills.list {
-		if t == s || strings.HasPrefix(t.path, s.path+"/") {
-			files, bytes = files+len(t.files), bytes+t.bytes
-		}
-	}
-	return files, bytes
+// serveSkills gives server the app's skills: their files as resources,
+// the extension's methods, and the middleware that answers them and keeps
+// resources/list to what each caller may see. cacheable is the server's
+// SetCacheable.
+func (a *App) serveSkills(server *mcp.Server, rt *engine.Runtime, cacheable func(context.Context, mcp.Request, *mcp.Cacheable)) {
+	a.skills.Serve(server, rt, cacheable, a.skillConfig)
 }
 
-// skillURI is the URI of the file rel of the skill at path: each segment
-// of rel escaped as a URI path segment.
-func skillURI(path, rel string) string {
-	segments := strings.Split(rel, "/")
-	for i, s := range segments {
-		segments[i] = url.PathEscape(s)
+// skillCacheable sets how long a client may cache the answer to a
+// request about skills, and for whom, as for the app's other lists (see
+// cache.go). It reports whether req is such a request.
+func (a *App) skillCacheable(req mcp.Request, c *mcp.Cacheable, listTTL int) bool {
+	if a.skills.Empty() {
+		return false
 	}
-	return "skill://" + path + "/" + strings.Join(segments, "/")
+	return a.skills.Cacheable(req, c, listTTL, a.skillConfig)
 }
 
-// skillDirURI is the URI of the folder rel of the skill at path ("" for
-// its root).
-func skillDirURI(path, rel string) string {
-	if rel == "" {
-		return "skill://" + path
+// skillConfig is what the skills' index needs of the app, asked once.
+func (a *App) skillConfig() skill.Config {
+	cfg := skill.Config{Visible: a.cfg.skillVisible, Scopes: a.scopes, Origin: skillOrigin, MaxEcho: maxEcho, MaxViews: maxViews}
+	if class := a.cfg.class; class != nil {
+		cfg.Class = func(o *engine.Origin) string { return class(callerOf(o)) }
 	}
-	return strings.TrimSuffix(skillURI(path, rel+"/x"), "/x")
+	return cfg
 }
 
-// checkSkillFilePath says what is wrong with a file's path relative to its
-// skill, "" when nothing.
-func checkSkillFilePath(rel string) string {
-	if rel == "SKILL.md" {
-		return "SKILL.md is the skill's own: give its text to Skill"
+// skillOrigin is originOf for the requests the skills' index reads.
+func skillOrigin(ctx context.Context, req mcp.Request, meta mcp.Meta) engine.Origin {
+	switch r := req.(type) {
+	case *mcp.ServerRequest[*ListSkillsParams]:
+		return originOf(ctx, r, meta)
+	case *mcp.ServerRequest[*GetSkillParams]:
+		return originOf(ctx, r, meta)
+	case *mcp.ServerRequest[*ReadDirectoryParams]:
+		return originOf(ctx, r, meta)
+	case *mcp.ReadResourceRequest:
+		return originOf(ctx, r, meta)
+	case *mcp.ListResourcesRequest:
+		return originOf(ctx, r, meta)
 	}
-	for _, s := range strings.Split(rel, "/") {
-		if s == "" || s == "." || s == ".." {
-			return "it must be a clean relative path: no leading '/', no empty, . or .. segments"
-		}
-		if strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f || r == '\\' }) {
-			return "it must hold no control characters or backslashes"
-		}
-	}
-	return ""
-}
-
-// skillMIMEType is the MIME type a file of a skill is served with: by its
-// extension, from a fixed table (mime.TypeByExtension reads the system's
-// tables, which differ between machines), else text/plain for UTF-8 text
-// and application/octet-stream for the rest.
-func skillMIMEType(rel string, data []byte) string {
-	ext := ""
-	if i := strings.LastIndexByte(rel, '.'); i > strings.LastIndexByte(rel, '/') {
-		ext = strings.ToLower(rel[i:])
-	}
-	if t, ok := skillMIMETypes[ext]; ok {
-		return t
-	}
-	if isText(data) {
-		return "text/plain"
-	}
-	return "application/octet-stream"
-}
-
-var skillMIMETypes = map[string]string{
-	".md": "text/markdown", ".markdown": "text/markdown", ".txt": "text/plain", ".json": "application/json",
-	".yaml": "application/yaml", ".yml": "application/yaml", ".toml": "application/toml", ".xml": "application/xml",
-	".html": "text/html", ".css": "text/css", ".csv": "text/csv", ".js": "text/javascript", ".mjs": "text/javascript",
-	".ts": "text/x-typescript", ".py": "text/x-python", ".sh": "text/x-shellscript", ".go": "text/x-go", ".sql": "application/sql",
-	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp",
-	".svg": "image/svg+xml", ".pdf": "application/pdf", ".zip": "application/zip",
+	return engine.Origin{}
 }

@@ -1,11 +1,13 @@
-package vurb
+package skill
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
 )
 
 // skillIndex is an app's skills as they are served, computed once at the
@@ -21,17 +23,42 @@ type skillIndex struct {
 	// a visibility rule, or scopes.
 	perCaller bool
 
-	class   func(*Caller) string
-	visible func(string, SkillInfo) bool
-	mu      sync.RWMutex
-	classes map[string][]bool // what each class sees (skill_view.go)
+	class    func(*engine.Origin) string
+	visible  func(string, Info) bool
+	origin   func(context.Context, mcp.Request, mcp.Meta) engine.Origin
+	maxEcho  int
+	maxViews int
+	mu       sync.RWMutex
+	classes  map[string][]bool // what each class sees (view.go)
+}
+
+// Config is what the index needs of the app, handed over when it is made:
+// the root's settings and helpers as plain values, so that this package
+// never reads the App.
+type Config struct {
+	// Class names the class of the caller of an origin (WithVisibility's
+	// class function); nil when every caller is of class "".
+	Class func(*engine.Origin) string
+	// Visible is WithSkillVisibility's rule; nil when every skill is
+	// visible.
+	Visible func(class string, s Info) bool
+	// Scopes are those the app requires of everything (App.RequireScopes).
+	Scopes []string
+	// Origin is what a go-sdk request of the extension (or a
+	// resources/read or resources/list) says of its caller; meta is its
+	// params' _meta.
+	Origin func(ctx context.Context, req mcp.Request, meta mcp.Meta) engine.Origin
+	// MaxEcho bounds how much of a string a client sent an error quotes.
+	MaxEcho int
+	// MaxViews bounds how many classes' views are kept.
+	MaxViews int
 }
 
 type indexedSkill struct {
 	pos    int
-	def    *SkillDef
-	entry  *SkillEntry
-	info   SkillInfo
+	def    *Def
+	entry  *Entry
+	info   Info
 	scopes []string
 	owners []*indexedSkill // itself alone, for access
 }
@@ -54,22 +81,24 @@ type dirChild struct {
 	owners *[]*indexedSkill // the file's or the folder's, complete once built
 }
 
-// skillIndex returns the app's skill index, making it on first use.
-func (a *App) skillIndex() *skillIndex {
-	a.skills.once.Do(func() { a.skills.index = newSkillIndex(a) })
-	return a.skills.index
+// skillIndex returns the set's index, making it with the config cfg
+// returns on first use.
+func (set *Set) skillIndex(cfg func() Config) *skillIndex {
+	set.once.Do(func() { set.index = newSkillIndex(set.list, cfg()) })
+	return set.index
 }
 
-func newSkillIndex(a *App) *skillIndex {
-	defs := slices.Clone(a.skills.list)
-	slices.SortFunc(defs, func(x, y *SkillDef) int { return strings.Compare(x.path, y.path) })
+func newSkillIndex(list []*Def, cfg Config) *skillIndex {
+	defs := slices.Clone(list)
+	slices.SortFunc(defs, func(x, y *Def) int { return strings.Compare(x.path, y.path) })
 	x := &skillIndex{byURI: map[string]*indexedSkill{}, files: map[string]*indexedFile{}, dirs: map[string]*indexedDir{},
-		class: a.cfg.class, visible: a.cfg.skillVisible, classes: map[string][]bool{}}
-	x.perCaller = x.visible != nil || len(a.scopes) > 0
+		class: cfg.Class, visible: cfg.Visible, origin: cfg.Origin, maxEcho: cfg.MaxEcho, maxViews: cfg.MaxViews,
+		classes: map[string][]bool{}}
+	x.perCaller = x.visible != nil || len(cfg.Scopes) > 0
 	for i, d := range defs {
-		s := &indexedSkill{pos: i, def: d, scopes: skillScopes(a.scopes, d.scopes)}
+		s := &indexedSkill{pos: i, def: d, scopes: skillScopes(cfg.Scopes, d.Scopes)}
 		s.owners = []*indexedSkill{s}
-		s.info = SkillInfo{Path: d.path, Name: d.name, URI: d.URI(), Tags: slices.Clone(d.tags), Scopes: s.scopes}
+		s.info = Info{Path: d.path, Name: d.name, URI: d.URI(), Tags: slices.Clone(d.Tags), Scopes: s.scopes}
 		x.perCaller = x.perCaller || len(s.scopes) > 0
 		x.skills = append(x.skills, s)
 		x.byURI[s.info.URI] = s
@@ -84,9 +113,9 @@ func newSkillIndex(a *App) *skillIndex {
 
 // add indexes s: its entry (its own files and those of the skills nested
 // in it, SKILL.md first), its files and its folders.
-func (x *skillIndex) add(s *indexedSkill, defs []*SkillDef) {
+func (x *skillIndex) add(s *indexedSkill, defs []*Def) {
 	d := s.def
-	entry := &SkillEntry{URI: s.info.URI, Frontmatter: d.frontmatter}
+	entry := &Entry{URI: s.info.URI, Frontmatter: d.frontmatter}
 	root := x.dir(skillDirURI(d.path, ""), s)
 	for _, t := range defs {
 		if t != d && !strings.HasPrefix(t.path, d.path+"/") {
@@ -94,7 +123,7 @@ func (x *skillIndex) add(s *indexedSkill, defs []*SkillDef) {
 		}
 		prefix := strings.TrimPrefix(strings.TrimPrefix(t.path, d.path), "/")
 		for _, f := range t.files {
-			entry.Resources = append(entry.Resources, SkillResource{URI: f.uri, Digest: f.digest, Size: int64(len(f.data))})
+			entry.Resources = append(entry.Resources, Resource{URI: f.uri, Digest: f.digest, Size: int64(len(f.data))})
 			file := x.files[f.uri]
 			if file == nil {
 				file = &indexedFile{f: f}
@@ -111,7 +140,7 @@ func (x *skillIndex) add(s *indexedSkill, defs []*SkillDef) {
 			x.place(d.path, root, rel, file, s)
 		}
 	}
-	slices.SortStableFunc(entry.Resources[1:], func(p, q SkillResource) int { return strings.Compare(p.URI, q.URI) })
+	slices.SortStableFunc(entry.Resources[1:], func(p, q Resource) int { return strings.Compare(p.URI, q.URI) })
 	s.entry = entry
 }
 

@@ -1,4 +1,4 @@
-package vurb
+package presenter
 
 import (
 	"maps"
@@ -7,13 +7,13 @@ import (
 	"github.com/vurb-go/vurb/model"
 )
 
-// model is what the app's model (and so its manifest) says of how the
+// Model is what the app's model (and so its manifest) says of how the
 // action's results are presented: the presented types its result can
 // hold, and the places of the result redacted, omitted or cut, as paths
 // in its JSON. A type that holds itself is followed once along each path.
 // It is nil when nothing presents the results, and for a result of
 // interface type, whose places are known only per value.
-func (pa *presentedAction) model() *model.Presentation {
+func (pa *Action) Model() *model.Presentation {
 	if pa == nil || pa.root == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package vurb
+package presenter
 
 import (
 	"bytes"
@@ -51,10 +51,10 @@ type NextCall struct {
 	Reason string
 }
 
-// ReadPresentation reads the presentation block of res, the text block
+// Read reads the presentation block of res, the text block
 // after the data that presented results carry; ok is false when res has
 // none (nothing was presented, or the presenters had nothing to say).
-func ReadPresentation(res *mcp.CallToolResult) (p Presentation, ok bool) {
+func Read(res *mcp.CallToolResult) (p Presentation, ok bool) {
 	if res == nil || len(res.Content) < 2 {
 		return Presentation{}, false
 	}

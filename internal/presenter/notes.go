@@ -1,4 +1,4 @@
-package vurb
+package presenter
 
 import (
 	"encoding/json"
@@ -13,12 +13,12 @@ import (
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
-// notes are what a result's presenters said while it was written: each
+// Notes are what a result's presenters said while it was written: each
 // presenter met (for its static rules), the rules and suggestions computed
 // from each value, and the collections cut. Each is kept once, in the
 // order first met, so that a rule a thousand rows give is read once.
-type notes struct {
-	presenters []*presenterDef
+type Notes struct {
+	presenters []*Def
 	rules      []string
 	suggested  []Suggestion
 	cuts       []cutNote
@@ -32,13 +32,13 @@ type cutNote struct {
 	lists        int
 }
 
-func (n *notes) met(p *presenterDef) {
+func (n *Notes) met(p *Def) {
 	if !slices.Contains(n.presenters, p) {
 		n.presenters = append(n.presenters, p)
 	}
 }
 
-func (n *notes) addRules(rules []string) {
+func (n *Notes) AddRules(rules []string) {
 	for _, r := range rules {
 		if r = oneLine(r); r != "" && !slices.Contains(n.rules, r) {
 			n.rules = append(n.rules, r)
@@ -46,9 +46,9 @@ func (n *notes) addRules(rules []string) {
 	}
 }
 
-func (n *notes) addSuggestions(ss []Suggestion) { n.suggested = append(n.suggested, ss...) }
+func (n *Notes) AddSuggestions(ss []Suggestion) { n.suggested = append(n.suggested, ss...) }
 
-func (n *notes) cut(path string, t reflect.Type, shown, total int) {
+func (n *Notes) cut(path string, t reflect.Type, shown, total int) {
 	for i := range n.cuts {
 		if c := &n.cuts[i]; c.path == path {
 			c.shown, c.total, c.lists = c.shown+shown, c.total+total, c.lists+1
@@ -62,7 +62,7 @@ func (n *notes) cut(path string, t reflect.Type, shown, total int) {
 	n.cuts = append(n.cuts, cutNote{path: path, typ: name, shown: shown, total: total, lists: 1})
 }
 
-func (n *notes) empty() bool {
+func (n *Notes) empty() bool {
 	return len(n.presenters) == 0 && len(n.rules) == 0 && len(n.suggested) == 0 && len(n.cuts) == 0
 }
 
@@ -75,19 +75,19 @@ const (
 	narrowWith  = "; narrow the query with "
 )
 
-// callForm is how the model calls an action under the app's exposition:
+// CallForm is how the model calls an action under the app's exposition:
 // a wire tool, and in grouped exposition the discriminator's value.
-type callForm struct {
-	wire          string
-	discriminator string // "" in flat exposition, and for a tool that is one action
-	action        string
+type CallForm struct {
+	Wire          string
+	Discriminator string // "" in flat exposition, and for a tool that is one action
+	Action        string // the action's key in its tool
 }
 
 // text writes the presentation block: the rules (every presenter's own,
 // then those computed), the collections cut, and the suggestions the
 // caller of c may follow, each named as it must be called. It is "" when
 // there is nothing to say.
-func (n *notes) text(pa *presentedAction, c *Call) string {
+func (n *Notes) text(pa *Action, c *engine.Call) string {
 	if n.empty() {
 		return ""
 	}
@@ -149,9 +149,9 @@ func (cn cutNote) line(narrow []string) string {
 // as the call to make: `billing_pay {"invoice_id":"INV-3"}: the invoice is
 // open`, or `billing {"action":"pay","invoice_id":"INV-3"}: ...` in
 // grouped exposition.
-func (pa *presentedAction) calls(ss []Suggestion, c *Call) []string {
+func (pa *Action) calls(ss []Suggestion, c *engine.Call) []string {
 	var out, seen []string
-	o := (*engine.Call)(c).Origin()
+	o := c.Origin()
 	shown := map[string]bool{} // by action: whether it is shown to the caller, asked once
 	for _, s := range ss {
 		form, ok := pa.forms[s.Action]
@@ -161,7 +161,7 @@ func (pa *presentedAction) calls(ss []Suggestion, c *Call) []string {
 		}
 		see, asked := shown[s.Action]
 		if !asked {
-			see = o.Sight == nil || o.Sight(o, form.wire, s.Action)
+			see = o.Sight == nil || o.Sight(o, form.Wire, s.Action)
 			shown[s.Action] = see
 		}
 		if !see {
@@ -173,7 +173,7 @@ func (pa *presentedAction) calls(ss []Suggestion, c *Call) []string {
 				"suggested", s.Action, "err", err.Error())
 			continue
 		}
-		call := form.wire + " " + args
+		call := form.Wire + " " + args
 		if slices.Contains(seen, call) {
 			continue
 		}
@@ -188,12 +188,12 @@ func (pa *presentedAction) calls(ss []Suggestion, c *Call) []string {
 
 // arguments is the JSON object of args as the call needs them: the
 // discriminator first in grouped exposition, then args by name.
-func (f callForm) arguments(args map[string]any) (string, error) {
-	if f.discriminator != "" && args[f.discriminator] != nil {
+func (f CallForm) arguments(args map[string]any) (string, error) {
+	if f.Discriminator != "" && args[f.Discriminator] != nil {
 		args = maps.Clone(args)
-		delete(args, f.discriminator)
+		delete(args, f.Discriminator)
 	}
-	if len(args) == 0 && f.discriminator == "" {
+	if len(args) == 0 && f.Discriminator == "" {
 		return "{}", nil
 	}
 	if args == nil {
@@ -203,10 +203,10 @@ func (f callForm) arguments(args map[string]any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if f.discriminator == "" {
+	if f.Discriminator == "" {
 		return string(data), nil
 	}
-	head := strconv.Quote(f.discriminator) + ":" + strconv.Quote(f.action)
+	head := strconv.Quote(f.Discriminator) + ":" + strconv.Quote(f.Action)
 	if len(data) == 2 { // {}
 		return "{" + head + "}", nil
 	}

@@ -1,108 +1,110 @@
-package vurb
+package presenter
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/internal/schema"
 )
 
-// presenting is what an app's presenters compile to at Build: the shapes
-// of its result types and how each action is called, for suggestions.
-type presenting struct {
+// Set is what an app's presenters compile to at Build: the shapes of its
+// result types and how each action is called, for suggestions.
+type Set struct {
 	shapes *shaper
-	forms  map[string]callForm // by canonical key
+	forms  map[string]CallForm // by canonical key
 	tagged bool                // a redact tag is in a type some action returns
+	any    bool                // the app has presenters
+	format Format
 }
 
-// presentation returns the app's presenting, made on first use at Build
-// (under the build lock), when it freezes the app's presenters.
-func (a *App) presentation() *presenting {
-	if a.presented != nil {
-		return a.presented
-	}
-	for _, p := range a.presenters {
+// Format is the app's result format, as the root's ResultFormat holds it,
+// with the root's encoders of results no presenter reaches.
+type Format struct {
+	Name string
+	// Text writes v for the model; nil means the JSON, already encoded.
+	Text func(v any) (string, error)
+	// OrJSON sends the compact JSON instead of text when it is not longer.
+	OrJSON bool
+	// ReadsJSON: Text writes a json.RawMessage as the JSON value it holds.
+	ReadsJSON bool
+	// Encode is the result of v, in the format; structured says whether
+	// it is an object, also sent as structuredContent.
+	Encode func(v any, structured bool) (*mcp.CallToolResult, error)
+	// Dynamic is the result of v, the value of a result of interface type
+	// that no presenter reaches.
+	Dynamic func(v any) (*mcp.CallToolResult, error)
+}
+
+// NewSet compiles an app's presenters, freezing them: forms says how each
+// action is called by its canonical key, outs are the types the actions
+// return (nil for none), format is how results are written.
+func NewSet(presenters []*Def, forms map[string]CallForm, outs []reflect.Type, format Format) *Set {
+	for _, p := range presenters {
 		p.frozen.Store(true)
 	}
-	ps := &presenting{forms: map[string]callForm{}}
-	grouped := a.cfg.exposition == Grouped
+	ps := &Set{forms: forms, any: len(presenters) > 0, format: format}
 	tagged := tagScan{}
-	for _, t := range a.tools {
-		for _, d := range t.allActions() {
-			ps.tagged = ps.tagged || tagged.mayRedact(d.outType)
-			f := callForm{wire: engine.FlatName(t.name, d.key, a.cfg.separator), action: d.key}
-			if grouped && !t.solo() {
-				f.wire, f.discriminator = t.name, t.discriminatorName()
-			}
-			ps.forms[d.canonicalKey()] = f
-		}
+	for _, t := range outs {
+		ps.tagged = ps.tagged || tagged.mayRedact(t)
 	}
 	// An interface's value is looked into when the app presents anything:
 	// a presenter, or a redact tag in a type its actions return.
-	ps.shapes = newShaper(a.presenters, len(a.presenters) > 0 || ps.tagged)
-	a.presented = ps
+	ps.shapes = newShaper(presenters, ps.any || ps.tagged)
 	return ps
 }
 
-// suggests reports whether a presenter of the app suggests actions, which
-// then need to know what each caller is shown.
-func (a *App) suggests() bool {
-	return slices.ContainsFunc(a.presenters, func(p *presenterDef) bool { return p.suggest })
-}
-
-// presentedAction is how one action's results are presented: compiled at
-// Build, read by every call.
-type presentedAction struct {
+// Action is how one action's results are presented: compiled at Build,
+// read by every call.
+type Action struct {
 	shapes     *shaper
 	root       *shape // the result type's; nil when dynamic
 	dynamic    bool   // Out is an interface type: the shape is its value's
 	structured bool   // the result is an object, also sent as structuredContent
-	format     ResultFormat
-	forms      map[string]callForm
+	format     Format
+	forms      map[string]CallForm
 	narrow     []string // the input fields that narrow a query, for cut collections
 }
 
-// present returns the action's endpoint and output schema as its app's
-// presenters and redact tags make them: d.endpoint and d.outputSchema
-// when nothing presents or redacts what it returns, so that such an
-// action's calls run exactly the code they would without presenters.
-func (d *ActionDef) present() (Handler, json.RawMessage) {
-	if len(d.tool.app.presenters) > 0 {
-		d.tool.app.presentation() // freezes the presenters, whatever the actions return
+// Action returns how the results of an action are presented, t its
+// result type (not a string or a *mcp.CallToolResult), codec its input's,
+// and its output schema as the presenters make it (outputSchema itself
+// when they redact nothing). It returns nil when nothing presents or
+// redacts what the action returns, so that its calls run exactly the code
+// they would without presenters.
+func (ps *Set) Action(t reflect.Type, codec *schema.Codec, outputSchema json.RawMessage) (*Action, json.RawMessage) {
+	if !ps.any && !ps.tagged {
+		return nil, outputSchema // a plain app pays a look at its result types, at Build
 	}
-	t := d.outType
-	if d.presentWith == nil || t == nil || t.Kind() == reflect.String || t == reflect.TypeFor[*mcp.CallToolResult]() {
-		return d.endpoint, d.outputSchema
-	}
-	app := d.tool.app
-	ps := app.presentation()
-	if len(app.presenters) == 0 && !ps.tagged {
-		return d.endpoint, d.outputSchema // a plain app pays a look at its result types, at Build
-	}
-	pa := &presentedAction{shapes: ps.shapes, format: app.cfg.resultFormat, forms: ps.forms}
+	pa := &Action{shapes: ps.shapes, format: ps.format, forms: ps.forms}
 	if t.Kind() == reflect.Interface {
 		if !ps.shapes.dynamic {
-			return d.endpoint, d.outputSchema
+			return nil, outputSchema
 		}
 		pa.dynamic = true
 	} else if pa.root = ps.shapes.of(t); pa.root == nil {
-		return d.endpoint, d.outputSchema
+		return nil, outputSchema
 	}
 	pa.structured = isObjectType(t)
-	pa.narrow = narrowingFields(d.codec)
-	if d.outputSchema != nil {
+	pa.narrow = narrowingFields(codec)
+	if outputSchema != nil {
 		if red := ps.shapes.redactions(); len(red) > 0 {
-			d.outputSchema, _ = schema.OutputSchemaRedacted(t, red)
+			outputSchema, _ = schema.OutputSchemaRedacted(t, red)
 		}
 	}
-	d.presented = pa
-	return d.presentWith(pa), d.outputSchema
+	return pa, outputSchema
+}
+
+// isObjectType reports whether values of t encode as JSON objects, and so
+// may be structuredContent (as the root's encoders decide).
+func isObjectType(t reflect.Type) bool {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.Kind() == reflect.Struct || t.Kind() == reflect.Map
 }
 
 // tagScan finds redact tags in result types without compiling shapes, so
@@ -183,40 +185,23 @@ func narrowingFields(c *schema.Codec) []string {
 	return optional
 }
 
-// adaptPresented is adapt for an action whose results are presented.
-func adaptPresented[In, Out any](h func(context.Context, In) (Out, error), pa *presentedAction) Handler {
-	pointer := reflect.TypeFor[In]().Kind() == reflect.Pointer
-	return func(ctx context.Context, c *Call) (*mcp.CallToolResult, error) {
-		var out Out
-		var err error
-		if pointer {
-			out, err = h(ctx, c.Input.(In))
-		} else {
-			out, err = h(ctx, *c.Input.(*In))
-		}
-		if err != nil {
-			return nil, err
-		}
-		return pa.result(c, reflect.ValueOf(&out).Elem())
-	}
-}
-
-// result is the call's result: the presented data as text and, for an
-// object, structuredContent, then the presentation block.
-func (pa *presentedAction) result(c *Call, v reflect.Value) (*mcp.CallToolResult, error) {
+// Result is the call's result, v the value its handler returned (of the
+// action's result type, addressable): the presented data as text and,
+// for an object, structuredContent, then the presentation block.
+func (pa *Action) Result(c *engine.Call, v reflect.Value) (*mcp.CallToolResult, error) {
 	sh, structured := pa.root, pa.structured
 	if pa.dynamic {
 		if v.IsNil() {
-			return dynamicResult(nil, pa.format)
+			return pa.format.Dynamic(nil)
 		}
 		e := v.Elem()
 		switch x := e.Interface().(type) {
 		case *mcp.CallToolResult, string:
-			return dynamicResult(x, pa.format)
+			return pa.format.Dynamic(x)
 		}
 		v, sh, structured = addressable(e), pa.shapes.dynamicOf(e.Type()), isObjectType(e.Type())
 		if sh == nil {
-			return encodeResult(e.Interface(), structured, pa.format)
+			return pa.format.Encode(e.Interface(), structured)
 		}
 	}
 	w := writer{shapes: pa.shapes}
@@ -233,26 +218,26 @@ func (pa *presentedAction) result(c *Call, v reflect.Value) (*mcp.CallToolResult
 	return res, nil
 }
 
-// presentedResult is encodeResult for the presented JSON data: the text
+// presentedResult is the root's encodeResult for the presented JSON data: the text
 // in format, written from data alone (a format other than JSON and TOON
 // gets data decoded, as maps, slices and json.Number), so that no format
 // can reach a redacted value.
-func presentedResult(data []byte, structured bool, format ResultFormat) (*mcp.CallToolResult, error) {
+func presentedResult(data []byte, structured bool, format Format) (*mcp.CallToolResult, error) {
 	text := string(data)
-	if format.text != nil {
+	if format.Text != nil {
 		var v any = json.RawMessage(data)
-		if !format.readsJSON {
+		if !format.ReadsJSON {
 			d := json.NewDecoder(bytes.NewReader(data))
 			d.UseNumber()
 			if err := d.Decode(&v); err != nil {
 				return nil, engine.InternalError{Err: fmt.Errorf("the presented result could not be decoded: %w", err)}
 			}
 		}
-		t, err := format.text(v)
+		t, err := format.Text(v)
 		if err != nil {
-			return nil, engine.InternalError{Err: fmt.Errorf("the result could not be encoded as %s: %w", format.name, err)}
+			return nil, engine.InternalError{Err: fmt.Errorf("the result could not be encoded as %s: %w", format.Name, err)}
 		}
-		if !format.orJSON || len(t) < len(data) {
+		if !format.OrJSON || len(t) < len(data) {
 			text = t
 		}
 	}

@@ -1,4 +1,4 @@
-package vurb
+package skill
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vurb-go/vurb/internal/edge"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -23,7 +22,7 @@ func (x *skillIndex) readDir(ctx context.Context, rt *engine.Runtime, r *mcp.Ser
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "resources/directory/read: params.uri must be a directory's URI"}
 	}
 	uri := strings.TrimSuffix(r.Params.URI, "/")
-	o := originOf(ctx, r, r.Params.Meta)
+	o := x.origin(ctx, r, r.Params.Meta)
 	seen := x.seenBy(&o)
 	d := x.dirs[uri]
 	var known bool
@@ -37,10 +36,10 @@ func (x *skillIndex) readDir(ctx context.Context, rt *engine.Runtime, r *mcp.Ser
 			why = "%q is a file, not a directory resource"
 		}
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-			Message: "resources/directory/read: " + fmt.Sprintf(why, engine.Truncate(r.Params.URI, edge.MaxEcho))}
+			Message: "resources/directory/read: " + fmt.Sprintf(why, engine.Truncate(r.Params.URI, x.maxEcho))}
 	}
 	if missing != nil {
-		return nil, refused(rt, "directory "+engine.Truncate(uri, edge.MaxEcho), missing)
+		return nil, refused(rt, "directory "+engine.Truncate(uri, x.maxEcho), missing)
 	}
 	var shown []*mcp.Resource
 	for _, c := range d.children {
@@ -48,7 +47,7 @@ func (x *skillIndex) readDir(ctx context.Context, rt *engine.Runtime, r *mcp.Ser
 			shown = append(shown, c.res)
 		}
 	}
-	start, err := parseCursor("resources/directory/read", r.Params.Cursor, len(shown))
+	start, err := parseCursor("resources/directory/read", r.Params.Cursor, len(shown), x.maxEcho)
 	if err != nil {
 		return nil, err
 	}

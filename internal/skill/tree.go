@@ -1,4 +1,4 @@
-package vurb
+package skill
 
 import (
 	"fmt"
@@ -9,26 +9,9 @@ import (
 	"unicode/utf8"
 )
 
-// Skills declares every skill under dir in fsys ("." for its root): each
-// folder holding a SKILL.md is a skill, its path the folder's relative to
-// dir ("git-workflow", "acme/billing/refunds"), its files every regular
-// file under the folder (those of nested skills, which are skills too,
-// included, as SEP-2640 asks). Names starting with "." are skipped, as an
-// embedded tree skips them. Embedded, the skills ship inside the binary:
-//
-//	//go:embed skills
-//	var skills embed.FS
-//
-//	vurb.Skills(app, skills, "skills")
-//
-// A SKILL.md directly in dir makes a skill whose path is dir's last
-// segment. Every file is read and digested now; Skills panics, saying
-// what to fix, when a SKILL.md breaks a rule Skill checks, a file is a
-// symbolic link (it could lead out of the tree) or a skill would exceed
-// MaxSkillFiles files or MaxSkillBytes bytes. It returns the skills in
-// path order, for RequireScopes and Tags.
-func Skills(a *App, fsys fs.FS, dir string) []*SkillDef {
-	a.mustBeMutable()
+// DeclareTree declares every skill under dir in fsys (see vurb.Skills),
+// in path order, panicking, saying what to fix, on a mistake.
+func (set *Set) DeclareTree(fsys fs.FS, dir string) []*Def {
 	tree, err := readSkillTree(fsys, dir)
 	if err != nil {
 		panic(fmt.Sprintf("vurb: Skills(%q): %v", dir, err))
@@ -36,9 +19,9 @@ func Skills(a *App, fsys fs.FS, dir string) []*SkillDef {
 	if len(tree) == 0 {
 		panic(fmt.Sprintf("vurb: Skills(%q): no SKILL.md under it: each skill is a folder holding one", dir))
 	}
-	out := make([]*SkillDef, 0, len(tree))
+	out := make([]*Def, 0, len(tree))
 	for _, ts := range tree {
-		s := &SkillDef{app: a, path: ts.path}
+		s := &Def{path: ts.path}
 		where := path.Join(dir, ts.dir, "SKILL.md")
 		if why := checkSkillPath(ts.path); why != "" {
 			panic(fmt.Sprintf("vurb: %s: skill %s", where, why))
@@ -53,7 +36,7 @@ func Skills(a *App, fsys fs.FS, dir string) []*SkillDef {
 			}
 			s.addFile(f.rel, f.data)
 		}
-		a.addSkill(s)
+		set.addSkill(s)
 		out = append(out, s)
 	}
 	return out
@@ -108,8 +91,8 @@ func readSkillTree(fsys fs.FS, dir string) ([]*treeSkill, error) {
 		if err != nil {
 			return err
 		}
-		if info.Size() > MaxSkillBytes {
-			return fmt.Errorf("%s is %d bytes: a whole skill may hold %d", p, info.Size(), MaxSkillBytes)
+		if info.Size() > MaxBytes {
+			return fmt.Errorf("%s is %d bytes: a whole skill may hold %d", p, info.Size(), MaxBytes)
 		}
 		if d.Name() == "SKILL.md" {
 			skillDirs[path.Dir(rel)] = true

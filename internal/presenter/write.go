@@ -1,4 +1,4 @@
-package vurb
+package presenter
 
 import (
 	"cmp"
@@ -21,7 +21,7 @@ import (
 type writer struct {
 	buf    []byte
 	shapes *shaper
-	notes  notes
+	notes  Notes
 	path   []string // where the writer is: field names and "[]"
 }
 
@@ -234,7 +234,7 @@ func (w *writer) quoted(v reflect.Value) error {
 	return nil
 }
 
-func (w *writer) observe(p *presenterDef, v reflect.Value) {
+func (w *writer) observe(p *Def, v reflect.Value) {
 	if p == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package vurb
+package skill
 
 import (
 	"strings"

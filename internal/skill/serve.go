@@ -1,4 +1,4 @@
-package vurb
+package skill
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vurb-go/vurb/internal/edge"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -38,10 +37,11 @@ const (
 	skillsPageFiles = 2048
 )
 
-// skillCapabilities is caps (the go-sdk's default when nil) declaring the
-// skills extension, when the app has skills; caps itself is not changed.
-func (a *App) skillCapabilities(caps *mcp.ServerCapabilities) *mcp.ServerCapabilities {
-	if len(a.skills.list) == 0 {
+// Capabilities is caps (the go-sdk's default when nil) declaring the
+// skills extension, when the set holds skills; caps itself is not
+// changed.
+func (set *Set) Capabilities(caps *mcp.ServerCapabilities) *mcp.ServerCapabilities {
+	if set.Empty() {
 		return caps
 	}
 	out := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}} // the go-sdk's default
@@ -50,19 +50,20 @@ func (a *App) skillCapabilities(caps *mcp.ServerCapabilities) *mcp.ServerCapabil
 		c.Extensions = maps.Clone(c.Extensions)
 		out = &c
 	}
-	out.AddExtension(SkillsExtension, map[string]any{"directoryRead": true})
+	out.AddExtension(Extension, map[string]any{"directoryRead": true})
 	return out
 }
 
-// serveSkills gives server the app's skills: their files as resources,
-// the extension's methods, and the middleware that answers them and keeps
+// Serve gives server the set's skills: their files as resources, the
+// extension's methods, and the middleware that answers them and keeps
 // resources/list to what each caller may see. cacheable is the server's
-// SetCacheable.
-func (a *App) serveSkills(server *mcp.Server, rt *engine.Runtime, cacheable func(context.Context, mcp.Request, *mcp.Cacheable)) {
-	if len(a.skills.list) == 0 {
+// SetCacheable; cfg gives the index's config, asked once, the first time
+// the set is served.
+func (set *Set) Serve(server *mcp.Server, rt *engine.Runtime, cacheable func(context.Context, mcp.Request, *mcp.Cacheable), cfg func() Config) {
+	if set.Empty() {
 		return
 	}
-	x := a.skillIndex()
+	x := set.skillIndex(cfg)
 	for uri, f := range x.files {
 		res := &mcp.Resource{URI: uri, Name: f.f.rel, MIMEType: f.f.mime, Size: int64(len(f.f.data))}
 		if f.skill != nil {
@@ -70,8 +71,8 @@ func (a *App) serveSkills(server *mcp.Server, rt *engine.Runtime, cacheable func
 		}
 		server.AddResource(res, x.read(rt, f))
 	}
-	mustAdd(mcp.AddReceivingCustomMethod(server, MethodListSkills, unreached[*ListSkillsParams, *ListSkillsResult]))
-	mustAdd(mcp.AddReceivingCustomMethod(server, MethodGetSkill, unreached[*GetSkillParams, *GetSkillResult]))
+	mustAdd(mcp.AddReceivingCustomMethod(server, MethodList, unreached[*ListParams, *ListResult]))
+	mustAdd(mcp.AddReceivingCustomMethod(server, MethodGet, unreached[*GetParams, *GetResult]))
 	mustAdd(mcp.AddReceivingCustomMethod(server, MethodReadDirectory, unreached[*ReadDirectoryParams, *ReadDirectoryResult]))
 	server.AddReceivingMiddleware(x.middleware(rt, cacheable))
 }
@@ -96,9 +97,9 @@ func (x *skillIndex) middleware(rt *engine.Runtime, cacheable func(context.Conte
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			switch r := req.(type) {
-			case *mcp.ServerRequest[*ListSkillsParams]:
+			case *mcp.ServerRequest[*ListParams]:
 				return x.list(ctx, r, cacheable)
-			case *mcp.ServerRequest[*GetSkillParams]:
+			case *mcp.ServerRequest[*GetParams]:
 				return x.get(ctx, rt, r, cacheable)
 			case *mcp.ServerRequest[*ReadDirectoryParams]:
 				return x.readDir(ctx, rt, r)
@@ -109,7 +110,7 @@ func (x *skillIndex) middleware(rt *engine.Runtime, cacheable func(context.Conte
 					if r.Params != nil {
 						meta = r.Params.Meta
 					}
-					o := originOf(ctx, r, meta)
+					o := x.origin(ctx, r, meta)
 					return x.filterList(lr, &o), nil
 				}
 				return res, err
@@ -120,13 +121,13 @@ func (x *skillIndex) middleware(rt *engine.Runtime, cacheable func(context.Conte
 }
 
 // list answers skills/list: a page of the skills the caller lists.
-func (x *skillIndex) list(ctx context.Context, r *mcp.ServerRequest[*ListSkillsParams], cacheable func(context.Context, mcp.Request, *mcp.Cacheable)) (mcp.Result, error) {
+func (x *skillIndex) list(ctx context.Context, r *mcp.ServerRequest[*ListParams], cacheable func(context.Context, mcp.Request, *mcp.Cacheable)) (mcp.Result, error) {
 	var meta mcp.Meta
 	cursor := ""
 	if r.Params != nil {
 		meta, cursor = r.Params.Meta, r.Params.Cursor
 	}
-	o := originOf(ctx, r, meta)
+	o := x.origin(ctx, r, meta)
 	seen := x.seenBy(&o)
 	var shown []*indexedSkill
 	for _, s := range x.skills {
@@ -134,11 +135,11 @@ func (x *skillIndex) list(ctx context.Context, r *mcp.ServerRequest[*ListSkillsP
 			shown = append(shown, s)
 		}
 	}
-	start, err := parseCursor("skills/list", cursor, len(shown))
+	start, err := parseCursor("skills/list", cursor, len(shown), x.maxEcho)
 	if err != nil {
 		return nil, err
 	}
-	res := &ListSkillsResult{Skills: []*SkillEntry{}, ResultType: resultType(r)}
+	res := &ListResult{Skills: []*Entry{}, ResultType: resultType(r)}
 	files := 0
 	for _, s := range shown[start:] {
 		if len(res.Skills) == skillsPageSize || len(res.Skills) > 0 && files+len(s.entry.Resources) > skillsPageFiles {
@@ -153,12 +154,12 @@ func (x *skillIndex) list(ctx context.Context, r *mcp.ServerRequest[*ListSkillsP
 }
 
 // get answers skills/get.
-func (x *skillIndex) get(ctx context.Context, rt *engine.Runtime, r *mcp.ServerRequest[*GetSkillParams], cacheable func(context.Context, mcp.Request, *mcp.Cacheable)) (mcp.Result, error) {
+func (x *skillIndex) get(ctx context.Context, rt *engine.Runtime, r *mcp.ServerRequest[*GetParams], cacheable func(context.Context, mcp.Request, *mcp.Cacheable)) (mcp.Result, error) {
 	if r.Params == nil || r.Params.URI == "" {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "skills/get: params.uri must be the URI of a skill's SKILL.md"}
 	}
 	uri := r.Params.URI
-	o := originOf(ctx, r, r.Params.Meta)
+	o := x.origin(ctx, r, r.Params.Meta)
 	s := x.byURI[uri]
 	known, missing := false, []string(nil)
 	if s != nil {
@@ -166,12 +167,12 @@ func (x *skillIndex) get(ctx context.Context, rt *engine.Runtime, r *mcp.ServerR
 	}
 	if !known {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-			Message: fmt.Sprintf("skills/get: no skill is served at %q", engine.Truncate(uri, edge.MaxEcho))}
+			Message: fmt.Sprintf("skills/get: no skill is served at %q", engine.Truncate(uri, x.maxEcho))}
 	}
 	if missing != nil {
 		return nil, refused(rt, "skill "+s.def.path, missing)
 	}
-	res := &GetSkillResult{Skill: s.entry, ResultType: resultType(r)}
+	res := &GetResult{Skill: s.entry, ResultType: resultType(r)}
 	setCacheable(ctx, r, &res.Cacheable, cacheable)
 	return res, nil
 }
@@ -179,13 +180,13 @@ func (x *skillIndex) get(ctx context.Context, rt *engine.Runtime, r *mcp.ServerR
 // read is the resources/read handler of a skill's file.
 func (x *skillIndex) read(rt *engine.Runtime, f *indexedFile) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		o := originOf(ctx, req, req.Params.Meta)
+		o := x.origin(ctx, req, req.Params.Meta)
 		known, missing := access(f.owners, x.seenBy(&o), &o)
 		if !known {
 			return nil, mcp.ResourceNotFoundError(req.Params.URI) // as for a URI never served
 		}
 		if missing != nil {
-			return nil, refused(rt, "resource "+engine.Truncate(f.f.uri, edge.MaxEcho), missing)
+			return nil, refused(rt, "resource "+engine.Truncate(f.f.uri, x.maxEcho), missing)
 		}
 		c := &mcp.ResourceContents{URI: f.f.uri, MIMEType: f.f.mime}
 		if utf8.Valid(f.f.data) {
@@ -222,18 +223,18 @@ func setCacheable(ctx context.Context, req mcp.Request, c *mcp.Cacheable, cachea
 	}
 }
 
-// skillCacheable sets how long a client may cache the answer to a
-// request about skills, and for whom, as for the app's other lists (see
-// cache.go): listTTL and "public", unless what a caller sees depends on
-// who it is, then "private" and stale at once. It reports whether req is
-// such a request.
-func (a *App) skillCacheable(req mcp.Request, c *mcp.Cacheable, listTTL int) bool {
-	if len(a.skills.list) == 0 {
+// Cacheable sets how long a client may cache the answer to a request
+// about skills, and for whom, as for the app's other lists: listTTL and
+// "public", unless what a caller sees depends on who it is, then
+// "private" and stale at once. It reports whether req is such a request.
+// cfg is as for Serve.
+func (set *Set) Cacheable(req mcp.Request, c *mcp.Cacheable, listTTL int, cfg func() Config) bool {
+	if set.Empty() {
 		return false
 	}
-	x := a.skillIndex()
+	x := set.skillIndex(cfg)
 	switch r := req.(type) {
-	case *mcp.ServerRequest[*ListSkillsParams], *mcp.ServerRequest[*GetSkillParams]:
+	case *mcp.ServerRequest[*ListParams], *mcp.ServerRequest[*GetParams]:
 	case *mcp.ReadResourceRequest:
 		if r.Params == nil || x.files[r.Params.URI] == nil {
 			return false
@@ -266,13 +267,14 @@ func makeCursor(i int) string {
 	return base64.RawURLEncoding.EncodeToString([]byte("vurb:" + strconv.Itoa(i)))
 }
 
-// parseCursor is the position cursor names in a list of n, 0 for "".
-func parseCursor(method, cursor string, n int) (int, error) {
+// parseCursor is the position cursor names in a list of n, 0 for "";
+// an error quotes at most maxEcho bytes of it.
+func parseCursor(method, cursor string, n, maxEcho int) (int, error) {
 	if cursor == "" {
 		return 0, nil
 	}
 	bad := &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-		Message: fmt.Sprintf("%s: invalid cursor %q: pass back a nextCursor the server sent", method, engine.Truncate(cursor, edge.MaxEcho))}
+		Message: fmt.Sprintf("%s: invalid cursor %q: pass back a nextCursor the server sent", method, engine.Truncate(cursor, maxEcho))}
 	if len(cursor) > 32 {
 		return 0, bad
 	}

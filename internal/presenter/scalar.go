@@ -1,4 +1,4 @@
-package vurb
+package presenter
 
 import (
 	"math"

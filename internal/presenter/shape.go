@@ -1,4 +1,4 @@
-package vurb
+package presenter
 
 import (
 	"encoding"
@@ -21,7 +21,7 @@ import (
 type shape struct {
 	kind shapeKind
 	typ  reflect.Type
-	pres *presenterDef // shapeStruct, shapeMarshaled: the type's presenter, or nil
+	pres *Def // shapeStruct, shapeMarshaled: the type's presenter, or nil
 	// fields are a shapeStruct's JSON properties, in order.
 	fields []fieldShape
 	// elem is the shape of a pointer's, slice's, array's or map's
@@ -29,7 +29,7 @@ type shape struct {
 	elem *shape
 	// limit is the presenter whose Limit cuts a slice or an array of its
 	// type, or nil.
-	limit *presenterDef
+	limit *Def
 	// key names a map's key as encoding/json does.
 	key func(reflect.Value) (string, error)
 }
@@ -53,7 +53,7 @@ type fieldShape struct {
 	index                       []int
 	omitEmpty, omitZero, quoted bool
 	redacted, omitted           bool
-	scalar                      bool   // a boolean, number or string the writer writes itself (presenter_scalar.go)
+	scalar                      bool   // a boolean, number or string the writer writes itself (scalar.go)
 	marker                      []byte // the JSON of the marker of a redacted field
 	elem                        *shape // the value's shape; nil writes it as encoding/json does
 	zero                        func(reflect.Value) bool
@@ -75,7 +75,7 @@ func marshalsItself(t reflect.Type) bool {
 // shaper compiles shapes for one app. It is used at Build, under the
 // build lock, and later only for types met behind interfaces, under mu.
 type shaper struct {
-	byType  map[reflect.Type]*presenterDef
+	byType  map[reflect.Type]*Def
 	dynamic bool // interface values are presented by their dynamic type
 
 	mu    sync.Mutex
@@ -83,8 +83,8 @@ type shaper struct {
 	cache sync.Map                // reflect.Type -> *shape, for dynamic types
 }
 
-func newShaper(presenters []*presenterDef, dynamic bool) *shaper {
-	s := &shaper{byType: map[reflect.Type]*presenterDef{}, memo: map[reflect.Type]*shape{}, dynamic: dynamic}
+func newShaper(presenters []*Def, dynamic bool) *shaper {
+	s := &shaper{byType: map[reflect.Type]*Def{}, memo: map[reflect.Type]*shape{}, dynamic: dynamic}
 	for _, p := range presenters {
 		s.byType[p.typ] = p
 	}
@@ -242,7 +242,7 @@ func (s *shaper) fill(sh *shape) {
 
 // fieldsOf compiles the properties of struct type t, with the redactions
 // of its presenter p (may be nil) and of its tags.
-func (s *shaper) fieldsOf(t reflect.Type, p *presenterDef) []fieldShape {
+func (s *shaper) fieldsOf(t reflect.Type, p *Def) []fieldShape {
 	fields := schema.JSONFields(t)
 	byName := map[string]bool{}
 	for _, f := range fields {
@@ -264,7 +264,7 @@ func (s *shaper) fieldsOf(t reflect.Type, p *presenterDef) []fieldShape {
 		if fs.omitZero {
 			fs.zero = zeroTest(f.Field.Type)
 		}
-		marker := DefaultRedactionMarker
+		marker := DefaultMarker
 		if p != nil {
 			marker = p.marker
 		}
@@ -291,7 +291,7 @@ func (s *shaper) fieldsOf(t reflect.Type, p *presenterDef) []fieldShape {
 }
 
 // redaction is how p redacts field name; ok is false when it does not.
-func (p *presenterDef) redaction(name string) (omit, ok bool) {
+func (p *Def) redaction(name string) (omit, ok bool) {
 	if p == nil {
 		return false, false
 	}

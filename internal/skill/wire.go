@@ -1,4 +1,4 @@
-package vurb
+package skill
 
 import "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -7,14 +7,14 @@ import "github.com/modelcontextprotocol/go-sdk/mcp"
 // with vurb answers them; a go-sdk client calls them with
 // mcp.CallCustomMethod after mcp.AddSendingCustomMethod, as vurbtest does.
 
-// SkillsExtension is the identifier of the MCP Skills extension, under
+// Extension is the identifier of the MCP Skills extension, under
 // which a server that serves skills declares it in its capabilities.
-const SkillsExtension = "io.modelcontextprotocol/skills"
+const Extension = "io.modelcontextprotocol/skills"
 
 // The Skills extension's methods.
 const (
-	MethodListSkills    = "skills/list"
-	MethodGetSkill      = "skills/get"
+	MethodList          = "skills/list"
+	MethodGet           = "skills/get"
 	MethodReadDirectory = "resources/directory/read"
 )
 
@@ -22,10 +22,10 @@ const (
 // root (skill://acme/refunds) and each of its folders.
 const DirectoryMIMEType = "inode/directory"
 
-// SkillEntry is one skill's entry, as skills/list and skills/get send it: the
+// Entry is one skill's entry, as skills/list and skills/get send it: the
 // URI of its SKILL.md, the SKILL.md's front matter as a JSON object, and
 // every file of the skill with its digest and size.
-type SkillEntry struct {
+type Entry struct {
 	// URI is the SKILL.md's: skill://<skill-path>/SKILL.md.
 	URI string `json:"uri"`
 	// Frontmatter is the SKILL.md's YAML front matter: name and
@@ -33,11 +33,11 @@ type SkillEntry struct {
 	Frontmatter map[string]any `json:"frontmatter"`
 	// Resources are the skill's files, SKILL.md first: the complete list,
 	// nested skills' files included.
-	Resources []SkillResource `json:"resources"`
+	Resources []Resource `json:"resources"`
 }
 
-// SkillResource is one file of a skill.
-type SkillResource struct {
+// Resource is one file of a skill.
+type Resource struct {
 	URI string `json:"uri"`
 	// Digest is "sha256:" and the 64 lowercase hex digits of the SHA-256
 	// of the file's bytes.
@@ -46,37 +46,37 @@ type SkillResource struct {
 	Size int64 `json:"size"`
 }
 
-// ListSkillsParams are the parameters of skills/list.
-type ListSkillsParams struct {
+// ListParams are the parameters of skills/list.
+type ListParams struct {
 	mcp.ParamsBase
 	// Cursor is the NextCursor of the page before, "" for the first.
 	Cursor string `json:"cursor,omitempty"`
 }
 
-// ListSkillsResult is the answer to skills/list: one page of the skills
+// ListResult is the answer to skills/list: one page of the skills
 // the caller may see.
-type ListSkillsResult struct {
+type ListResult struct {
 	mcp.ResultBase
 	mcp.Cacheable
-	Skills []*SkillEntry `json:"skills"`
+	Skills []*Entry `json:"skills"`
 	// NextCursor, when not "", asks for the next page.
 	NextCursor string `json:"nextCursor,omitempty"`
 	// ResultType is "complete" for a 2026-07-28 request, absent before.
 	ResultType string `json:"resultType,omitempty"`
 }
 
-// GetSkillParams are the parameters of skills/get.
-type GetSkillParams struct {
+// GetParams are the parameters of skills/get.
+type GetParams struct {
 	mcp.ParamsBase
 	// URI is the skill's SKILL.md URI.
 	URI string `json:"uri"`
 }
 
-// GetSkillResult is the answer to skills/get.
-type GetSkillResult struct {
+// GetResult is the answer to skills/get.
+type GetResult struct {
 	mcp.ResultBase
 	mcp.Cacheable
-	Skill *SkillEntry `json:"skill"`
+	Skill *Entry `json:"skill"`
 	// ResultType is "complete" for a 2026-07-28 request, absent before.
 	ResultType string `json:"resultType,omitempty"`
 }

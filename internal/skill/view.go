@@ -1,4 +1,4 @@
-package vurb
+package skill
 
 import (
 	"fmt"
@@ -6,37 +6,17 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/vurb-go/vurb/internal/edge"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
-// SkillInfo is what a visibility rule knows of a skill.
-type SkillInfo struct {
+// Info is what a visibility rule knows of a skill.
+type Info struct {
 	Path string // "acme/billing/refunds"
 	Name string // "refunds"
 	URI  string // its SKILL.md's
 	Tags []string
 	// Scopes are those the skill needs: the app's and its own.
 	Scopes []string
-}
-
-// WithSkillVisibility gives each kind of caller the skills of its own,
-// as WithVisibility does for tools: visible says whether callers of a
-// class see a skill. The class is the one WithVisibility's class function
-// names (without WithVisibility every caller is of class ""). A hidden
-// skill is unknown to the caller: absent from skills/list and
-// resources/list, skills/get answers that no skill is served at its URI,
-// and reading one of its files answers that no resource is there, exactly
-// as for a URI the server never served. A file two skills share (a nested
-// skill's) is readable by a caller who sees either.
-//
-// visible runs once per class and skill, the first time a caller of the
-// class asks; the views of the first 1,024 classes are kept.
-func WithSkillVisibility(visible func(class string, s SkillInfo) bool) Option {
-	if visible == nil {
-		panic("vurb: WithSkillVisibility needs a visible function")
-	}
-	return func(c *config) { c.skillVisible = visible }
 }
 
 // seenBy is which skills the caller of o sees by the visibility rule,
@@ -47,7 +27,7 @@ func (x *skillIndex) seenBy(o *engine.Origin) []bool {
 	}
 	class := ""
 	if x.class != nil {
-		class = x.class(callerOf(o))
+		class = x.class(o)
 	}
 	x.mu.RLock()
 	seen, ok := x.classes[class]
@@ -60,7 +40,7 @@ func (x *skillIndex) seenBy(o *engine.Origin) []bool {
 		seen[i] = x.visible(class, s.info)
 	}
 	x.mu.Lock()
-	if len(x.classes) < edge.MaxViews {
+	if len(x.classes) < x.maxViews {
 		x.classes[class] = seen
 	}
 	x.mu.Unlock()

@@ -1,0 +1,71 @@
+package presenter
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/matryer/is"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+func TestCallFormArguments(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		form CallForm
+		args map[string]any
+		want string
+	}{
+		{"flat, none", CallForm{Wire: "billing_pay", Action: "pay"}, nil, `{}`},
+		{"flat", CallForm{Wire: "billing_pay", Action: "pay"}, map[string]any{"id": "INV-3"}, `{"id":"INV-3"}`},
+		{"grouped, none", CallForm{Wire: "billing", Discriminator: "action", Action: "pay"}, nil, `{"action":"pay"}`},
+		{"grouped, discriminator first", CallForm{Wire: "billing", Discriminator: "action", Action: "pay"},
+			map[string]any{"id": "INV-3"}, `{"action":"pay","id":"INV-3"}`},
+		{"grouped, a discriminator given is the form's", CallForm{Wire: "billing", Discriminator: "action", Action: "pay"},
+			map[string]any{"action": "refund", "id": 1}, `{"action":"pay","id":1}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			is := is.New(t)
+			got, err := tc.form.arguments(tc.args)
+			is.NoErr(err)
+			is.Equal(got, tc.want)
+		})
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	is := is.New(t)
+	is.Equal(oneLine("plain rule"), "plain rule")
+	is.Equal(oneLine("  two\nlines\t here "), "two lines here")
+	is.Equal(oneLine(""), "")
+}
+
+// The block the notes write is the block Read reads back.
+func TestNotesReadBack(t *testing.T) {
+	is := is.New(t)
+	p := New(reflect.TypeFor[struct{ A int }](), nil)
+	p.AddRules([]string{"amounts are in cents"})
+	var n Notes
+	n.met(p)
+	n.AddRules([]string{"invoice 42 is overdue", "amounts are in cents"})
+	n.cut("customers[].invoices", reflect.TypeFor[struct{}](), 2, 5)
+	pa := &Action{narrow: []string{"status"}}
+	text := n.text(pa, &engine.Call{})
+	got, ok := Read(&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "{}"}, &mcp.TextContent{Text: text}}})
+	is.True(ok)
+	is.Equal(got.Rules, []string{"amounts are in cents", "invoice 42 is overdue"})
+	is.Equal(got.LeftOut, []LeftOut{{Path: "customers[].invoices", Type: "items", Shown: 2, Total: 5, Lists: 1, Narrow: []string{"status"}}})
+	is.Equal(len(got.Next), 0)
+}
+
+func TestAppendScalarIsEncodingJSON(t *testing.T) {
+	for _, v := range []any{true, "a<b>&\"\\\n\u2028é", 42, int8(-3), uint64(1 << 63), 1.5, 1e21, 1e-7, float32(0.1), 0.0} {
+		is := is.New(t)
+		want, err := json.Marshal(v)
+		is.NoErr(err)
+		got, ok := appendScalar(nil, reflect.ValueOf(v))
+		is.True(ok)
+		is.Equal(string(got), string(want))
+	}
+}
