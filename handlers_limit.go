@@ -61,11 +61,10 @@ func (c *config) limitRuntime(rt *engine.Runtime) {
 	if c.maxRunningPerAction > 0 {
 		rt.MaxRunningPerAction = int64(c.maxRunningPerAction)
 	}
-	store := c.rateStore
-	if store == nil {
-		store = NewMemoryRateStore(0)
+	rt.RateStore = c.rateStore
+	if rt.RateStore == nil {
+		rt.RateStore = NewMemoryRateStore(0)
 	}
-	rt.RateStore = rateStore{store}
 }
 
 // containObservers is the engine's observer of observers: each receives

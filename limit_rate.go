@@ -3,24 +3,20 @@ package vurb
 import (
 	"context"
 	"fmt"
-	"net"
-	"net/netip"
 	"time"
 
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/internal/limit"
 )
 
 // Rate is a token bucket: it holds at most Burst tokens, refilled at Calls
 // per Per, and each call spends one. A caller can thus make Burst calls at
-// once, then Calls per Per for as long as it keeps calling.
-type Rate struct {
-	Calls int
-	Per   time.Duration
-	Burst int
-}
-
-// String says the rate as a model reads it: "10 calls per second".
-func (r Rate) String() string { return engine.Rate(r).String() }
+// once, then Calls per Per for as long as it keeps calling. Its String
+// says the rate as a model reads it: "10 calls per second".
+//
+// It is the engine's own type, so that a RateStore is what the engine
+// calls, with nothing between.
+type Rate = engine.Rate
 
 // RateStore keeps the token buckets of an app's rate limits. The default,
 // NewMemoryRateStore, keeps them in the process; a store shared by the
@@ -33,6 +29,25 @@ type RateStore interface {
 	// must not take the server down with it.
 	Take(ctx context.Context, key string, r Rate) (ok bool, retryAfter time.Duration, err error)
 }
+
+// DefaultMaxRateKeys bounds the buckets a NewMemoryRateStore keeps, by
+// default: about 20 MB of memory at most.
+const DefaultMaxRateKeys = limit.DefaultMaxKeys
+
+// MemoryRateStore keeps token buckets (golang.org/x/time/rate limiters)
+// in the process's memory: the default RateStore, right for one replica.
+//
+// It never holds more than its bound of buckets, however many callers
+// come. A bucket left alone long enough to have refilled is the same as
+// none, so it is forgotten without changing any answer; when the store is
+// full of buckets still refilling, it forgets the least recently used
+// eighth, whose callers get a full bucket back. Its Take never fails; its
+// Len returns the number of buckets it holds.
+type MemoryRateStore = limit.MemoryStore
+
+// NewMemoryRateStore returns an empty store that keeps at most maxKeys
+// buckets (DefaultMaxRateKeys when maxKeys <= 0).
+func NewMemoryRateStore(maxKeys int) *MemoryRateStore { return limit.NewMemoryStore(maxKeys, nil) }
 
 // WithRateStore sets the store of the app's rate limits (default: a
 // NewMemoryRateStore of the app's own).
@@ -152,38 +167,5 @@ func (r RateLimit) lower(scope string, i int) engine.RateRule {
 	return engine.RateRule{Name: fmt.Sprintf("%s#%d", scope, i), Rate: engine.Rate(r.rate), Key: r.key}
 }
 
-// rateStore is the engine's view of a RateStore.
-type rateStore struct{ s RateStore }
-
-func (s rateStore) Take(ctx context.Context, key string, r engine.Rate) (bool, time.Duration, error) {
-	return s.s.Take(ctx, key, Rate(r))
-}
-
-// callerBucket names a PerCaller bucket: the token's subject, else the
-// HTTP client's host (its /64 over IPv6), else the session, else the one
-// bucket of anonymous callers (stdio, in-process). The host comes before the
-// session: over HTTP an anonymous client may open a session per call, and
-// would get a full bucket with each.
-func callerBucket(_ context.Context, o engine.Origin) string {
-	if o.Token != nil && o.Token.UserID != "" {
-		return "user:" + o.Token.UserID
-	}
-	if o.Remote != "" {
-		host, _, err := net.SplitHostPort(o.Remote)
-		if err != nil {
-			host = o.Remote
-		}
-		// An IPv6 host is given a /64 (RFC 6177) and may send each request
-		// from another address of it: the /64 is the caller.
-		if ip, err := netip.ParseAddr(host); err == nil && ip.Is6() && !ip.Is4In6() {
-			return "host:" + netip.PrefixFrom(ip.WithZone(""), 64).Masked().String()
-		}
-		return "host:" + host
-	}
-	if o.Session != nil {
-		if id := o.Session.ID(); id != "" {
-			return "session:" + id
-		}
-	}
-	return "anonymous"
-}
+// callerBucket names a PerCaller bucket (see limit.CallerBucket).
+func callerBucket(ctx context.Context, o engine.Origin) string { return limit.CallerBucket(ctx, o) }
