@@ -88,7 +88,7 @@ func defaultConfig() config {
 		logger:     slog.Default(),
 		messages:   DefaultMessages(),
 		maxRunning: DefaultMaxRunning,
-		callLimits: limitSet{maxOutput: DefaultMaxOutput},
+		callLimits: limitSet{MaxOutput: DefaultMaxOutput},
 	}
 }
 

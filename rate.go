@@ -2,7 +2,6 @@ package vurb
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/vurb-go/vurb/internal/engine"
@@ -56,11 +55,7 @@ func WithRateStore(s RateStore) Option { return func(c *config) { c.rateStore = 
 // RateLimit is a rate limit on the calls of the scope that declares it:
 // the app (WithRateLimit), a tool, a group or an action (their RateLimit
 // methods). Make one with PerCaller or AllCallers.
-type RateLimit struct {
-	rate Rate
-	// key names the caller's bucket; nil: one bucket for all callers.
-	key func(ctx context.Context, o engine.Origin) string
-}
+type RateLimit struct{ rule limit.Rule }
 
 // PerCaller allows each caller calls per per, with bursts of as many (see
 // RateLimit.Burst). Callers are told apart by their token's subject, else
@@ -72,33 +67,20 @@ type RateLimit struct {
 // address a reverse proxy of yours puts in X-Forwarded-For, since behind a
 // proxy every anonymous caller connects from the proxy's host.
 func PerCaller(calls int, per time.Duration) RateLimit {
-	return RateLimit{rate: newRate("PerCaller", calls, per), key: callerBucket}
+	return RateLimit{limit.NewRule("PerCaller", calls, per, limit.CallerBucket)}
 }
 
 // AllCallers allows calls per per, all callers together, with bursts of as
 // many (see RateLimit.Burst): a budget for what the scope's handlers
 // reach (a paid API, a database).
 func AllCallers(calls int, per time.Duration) RateLimit {
-	return RateLimit{rate: newRate("AllCallers", calls, per)}
-}
-
-func newRate(what string, calls int, per time.Duration) Rate {
-	if calls <= 0 || per <= 0 {
-		panic(fmt.Sprintf("vurb: %s(%d, %s): give calls above 0 per a duration above 0", what, calls, per))
-	}
-	return Rate{Calls: calls, Per: per, Burst: calls}
+	return RateLimit{limit.NewRule("AllCallers", calls, per, nil)}
 }
 
 // Burst returns the limit with bursts of n calls: a caller whose bucket is
 // full can make n calls at once. It defaults to the limit's calls; n must
 // be 1 or more.
-func (r RateLimit) Burst(n int) RateLimit {
-	if n < 1 {
-		panic(fmt.Sprintf("vurb: RateLimit.Burst(%d): a burst is 1 call or more", n))
-	}
-	r.rate.Burst = n
-	return r
-}
+func (r RateLimit) Burst(n int) RateLimit { return RateLimit{r.rule.WithBurst(n)} }
 
 // KeyedBy returns the limit with a bucket per value of key: calls for
 // which key returns the same string share a bucket. key runs once per
@@ -119,24 +101,24 @@ func (r RateLimit) KeyedBy(key func(ctx context.Context, c *Caller) string) Rate
 	if key == nil {
 		panic("vurb: RateLimit.KeyedBy(nil): give a function that names the caller's bucket")
 	}
-	r.key = func(ctx context.Context, o engine.Origin) string { return key(ctx, callerOf(&o)) }
+	r.rule.Key = func(ctx context.Context, o engine.Origin) string { return key(ctx, callerOf(&o)) }
 	return r
 }
 
 // Rate returns the limit's token bucket.
-func (r RateLimit) Rate() Rate { return r.rate }
+func (r RateLimit) Rate() Rate { return r.rule.Rate }
 
 // WithRateLimit adds rate limits on the calls of the whole app: a
 // PerCaller limit here is each caller's budget across every action.
 func WithRateLimit(limits ...RateLimit) Option {
-	return func(c *config) { c.callLimits.rates = append(c.callLimits.rates, limits...) }
+	return func(c *config) { addRates(&c.callLimits, limits) }
 }
 
 // RateLimit adds rate limits on the calls of the tool, all its actions
 // together.
 func (t *Tool) RateLimit(limits ...RateLimit) *Tool {
 	t.mustBeMutable()
-	t.limits.rates = append(t.limits.rates, limits...)
+	addRates(&t.limits, limits)
 	return t
 }
 
@@ -144,7 +126,7 @@ func (t *Tool) RateLimit(limits ...RateLimit) *Tool {
 // together.
 func (g *Group) RateLimit(limits ...RateLimit) *Group {
 	g.tool.mustBeMutable()
-	g.limits.rates = append(g.limits.rates, limits...)
+	addRates(&g.limits, limits)
 	return g
 }
 
@@ -153,18 +135,14 @@ func (g *Group) RateLimit(limits ...RateLimit) *Group {
 // with Messages.RateLimited, which tells the model when to retry.
 func (a *ActionDef) RateLimit(limits ...RateLimit) *ActionDef {
 	a.mustBeMutable()
-	a.limits.rates = append(a.limits.rates, limits...)
+	addRates(&a.limits, limits)
 	return a
 }
 
-// lower is the limit as the engine applies it: its buckets are named by
-// the scope that declared it and its place there, the same in every
-// replica of the app.
-func (r RateLimit) lower(scope string, i int) engine.RateRule {
-	if r.rate.Calls == 0 {
-		panic(fmt.Sprintf("vurb: %s: a zero RateLimit; make one with vurb.PerCaller or vurb.AllCallers", scope))
+func addRates(s *limitSet, limits []RateLimit) {
+	for _, l := range limits {
+		s.Rates = append(s.Rates, l.rule)
 	}
-	return engine.RateRule{Name: fmt.Sprintf("%s#%d", scope, i), Rate: engine.Rate(r.rate), Key: r.key}
 }
 
 // callerBucket names a PerCaller bucket (see limit.CallerBucket).
