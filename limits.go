@@ -146,7 +146,13 @@ func WithMaxRunning(n int) Option {
 
 // WithMaxRunningPerAction bounds the handlers running at once for each
 // action (no bound by default), so that one slow action cannot take the
-// whole of WithMaxRunning from the others.
+// whole of WithMaxRunning from the others. A call past the bound is
+// refused at once with Messages.Busy.
+//
+// Deprecated: use WithMaxConcurrent(n, 0), the one per-action cap: it
+// refuses at once too (with Messages.AtCapacity), can wait for a slot, and
+// tools, groups and actions can set their own with MaxConcurrent. This
+// option keeps working as before, its cap applying besides theirs.
 func WithMaxRunningPerAction(n int) Option {
 	return func(c *config) { c.maxRunningPerAction = n }
 }
