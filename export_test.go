@@ -4,6 +4,8 @@ import (
 	"context"
 	"net"
 	"time"
+
+	"github.com/vurb-go/vurb/internal/limit"
 )
 
 // ServeListener exposes serveListener to the tests, which need a port
@@ -12,7 +14,10 @@ func (a *App) ServeListener(ctx context.Context, ln net.Listener, opts ...ServeO
 	return a.site().ServeListener(ctx, ln, opts...)
 }
 
-// SetClock makes the store read the time with clock, which it calls once
-// per Take, under the lock of the bucket's shard: a test records there
-// the exact time each decision was made at.
-func (s *MemoryRateStore) SetClock(clock func() time.Time) { s.clock = clock }
+// NewMemoryRateStoreClock returns a NewMemoryRateStore that reads the
+// time with clock, which it calls once per Take, under the lock of the
+// bucket's shard: a test records there the exact time each decision was
+// made at.
+func NewMemoryRateStoreClock(maxKeys int, clock func() time.Time) *MemoryRateStore {
+	return limit.NewMemoryStore(maxKeys, clock)
+}

@@ -1,19 +1,21 @@
 package vurb
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/internal/limit"
 )
 
 // Limits protect what a handler reaches and the model's context window.
 // Each is declared at the app (an option, for every action), a tool, a
 // group or an action:
 //
-//   - RateLimit: token buckets (PerCaller, AllCallers). A limit counts the
-//     calls of the scope that declares it: on a tool, the calls of all its
-//     actions together; a call must pass every limit from the app down to
-//     its action.
+//   - RateLimit: token buckets (PerCaller, AllCallers; see rate.go). A
+//     limit counts the calls of the scope that declares it: on a tool, the
+//     calls of all its actions together; a call must pass every limit from
+//     the app down to its action.
 //   - MaxConcurrent: a cap on one action's handlers running at once, with
 //     a bounded wait for a slot. The innermost level that sets it wins;
 //     each action has slots of its own.
@@ -24,49 +26,173 @@ import (
 // result that says when to retry (Messages.RateLimited, AtCapacity), and
 // the observer sees it end OutcomeLimited. Limits count only calls whose
 // arguments are valid, and a call takes its concurrency slot before its
-// rate tokens, so one refused as busy spends none.
+// rate tokens, so one refused as busy spends none. Across the app,
+// WithMaxRunning bounds the handlers running at once, those past their
+// deadline included. The limits are resolved and applied by
+// internal/limit and internal/engine.
 
 // limitSet is what one level declares; zero fields defer to the enclosing
 // level.
-type limitSet struct {
-	rates      []RateLimit
-	concurrent int // < 0: no cap, whatever an enclosing level says
-	wait       time.Duration
-	maxOutput  int // < 0: no cap
+type limitSet = limit.Set
+
+// DefaultMaxOutput caps the text of one result, by default: 1 MiB, about
+// 250,000 tokens, more than most models can take in one turn. A larger
+// result is cut there and ends with Messages.Truncated, which tells the
+// model to narrow its request.
+const DefaultMaxOutput = 1 << 20
+
+// DefaultMaxRunning bounds the handlers an app runs at once, by default.
+// A handler that ignores its context runs on after its call has answered
+// with a timeout; 2,000 such calls once left 2,294 goroutines behind,
+// unseen. Past the bound a call is refused at once with a "busy" error
+// result that tells the model to retry.
+const DefaultMaxRunning = 10_000
+
+// WithMaxConcurrent caps every action's handlers running at once at n,
+// each action on its own (tools, groups and actions may set their own
+// with MaxConcurrent). A call that finds n running waits up to wait for
+// one to end, then is refused with Messages.AtCapacity. By default there
+// is no such cap.
+func WithMaxConcurrent(n int, wait time.Duration) Option {
+	limit.CheckConcurrent("WithMaxConcurrent", n, wait)
+	return func(c *config) { c.callLimits.Concurrent, c.callLimits.Wait = n, wait }
 }
 
-// lowerLimits resolves the action's limits across its levels.
+// MaxConcurrent caps the handlers of each of the tool's actions running at
+// once at n (see WithMaxConcurrent); n < 0 removes the app's cap.
+func (t *Tool) MaxConcurrent(n int, wait time.Duration) *Tool {
+	t.mustBeMutable()
+	limit.CheckConcurrent(fmt.Sprintf("tool %q: MaxConcurrent", t.name), n, wait)
+	t.limits.Concurrent, t.limits.Wait = n, wait
+	return t
+}
+
+// MaxConcurrent caps the handlers of each of the group's actions running
+// at once at n (see WithMaxConcurrent); n < 0 removes an enclosing cap.
+func (g *Group) MaxConcurrent(n int, wait time.Duration) *Group {
+	g.tool.mustBeMutable()
+	limit.CheckConcurrent(fmt.Sprintf("group %q of tool %q: MaxConcurrent", g.name, g.tool.name), n, wait)
+	g.limits.Concurrent, g.limits.Wait = n, wait
+	return g
+}
+
+// MaxConcurrent caps the action's handlers running at once at n. A
+// handler counts from its start until it returns, even past its call's
+// deadline, so the cap holds for the work actually running. A call that
+// finds n running waits up to wait for a slot (its deadline starts once it
+// has one), then is refused with Messages.AtCapacity. n < 0 removes an
+// enclosing level's cap.
+func (a *ActionDef) MaxConcurrent(n int, wait time.Duration) *ActionDef {
+	a.mustBeMutable()
+	limit.CheckConcurrent(fmt.Sprintf("action %q: MaxConcurrent", a.key), n, wait)
+	a.limits.Concurrent, a.limits.Wait = n, wait
+	return a
+}
+
+// WithMaxOutput caps the bytes of text in each result of every action
+// (default DefaultMaxOutput); tools, groups and actions may set their own
+// with MaxOutput. n < 0 removes the cap.
+func WithMaxOutput(n int) Option {
+	return func(c *config) {
+		if n != 0 {
+			c.callLimits.MaxOutput = n
+		}
+	}
+}
+
+// MaxOutput caps the text of the results of the tool's actions at n bytes
+// (see ActionDef.MaxOutput).
+func (t *Tool) MaxOutput(n int) *Tool {
+	t.mustBeMutable()
+	limit.CheckMaxOutput(fmt.Sprintf("tool %q", t.name), n)
+	t.limits.MaxOutput = n
+	return t
+}
+
+// MaxOutput caps the text of the results of the group's actions at n
+// bytes (see ActionDef.MaxOutput).
+func (g *Group) MaxOutput(n int) *Group {
+	g.tool.mustBeMutable()
+	limit.CheckMaxOutput(fmt.Sprintf("group %q of tool %q", g.name, g.tool.name), n)
+	g.limits.MaxOutput = n
+	return g
+}
+
+// MaxOutput caps the text of the action's results at n bytes, overriding
+// its group's, its tool's and the app's cap; n < 0 removes the cap. A
+// result whose text blocks hold more is cut at n bytes (at a character
+// boundary; text blocks past the cut are dropped, other blocks kept), and
+// ends with a text block saying so (Messages.Truncated). A result with
+// structuredContent cannot be cut without breaking its schema: it loses
+// its structured content and becomes an error result with the text cut.
+func (a *ActionDef) MaxOutput(n int) *ActionDef {
+	a.mustBeMutable()
+	limit.CheckMaxOutput(fmt.Sprintf("action %q", a.key), n)
+	a.limits.MaxOutput = n
+	return a
+}
+
+// WithMaxRunning bounds the handlers running at once across the app
+// (default DefaultMaxRunning), counting those still running after their
+// call timed out. A call past the bound gets a tool error saying the
+// server is busy, before its handler runs; n < 0 removes the bound.
+func WithMaxRunning(n int) Option {
+	return func(c *config) {
+		if n != 0 {
+			c.maxRunning = n
+		}
+	}
+}
+
+// WithMaxRunningPerAction bounds the handlers running at once for each
+// action (no bound by default), so that one slow action cannot take the
+// whole of WithMaxRunning from the others. A call past the bound is
+// refused at once with Messages.Busy.
+//
+// Deprecated: use WithMaxConcurrent(n, 0), the one per-action cap: it
+// refuses at once too (with Messages.AtCapacity), can wait for a slot, and
+// tools, groups and actions can set their own with MaxConcurrent. This
+// option keeps working as before, its cap applying besides theirs.
+func WithMaxRunningPerAction(n int) Option {
+	return func(c *config) { c.maxRunningPerAction = n }
+}
+
+// HandlerStats is a snapshot of the app's handler gauges.
+type HandlerStats struct {
+	// Running is the handlers running now, the overdue ones included.
+	Running int
+	// Overdue is the handlers still running after their call was answered
+	// (it timed out or its caller went away): handlers that ignore their
+	// context. The observer sees each one start (HandlerOverdue) and end
+	// (HandlerReturned).
+	Overdue int
+}
+
+// HandlerStats reads the app's handler gauges, for metrics and health
+// checks. It builds the app if needed.
+func (a *App) HandlerStats() HandlerStats {
+	h := a.built().Runtime().Handlers()
+	return HandlerStats{Running: int(h.Running), Overdue: int(h.Overdue)}
+}
+
+// lowerLimits resolves the action's limits across its levels; each
+// level's rate limits are named by its scope.
 func (d *ActionDef) lowerLimits() engine.Limits {
-	t, g, app := d.tool, d.group, d.tool.app
-	levels := []*limitSet{&d.limits, nil, &t.limits, &app.cfg.callLimits}
+	t, g := d.tool, d.group
+	group := limit.Level{}
 	if g != nil {
-		levels[1] = &g.limits
+		group = limit.Level{Set: &g.limits, Scope: t.name + "." + g.name + ".*"}
 	}
-	var l engine.Limits
-	// From the app down, each level's rate limits named by its scope.
-	scopes := []string{d.canonicalKey(), "", t.name + ".*", "*"}
-	if g != nil {
-		scopes[1] = t.name + "." + g.name + ".*"
-	}
-	for i := len(levels) - 1; i >= 0; i-- {
-		if levels[i] == nil {
-			continue
-		}
-		for j, r := range levels[i].rates {
-			l.Rates = append(l.Rates, r.lower(scopes[i], j))
-		}
-	}
-	for _, s := range levels {
-		if s != nil && s.concurrent != 0 {
-			l.Concurrent, l.Wait = max(s.concurrent, 0), s.wait
-			break
-		}
-	}
-	for _, s := range levels {
-		if s != nil && s.maxOutput != 0 {
-			l.MaxOutput = max(s.maxOutput, 0)
-			break
-		}
-	}
-	return l
+	return limit.Resolve(
+		limit.Level{Set: &d.limits, Scope: d.canonicalKey()},
+		group,
+		limit.Level{Set: &t.limits, Scope: t.name + ".*"},
+		limit.Level{Set: &t.app.cfg.callLimits, Scope: "*"},
+	)
+}
+
+// limitRuntime sets the handler bounds and the rate store of rt from the
+// options.
+func (c *config) limitRuntime(rt *engine.Runtime) {
+	limit.Apply(rt, c.maxRunning, c.maxRunningPerAction, c.rateStore)
 }

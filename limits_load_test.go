@@ -84,8 +84,8 @@ type decision struct {
 }
 
 func newRateRecorder() *rateRecorder {
-	r := &rateRecorder{inner: vurb.NewMemoryRateStore(0), seen: map[string][]decision{}}
-	r.inner.SetClock(func() time.Time { r.at = time.Now(); return r.at })
+	r := &rateRecorder{seen: map[string][]decision{}}
+	r.inner = vurb.NewMemoryRateStoreClock(0, func() time.Time { r.at = time.Now(); return r.at })
 	return r
 }
 

@@ -2,7 +2,9 @@ package vurb
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"time"
 
 	"github.com/vurb-go/vurb/internal/engine"
@@ -140,5 +142,37 @@ func SlogObserver(logger *slog.Logger) Observer {
 			attrs = append(attrs, slog.Duration("late_by", e.Duration))
 		}
 		logger.LogAttrs(ctx, level, "vurb "+e.Kind.String(), attrs...)
+	}
+}
+
+// containObservers is the engine's observer of observers: each receives
+// every event in turn, its panic contained on its own, so that one
+// panicking observer starves none after it.
+func containObservers(observers []Observer, logger *slog.Logger) engine.Observer {
+	if len(observers) == 1 {
+		return containObserver(observers[0], logger)
+	}
+	each := make([]engine.Observer, len(observers))
+	for i, o := range observers {
+		each[i] = containObserver(o, logger)
+	}
+	return func(ctx context.Context, e engine.Event) {
+		for _, o := range each {
+			o(ctx, e)
+		}
+	}
+}
+
+// containObserver runs obs so that its panic is logged, with its stack,
+// and goes no further: an observer watches calls, it cannot fail one.
+func containObserver(obs Observer, logger *slog.Logger) engine.Observer {
+	return func(ctx context.Context, e engine.Event) {
+		defer func() {
+			if p := recover(); p != nil {
+				logger.Error("vurb: observer panicked", "event", EventKind(e.Kind).String(),
+					"request_id", e.RequestID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			}
+		}()
+		obs(ctx, eventOf(e))
 	}
 }

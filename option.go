@@ -54,7 +54,7 @@ type config struct {
 	visible      func(string, ActionInfo) bool
 	skillVisible func(string, SkillInfo) bool // WithSkillVisibility
 
-	// bounds (handlers_limit.go, notify_queue.go)
+	// bounds (limits.go, notify_queue.go)
 	maxRunning          int
 	maxRunningPerAction int
 	notifyBuffer        int
@@ -88,7 +88,7 @@ func defaultConfig() config {
 		logger:     slog.Default(),
 		messages:   DefaultMessages(),
 		maxRunning: DefaultMaxRunning,
-		callLimits: limitSet{maxOutput: DefaultMaxOutput},
+		callLimits: limitSet{MaxOutput: DefaultMaxOutput},
 	}
 }
 

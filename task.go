@@ -27,25 +27,62 @@ type taskSpec struct {
 	poll     time.Duration // 0: the app's
 }
 
-// TaskRequired makes the action task-only: a 2026-07-28 client that did
-// not declare the tasks extension is refused with -32021 rather than
+// WithTaskRequired makes the action task-only: a 2026-07-28 client that
+// did not declare the tasks extension is refused with -32021 rather than
 // served synchronously. Handshake-era clients, which cannot declare it,
 // are still served synchronously.
-func TaskRequired() TaskOption { return func(s *taskSpec) { s.required = true } }
+func WithTaskRequired() TaskOption { return func(s *taskSpec) { s.required = true } }
 
-// TaskDeferred lets the handler decide when the call becomes a task: it
-// runs as an ordinary call (input requests are the request's own rounds, as
-// in Ask) until it calls StartTask, and the client gets the task then. A
-// handler that returns without calling it answers the call directly.
-func TaskDeferred() TaskOption { return func(s *taskSpec) { s.deferred = true } }
+// WithTaskDeferred lets the handler decide when the call becomes a task:
+// it runs as an ordinary call (input requests are the request's own
+// rounds, as in Ask) until it calls StartTask, and the client gets the
+// task then. A handler that returns without calling it answers the call
+// directly.
+func WithTaskDeferred() TaskOption { return func(s *taskSpec) { s.deferred = true } }
 
-// TaskTTL keeps the action's tasks for d from their creation (the ttlMs
-// clients read) instead of the app's TTL.
-func TaskTTL(d time.Duration) TaskOption { return func(s *taskSpec) { s.ttl = d } }
+// WithTaskTTL keeps the action's tasks for d from their creation (the
+// ttlMs clients read) instead of the app's TTL.
+func WithTaskTTL(d time.Duration) TaskOption { return func(s *taskSpec) { s.ttl = d } }
 
-// TaskPollInterval suggests how often clients poll the action's tasks
+// WithTaskPollInterval suggests how often clients poll the action's tasks
 // (pollIntervalMs) instead of the app's interval.
-func TaskPollInterval(d time.Duration) TaskOption { return func(s *taskSpec) { s.poll = d } }
+func WithTaskPollInterval(d time.Duration) TaskOption { return func(s *taskSpec) { s.poll = d } }
+
+// TaskRequired makes the action task-only (see WithTaskRequired).
+//
+// Deprecated: use WithTaskRequired, named as every option is.
+func TaskRequired() TaskOption { return WithTaskRequired() }
+
+// TaskDeferred lets the handler decide when the call becomes a task (see
+// WithTaskDeferred).
+//
+// Deprecated: use WithTaskDeferred, named as every option is.
+func TaskDeferred() TaskOption { return WithTaskDeferred() }
+
+// TaskTTL keeps the action's tasks for d (see WithTaskTTL).
+//
+// Deprecated: use WithTaskTTL, named as every option is.
+func TaskTTL(d time.Duration) TaskOption { return WithTaskTTL(d) }
+
+// TaskPollInterval suggests how often clients poll the action's tasks (see
+// WithTaskPollInterval).
+//
+// Deprecated: use WithTaskPollInterval, named as every option is.
+func TaskPollInterval(d time.Duration) TaskOption { return WithTaskPollInterval(d) }
+
+// WithTaskStoreMaxBytes bounds the bytes of records a NewMemoryTaskStore
+// keeps (default DefaultMaxTaskBytes). It is the With* name of
+// TaskStoreMaxBytes, so that every option reads alike.
+func WithTaskStoreMaxBytes(n int64) MemoryTaskStoreOption { return TaskStoreMaxBytes(n) }
+
+// WithTaskStorePerCaller bounds the tasks and the bytes one caller may
+// hold at once in a NewMemoryTaskStore (default: a sixteenth of the
+// store's, DefaultTaskCallerShare, but at least 16 tasks and 1 MiB when
+// the store has them); zero keeps a default. It is the With* name of
+// TaskStorePerCaller, so that every option reads alike.
+func WithTaskStorePerCaller(tasks int, bytes int64) MemoryTaskStoreOption {
+	return TaskStorePerCaller(tasks, bytes)
+}
 
 // Task declares the action long-running, served as a task of the MCP tasks
 // extension (io.modelcontextprotocol/tasks, SEP-2663), and declares the
@@ -63,22 +100,23 @@ func TaskPollInterval(d time.Duration) TaskOption { return func(s *taskSpec) { s
 // task puts the task in input_required, the requests in tasks/get; the
 // client answers with tasks/update, all at once or one at a time, and once
 // nothing is outstanding the handler runs again with every answer, as a
-// retried request does (see Ask; Carry works alike). With TaskDeferred, the
-// handler gathers input through the request's own rounds first and turns
-// the call into a task with StartTask. Progress notifications do not reach
+// retried request does (see Ask; Carry works alike). With
+// WithTaskDeferred, the handler gathers input through the request's own
+// rounds first and turns the call into a task with StartTask. Progress notifications do not reach
 // a task's client (the extension has none): report progress with
 // SetTaskStatus, which clients read as the task's statusMessage.
 //
 // Tasks are served to 2026-07-28 requests over HTTP (HTTPHandler,
 // ListenAndServe), with or without the fast lane. Handshake-era clients and
 // stdio run the action as an ordinary call, and so does a 2026-07-28 client
-// that did not declare the extension, unless the action is TaskRequired:
-// that client gets the spec's -32021 error naming the extension. In grouped
+// that did not declare the extension, unless the action is declared
+// WithTaskRequired: that client gets the spec's -32021 error naming the
+// extension. In grouped
 // exposition a tool runs as a task when all its actions declare Task with
 // the same options.
 //
 // A task runs under its action's deadline (Timeout; 30 s by default) and
-// within its TTL (TaskTTL, else the app's: one hour by default), after
+// within its TTL (WithTaskTTL, else the app's: one hour by default), after
 // which it is discarded. Tasks live in the app's TaskStore (see
 // ConfigureTasks), which bounds them; cancelling a task whose call runs on
 // another replica marks it cancelled at once, and that replica drops the
@@ -128,9 +166,9 @@ func (a *App) advertiseTasks() {
 }
 
 // StartTask turns the call ctx belongs to into a task, for an action
-// declared with TaskDeferred: the client gets the task now, and the handler
-// goes on, its result becoming the task's. Everything asked with Ask before
-// (the request's own rounds) is answered by then. It returns nil in a call
+// declared with WithTaskDeferred: the client gets the task now, and the
+// handler goes on, its result becoming the task's. Everything asked with
+// Ask before (the request's own rounds) is answered by then. It returns nil in a call
 // that already is a task, and an error wrapping ErrNoTask (or the store's
 // refusal) when the call cannot become one; the handler then goes on as an
 // ordinary call.

@@ -24,7 +24,7 @@ func ExampleActionDef_Task() {
 			// ... the slow part ...
 		}
 		return "report for " + in.Month, nil
-	}).Task(vurb.TaskTTL(24 * time.Hour)).Timeout(10 * time.Minute)
+	}).Task(vurb.WithTaskTTL(24 * time.Hour)).Timeout(10 * time.Minute)
 
 	// One store for every replica (here, one process's).
 	app.ConfigureTasks(vurb.TaskConfig{Store: vurb.NewMemoryTaskStore(1000)})

@@ -114,7 +114,7 @@ type Action struct {
 // (ActionDef.Task in package vurb).
 type Task struct {
 	// Required is true when the action runs only as a task
-	// (vurb.TaskRequired): a 2026-07-28 client that does not declare the
+	// (vurb.WithTaskRequired): a 2026-07-28 client that does not declare the
 	// tasks extension (io.modelcontextprotocol/tasks) is refused with
 	// -32021 instead of being answered, so turning it on breaks such
 	// clients.

@@ -53,7 +53,7 @@ func declareTaskTools(app *vurb.App) {
 			return "", err
 		}
 		return "", errors.New("the job failed, as it always does")
-	}).Describe("Runs only as a task, and always ends with a tool error").Task(vurb.TaskRequired())
+	}).Describe("Runs only as a task, and always ends with a tool error").Task(vurb.WithTaskRequired())
 
 	vurb.Action(app, "protocol.error_job", func(context.Context, struct{}) (string, error) {
 		// A JSON-RPC error, not a tool error: the task fails with it.
@@ -88,7 +88,7 @@ func declareTaskTools(app *vurb.App) {
 			return "", err
 		}
 		return "Hello, " + who.Name + "! (asked first, then worked as a task)", nil
-	}).Describe("Asks for a name, then goes on as a task").Task(vurb.TaskRequired(), vurb.TaskDeferred())
+	}).Describe("Asks for a name, then goes on as a task").Task(vurb.WithTaskRequired(), vurb.WithTaskDeferred())
 }
 
 // confirm asks a yes-or-no question and fails unless the user accepts.

@@ -39,7 +39,7 @@ func main() {
 		case <-ctx.Done():
 			return "", ctx.Err()
 		}
-	}).Task(vurb.TaskRequired(), vurb.TaskTTL(time.Hour))
+	}).Task(vurb.WithTaskRequired(), vurb.WithTaskTTL(time.Hour))
 	vurb.Query(app, "ops.slow", func(ctx context.Context, _ struct{}) (string, error) {
 		<-ctx.Done() // until the shutdown cuts it
 		return "", ctx.Err()

@@ -1,4 +1,4 @@
-package vurb
+package limit
 
 import (
 	"cmp"
@@ -8,60 +8,66 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vurb-go/vurb/internal/engine"
 	"golang.org/x/time/rate"
 )
 
-// DefaultMaxRateKeys bounds the buckets a NewMemoryRateStore keeps, by
-// default: about 20 MB of memory at most.
-const DefaultMaxRateKeys = 100_000
+// DefaultMaxKeys bounds the buckets a MemoryStore keeps, by default:
+// about 20 MB of memory at most.
+const DefaultMaxKeys = 100_000
 
-// rateShards splits a memory store's buckets under as many locks, so that
+// shardCount splits a memory store's buckets under as many locks, so that
 // calls of different callers seldom wait on each other.
-const rateShards = 16
+const shardCount = 16
 
-// MemoryRateStore keeps token buckets (golang.org/x/time/rate limiters)
-// in the process's memory: the default RateStore, right for one replica.
+// MemoryStore keeps token buckets (golang.org/x/time/rate limiters) in
+// the process's memory: the default engine.RateStore, right for one
+// replica (vurb.MemoryRateStore).
 //
 // It never holds more than its bound of buckets, however many callers
 // come. A bucket left alone long enough to have refilled is the same as
 // none, so it is forgotten without changing any answer; when the store is
 // full of buckets still refilling, it forgets the least recently used
 // eighth, whose callers get a full bucket back.
-type MemoryRateStore struct {
+type MemoryStore struct {
 	seed     maphash.Seed
 	perShard int
-	shards   [rateShards]rateShard
+	shards   [shardCount]shard
 	clock    func() time.Time // nil: time.Now; read under the shard's lock
 }
 
-type rateShard struct {
+type shard struct {
 	mu      sync.Mutex
 	buckets map[string]*bucket
 }
 
 type bucket struct {
 	lim  *rate.Limiter
-	rate Rate
+	rate engine.Rate
 	seen time.Time     // the last call
 	fill time.Duration // how long an empty bucket takes to refill
 }
 
-// NewMemoryRateStore returns an empty store that keeps at most maxKeys
-// buckets (DefaultMaxRateKeys when maxKeys <= 0).
-func NewMemoryRateStore(maxKeys int) *MemoryRateStore {
+// NewMemoryStore returns an empty store that keeps at most maxKeys
+// buckets (DefaultMaxKeys when maxKeys <= 0) and reads the time with
+// clock (nil: time.Now). The store calls clock once per Take, under the
+// lock of the bucket's shard, so a test's clock records the exact time
+// each decision was made at.
+func NewMemoryStore(maxKeys int, clock func() time.Time) *MemoryStore {
 	if maxKeys <= 0 {
-		maxKeys = DefaultMaxRateKeys
+		maxKeys = DefaultMaxKeys
 	}
-	s := &MemoryRateStore{seed: maphash.MakeSeed(), perShard: max(maxKeys/rateShards, 1)}
+	s := &MemoryStore{seed: maphash.MakeSeed(), perShard: max(maxKeys/shardCount, 1), clock: clock}
 	for i := range s.shards {
 		s.shards[i].buckets = map[string]*bucket{}
 	}
 	return s
 }
 
-// Take spends a token of the bucket named key (RateStore). It never fails.
-func (s *MemoryRateStore) Take(_ context.Context, key string, r Rate) (bool, time.Duration, error) {
-	sh := &s.shards[maphash.String(s.seed, key)%rateShards]
+// Take spends a token of the bucket named key (engine.RateStore). It
+// never fails.
+func (s *MemoryStore) Take(_ context.Context, key string, r engine.Rate) (bool, time.Duration, error) {
+	sh := &s.shards[maphash.String(s.seed, key)%shardCount]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	// Read under the lock, so that a bucket sees its calls' times in
@@ -93,7 +99,7 @@ func (s *MemoryRateStore) Take(_ context.Context, key string, r Rate) (bool, tim
 	return true, 0, nil
 }
 
-func (s *MemoryRateStore) now() time.Time {
+func (s *MemoryStore) now() time.Time {
 	if s.clock != nil {
 		return s.clock()
 	}
@@ -101,7 +107,7 @@ func (s *MemoryRateStore) now() time.Time {
 }
 
 // Len returns the number of buckets the store holds.
-func (s *MemoryRateStore) Len() int {
+func (s *MemoryStore) Len() int {
 	n := 0
 	for i := range s.shards {
 		sh := &s.shards[i]
@@ -116,7 +122,7 @@ func (s *MemoryRateStore) Len() int {
 // refilled, and then, if fewer than an eighth went, the least recently
 // used down to seven eighths of the bound. Each shrink frees an eighth of
 // the shard, so its cost is spread over as many new buckets.
-func (sh *rateShard) shrink(now time.Time, bound int) {
+func (sh *shard) shrink(now time.Time, bound int) {
 	for k, b := range sh.buckets {
 		if now.Sub(b.seen) >= b.fill {
 			delete(sh.buckets, k)
@@ -141,9 +147,9 @@ func (sh *rateShard) shrink(now time.Time, bound int) {
 }
 
 // limitOf is r's refill rate in tokens per second.
-func limitOf(r Rate) rate.Limit { return rate.Limit(float64(r.Calls) / r.Per.Seconds()) }
+func limitOf(r engine.Rate) rate.Limit { return rate.Limit(float64(r.Calls) / r.Per.Seconds()) }
 
 // fillTime is how long r's empty bucket takes to refill.
-func fillTime(r Rate) time.Duration {
+func fillTime(r engine.Rate) time.Duration {
 	return time.Duration(float64(r.Burst) / float64(r.Calls) * float64(r.Per))
 }

@@ -2,25 +2,20 @@ package vurb
 
 import (
 	"context"
-	"fmt"
-	"net"
-	"net/netip"
 	"time"
 
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/internal/limit"
 )
 
 // Rate is a token bucket: it holds at most Burst tokens, refilled at Calls
 // per Per, and each call spends one. A caller can thus make Burst calls at
-// once, then Calls per Per for as long as it keeps calling.
-type Rate struct {
-	Calls int
-	Per   time.Duration
-	Burst int
-}
-
-// String says the rate as a model reads it: "10 calls per second".
-func (r Rate) String() string { return engine.Rate(r).String() }
+// once, then Calls per Per for as long as it keeps calling. Its String
+// says the rate as a model reads it: "10 calls per second".
+//
+// It is the engine's own type, so that a RateStore is what the engine
+// calls, with nothing between.
+type Rate = engine.Rate
 
 // RateStore keeps the token buckets of an app's rate limits. The default,
 // NewMemoryRateStore, keeps them in the process; a store shared by the
@@ -34,6 +29,25 @@ type RateStore interface {
 	Take(ctx context.Context, key string, r Rate) (ok bool, retryAfter time.Duration, err error)
 }
 
+// DefaultMaxRateKeys bounds the buckets a NewMemoryRateStore keeps, by
+// default: about 20 MB of memory at most.
+const DefaultMaxRateKeys = limit.DefaultMaxKeys
+
+// MemoryRateStore keeps token buckets (golang.org/x/time/rate limiters)
+// in the process's memory: the default RateStore, right for one replica.
+//
+// It never holds more than its bound of buckets, however many callers
+// come. A bucket left alone long enough to have refilled is the same as
+// none, so it is forgotten without changing any answer; when the store is
+// full of buckets still refilling, it forgets the least recently used
+// eighth, whose callers get a full bucket back. Its Take never fails; its
+// Len returns the number of buckets it holds.
+type MemoryRateStore = limit.MemoryStore
+
+// NewMemoryRateStore returns an empty store that keeps at most maxKeys
+// buckets (DefaultMaxRateKeys when maxKeys <= 0).
+func NewMemoryRateStore(maxKeys int) *MemoryRateStore { return limit.NewMemoryStore(maxKeys, nil) }
+
 // WithRateStore sets the store of the app's rate limits (default: a
 // NewMemoryRateStore of the app's own).
 func WithRateStore(s RateStore) Option { return func(c *config) { c.rateStore = s } }
@@ -41,11 +55,7 @@ func WithRateStore(s RateStore) Option { return func(c *config) { c.rateStore = 
 // RateLimit is a rate limit on the calls of the scope that declares it:
 // the app (WithRateLimit), a tool, a group or an action (their RateLimit
 // methods). Make one with PerCaller or AllCallers.
-type RateLimit struct {
-	rate Rate
-	// key names the caller's bucket; nil: one bucket for all callers.
-	key func(ctx context.Context, o engine.Origin) string
-}
+type RateLimit struct{ rule limit.Rule }
 
 // PerCaller allows each caller calls per per, with bursts of as many (see
 // RateLimit.Burst). Callers are told apart by their token's subject, else
@@ -57,33 +67,20 @@ type RateLimit struct {
 // address a reverse proxy of yours puts in X-Forwarded-For, since behind a
 // proxy every anonymous caller connects from the proxy's host.
 func PerCaller(calls int, per time.Duration) RateLimit {
-	return RateLimit{rate: newRate("PerCaller", calls, per), key: callerBucket}
+	return RateLimit{limit.NewRule("PerCaller", calls, per, limit.CallerBucket)}
 }
 
 // AllCallers allows calls per per, all callers together, with bursts of as
 // many (see RateLimit.Burst): a budget for what the scope's handlers
 // reach (a paid API, a database).
 func AllCallers(calls int, per time.Duration) RateLimit {
-	return RateLimit{rate: newRate("AllCallers", calls, per)}
-}
-
-func newRate(what string, calls int, per time.Duration) Rate {
-	if calls <= 0 || per <= 0 {
-		panic(fmt.Sprintf("vurb: %s(%d, %s): give calls above 0 per a duration above 0", what, calls, per))
-	}
-	return Rate{Calls: calls, Per: per, Burst: calls}
+	return RateLimit{limit.NewRule("AllCallers", calls, per, nil)}
 }
 
 // Burst returns the limit with bursts of n calls: a caller whose bucket is
 // full can make n calls at once. It defaults to the limit's calls; n must
 // be 1 or more.
-func (r RateLimit) Burst(n int) RateLimit {
-	if n < 1 {
-		panic(fmt.Sprintf("vurb: RateLimit.Burst(%d): a burst is 1 call or more", n))
-	}
-	r.rate.Burst = n
-	return r
-}
+func (r RateLimit) Burst(n int) RateLimit { return RateLimit{r.rule.WithBurst(n)} }
 
 // KeyedBy returns the limit with a bucket per value of key: calls for
 // which key returns the same string share a bucket. key runs once per
@@ -104,24 +101,24 @@ func (r RateLimit) KeyedBy(key func(ctx context.Context, c *Caller) string) Rate
 	if key == nil {
 		panic("vurb: RateLimit.KeyedBy(nil): give a function that names the caller's bucket")
 	}
-	r.key = func(ctx context.Context, o engine.Origin) string { return key(ctx, callerOf(&o)) }
+	r.rule.Key = func(ctx context.Context, o engine.Origin) string { return key(ctx, callerOf(&o)) }
 	return r
 }
 
 // Rate returns the limit's token bucket.
-func (r RateLimit) Rate() Rate { return r.rate }
+func (r RateLimit) Rate() Rate { return r.rule.Rate }
 
 // WithRateLimit adds rate limits on the calls of the whole app: a
 // PerCaller limit here is each caller's budget across every action.
 func WithRateLimit(limits ...RateLimit) Option {
-	return func(c *config) { c.callLimits.rates = append(c.callLimits.rates, limits...) }
+	return func(c *config) { addRates(&c.callLimits, limits) }
 }
 
 // RateLimit adds rate limits on the calls of the tool, all its actions
 // together.
 func (t *Tool) RateLimit(limits ...RateLimit) *Tool {
 	t.mustBeMutable()
-	t.limits.rates = append(t.limits.rates, limits...)
+	addRates(&t.limits, limits)
 	return t
 }
 
@@ -129,7 +126,7 @@ func (t *Tool) RateLimit(limits ...RateLimit) *Tool {
 // together.
 func (g *Group) RateLimit(limits ...RateLimit) *Group {
 	g.tool.mustBeMutable()
-	g.limits.rates = append(g.limits.rates, limits...)
+	addRates(&g.limits, limits)
 	return g
 }
 
@@ -138,52 +135,15 @@ func (g *Group) RateLimit(limits ...RateLimit) *Group {
 // with Messages.RateLimited, which tells the model when to retry.
 func (a *ActionDef) RateLimit(limits ...RateLimit) *ActionDef {
 	a.mustBeMutable()
-	a.limits.rates = append(a.limits.rates, limits...)
+	addRates(&a.limits, limits)
 	return a
 }
 
-// lower is the limit as the engine applies it: its buckets are named by
-// the scope that declared it and its place there, the same in every
-// replica of the app.
-func (r RateLimit) lower(scope string, i int) engine.RateRule {
-	if r.rate.Calls == 0 {
-		panic(fmt.Sprintf("vurb: %s: a zero RateLimit; make one with vurb.PerCaller or vurb.AllCallers", scope))
+func addRates(s *limitSet, limits []RateLimit) {
+	for _, l := range limits {
+		s.Rates = append(s.Rates, l.rule)
 	}
-	return engine.RateRule{Name: fmt.Sprintf("%s#%d", scope, i), Rate: engine.Rate(r.rate), Key: r.key}
 }
 
-// rateStore is the engine's view of a RateStore.
-type rateStore struct{ s RateStore }
-
-func (s rateStore) Take(ctx context.Context, key string, r engine.Rate) (bool, time.Duration, error) {
-	return s.s.Take(ctx, key, Rate(r))
-}
-
-// callerBucket names a PerCaller bucket: the token's subject, else the
-// HTTP client's host (its /64 over IPv6), else the session, else the one
-// bucket of anonymous callers (stdio, in-process). The host comes before the
-// session: over HTTP an anonymous client may open a session per call, and
-// would get a full bucket with each.
-func callerBucket(_ context.Context, o engine.Origin) string {
-	if o.Token != nil && o.Token.UserID != "" {
-		return "user:" + o.Token.UserID
-	}
-	if o.Remote != "" {
-		host, _, err := net.SplitHostPort(o.Remote)
-		if err != nil {
-			host = o.Remote
-		}
-		// An IPv6 host is given a /64 (RFC 6177) and may send each request
-		// from another address of it: the /64 is the caller.
-		if ip, err := netip.ParseAddr(host); err == nil && ip.Is6() && !ip.Is4In6() {
-			return "host:" + netip.PrefixFrom(ip.WithZone(""), 64).Masked().String()
-		}
-		return "host:" + host
-	}
-	if o.Session != nil {
-		if id := o.Session.ID(); id != "" {
-			return "session:" + id
-		}
-	}
-	return "anonymous"
-}
+// callerBucket names a PerCaller bucket (see limit.CallerBucket).
+func callerBucket(ctx context.Context, o engine.Origin) string { return limit.CallerBucket(ctx, o) }

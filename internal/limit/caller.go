@@ -1,0 +1,40 @@
+package limit
+
+import (
+	"context"
+	"net"
+	"net/netip"
+
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// CallerBucket names a PerCaller bucket: the token's subject, else the
+// HTTP client's host (its /64 over IPv6), else the session, else the one
+// bucket of anonymous callers (stdio, in-process). The host comes before the
+// session: over HTTP an anonymous client may open a session per call, and
+// would get a full bucket with each. Quotas of the serving edge (sessions,
+// tasks) name their callers with it too, so that one caller is one caller
+// everywhere.
+func CallerBucket(_ context.Context, o engine.Origin) string {
+	if o.Token != nil && o.Token.UserID != "" {
+		return "user:" + o.Token.UserID
+	}
+	if o.Remote != "" {
+		host, _, err := net.SplitHostPort(o.Remote)
+		if err != nil {
+			host = o.Remote
+		}
+		// An IPv6 host is given a /64 (RFC 6177) and may send each request
+		// from another address of it: the /64 is the caller.
+		if ip, err := netip.ParseAddr(host); err == nil && ip.Is6() && !ip.Is4In6() {
+			return "host:" + netip.PrefixFrom(ip.WithZone(""), 64).Masked().String()
+		}
+		return "host:" + host
+	}
+	if o.Session != nil {
+		if id := o.Session.ID(); id != "" {
+			return "session:" + id
+		}
+	}
+	return "anonymous"
+}
