@@ -144,6 +144,3 @@ func addRates(s *limitSet, limits []RateLimit) {
 		s.Rates = append(s.Rates, l.rule)
 	}
 }
-
-// callerBucket names a PerCaller bucket (see limit.CallerBucket).
-func callerBucket(ctx context.Context, o engine.Origin) string { return limit.CallerBucket(ctx, o) }

@@ -39,7 +39,7 @@ func (a *App) site() *edge.Site {
 				r.register(server, rt)
 			}
 		}
-		if len(a.skills.list) > 0 {
+		if !a.skills.Empty() {
 			s.Extend, s.Capabilities = a.serveSkills, a.skillCapabilities
 		}
 		s.SkillCacheable = func(req mcp.Request, c *mcp.Cacheable, listTTLMs int) { a.skillCacheable(req, c, listTTLMs) }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/internal/skill"
 )
@@ -223,7 +224,7 @@ func (a *App) skillCacheable(req mcp.Request, c *mcp.Cacheable, listTTL int) boo
 
 // skillConfig is what the skills' index needs of the app, asked once.
 func (a *App) skillConfig() skill.Config {
-	cfg := skill.Config{Visible: a.cfg.skillVisible, Scopes: a.scopes, Origin: skillOrigin, MaxEcho: maxEcho, MaxViews: maxViews}
+	cfg := skill.Config{Visible: a.cfg.skillVisible, Scopes: a.scopes, Origin: skillOrigin, MaxEcho: edge.MaxEcho, MaxViews: edge.MaxViews}
 	if class := a.cfg.class; class != nil {
 		cfg.Class = func(o *engine.Origin) string { return class(callerOf(o)) }
 	}

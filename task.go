@@ -70,20 +70,6 @@ func TaskTTL(d time.Duration) TaskOption { return WithTaskTTL(d) }
 // Deprecated: use WithTaskPollInterval, named as every option is.
 func TaskPollInterval(d time.Duration) TaskOption { return WithTaskPollInterval(d) }
 
-// WithTaskStoreMaxBytes bounds the bytes of records a NewMemoryTaskStore
-// keeps (default DefaultMaxTaskBytes). It is the With* name of
-// TaskStoreMaxBytes, so that every option reads alike.
-func WithTaskStoreMaxBytes(n int64) MemoryTaskStoreOption { return TaskStoreMaxBytes(n) }
-
-// WithTaskStorePerCaller bounds the tasks and the bytes one caller may
-// hold at once in a NewMemoryTaskStore (default: a sixteenth of the
-// store's, DefaultTaskCallerShare, but at least 16 tasks and 1 MiB when
-// the store has them); zero keeps a default. It is the With* name of
-// TaskStorePerCaller, so that every option reads alike.
-func WithTaskStorePerCaller(tasks int, bytes int64) MemoryTaskStoreOption {
-	return TaskStorePerCaller(tasks, bytes)
-}
-
 // Task declares the action long-running, served as a task of the MCP tasks
 // extension (io.modelcontextprotocol/tasks, SEP-2663), and declares the
 // extension in the server's capabilities. The handler does not change:

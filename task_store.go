@@ -28,18 +28,28 @@ type MemoryTaskStore = edge.MemoryTaskStore
 // A MemoryTaskStoreOption sets a bound of NewMemoryTaskStore.
 type MemoryTaskStoreOption = edge.MemoryTaskStoreOption
 
-// TaskStoreMaxBytes bounds the bytes of records the store keeps (default
-// DefaultMaxTaskBytes).
-func TaskStoreMaxBytes(n int64) MemoryTaskStoreOption {
-	return edge.TaskStoreMaxBytes(n)
+// WithTaskStoreMaxBytes bounds the bytes of records a NewMemoryTaskStore
+// keeps (default DefaultMaxTaskBytes).
+func WithTaskStoreMaxBytes(n int64) MemoryTaskStoreOption { return edge.TaskStoreMaxBytes(n) }
+
+// WithTaskStorePerCaller bounds the tasks and the bytes one caller may
+// hold at once in a NewMemoryTaskStore (default: a sixteenth of the
+// store's, DefaultTaskCallerShare, but at least 16 tasks and 1 MiB when
+// the store has them). Zero keeps a default.
+func WithTaskStorePerCaller(tasks int, bytes int64) MemoryTaskStoreOption {
+	return edge.TaskStorePerCaller(tasks, bytes)
 }
 
-// TaskStorePerCaller bounds the tasks and the bytes one caller may hold at
-// once (default: a sixteenth of the store's, DefaultTaskCallerShare, but
-// at least 16 tasks and 1 MiB when the store has them). Zero keeps a
-// default.
+// TaskStoreMaxBytes is WithTaskStoreMaxBytes.
+//
+// Deprecated: use WithTaskStoreMaxBytes, named as every option is.
+func TaskStoreMaxBytes(n int64) MemoryTaskStoreOption { return WithTaskStoreMaxBytes(n) }
+
+// TaskStorePerCaller is WithTaskStorePerCaller.
+//
+// Deprecated: use WithTaskStorePerCaller, named as every option is.
 func TaskStorePerCaller(tasks int, bytes int64) MemoryTaskStoreOption {
-	return edge.TaskStorePerCaller(tasks, bytes)
+	return WithTaskStorePerCaller(tasks, bytes)
 }
 
 // NewMemoryTaskStore returns a store that keeps at most maxTasks live tasks

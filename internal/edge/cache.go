@@ -59,7 +59,7 @@ func (a *Site) setCacheable(user func(context.Context, mcp.Request, *mcp.Cacheab
 		}
 		if a.SkillCacheable != nil {
 			a.SkillCacheable(req, c, int(listTTL.Milliseconds()))
-		} // skills' lists and files 
+		} // skills' lists and files
 		if user != nil {
 			user(ctx, req, c)
 		}

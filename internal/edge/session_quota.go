@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/internal/limit"
 )
 
 // sessionQuota bounds the handshake-era sessions of one server: limit in
@@ -97,7 +98,7 @@ func (q *sessionQuota) use(w http.ResponseWriter, r *http.Request, id string) {
 // opening serves a request that opens a session, if the caller and the
 // server have room for it.
 func (q *sessionQuota) opening(w http.ResponseWriter, r *http.Request) {
-	caller := callerBucket(r.Context(), engine.Origin{Token: auth.TokenInfoFromContext(r.Context()), Remote: r.RemoteAddr})
+	caller := limit.CallerBucket(r.Context(), engine.Origin{Token: auth.TokenInfoFromContext(r.Context()), Remote: r.RemoteAddr})
 	if status, why := q.reserve(caller); status != 0 {
 		w.Header().Set("Retry-After", "30")
 		http.Error(w, why, status)

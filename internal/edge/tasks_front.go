@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/internal/limit"
 )
 
 // taskFront serves the tasks extension for sessionless (2026-07-28) HTTP
@@ -241,7 +242,7 @@ func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskReques
 // its rate is answered as any call would be, and leaves nothing stored.
 func (f *taskFront) start(w http.ResponseWriter, r *http.Request, req *taskRequest, tr taskRoute, o engine.Origin) bool {
 	call := &taskCall{tool: req.name, args: req.args, version: req.lr.version, caps: req.caps,
-		state: req.state, owner: owner(r), caller: callerBucket(r.Context(), o)}
+		state: req.state, owner: owner(r), caller: limit.CallerBucket(r.Context(), o)}
 	if len(req.answers) > 0 && !bytes.Equal(req.answers, []byte("null")) {
 		if json.Unmarshal(req.answers, &call.answers) != nil || json.Unmarshal(req.answers, &o.Answers) != nil {
 			return false // the go-sdk says what is wrong with them

@@ -123,7 +123,7 @@ type taskCall struct {
 	answers map[string]json.RawMessage // the inputResponses the request carried
 	state   string
 	owner   string
-	caller  string // whose quota the task counts against (see callerBucket)
+	caller  string // whose quota the task counts against (see limit.CallerBucket)
 }
 
 // execution is one run of a task's call: the first, which may become a
