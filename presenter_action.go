@@ -98,7 +98,7 @@ func (d *ActionDef) present() (Handler, json.RawMessage) {
 	pa.narrow = narrowingFields(d.codec)
 	if d.outputSchema != nil {
 		if red := ps.shapes.redactions(); len(red) > 0 {
-			d.outputSchema, _ = schema.OutputSchemaRedacted(t, red)
+			d.outputSchema, _ = schema.OutputSchemaRedacted(app.cfg.validator, t, red)
 		}
 	}
 	d.presented = pa
