@@ -171,12 +171,12 @@ func (v *Validator) RegisterRule(tag string, fn validator.Func, message string, 
 	return nil
 }
 
-// reference is a validator nobody configures: what it knows is built in.
-var reference = sync.OnceValue(func() *validator.Validate { return validator.New() })
-
 // builtinRule reports whether validator defines tag itself, as a rule, an
 // alias or a keyword (dive, omitempty...): only an unknown name makes it
-// panic with "Undefined validation function" when it parses the tag.
+// panic with "Undefined validation function" when it parses the tag. It
+// asks a validator nobody configures, made for the question: a shared one
+// would keep, in its tag cache, every name any app of the process asked
+// about, and registering a rule is rare enough to pay for a fresh one.
 func builtinRule(tag string) (builtin bool) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -184,6 +184,6 @@ func builtinRule(tag string) (builtin bool) {
 			builtin = !strings.HasPrefix(msg, "Undefined validation function")
 		}
 	}()
-	_ = reference().Var("", tag)
+	_ = validator.New().Var("", tag)
 	return true
 }
