@@ -117,7 +117,7 @@ func declare[In, Out any](s Scope, name string, sem semantics, handler func(cont
 	app := sc.owner()
 	codec, decode := decoderFor[In](app, name)
 	a := &ActionDef{name: name, sem: sem, codec: codec, decode: decode}
-	if out, ok := schema.OutputSchema(reflect.TypeFor[Out]()); ok {
+	if out, ok := schema.OutputSchemaWith(app.cfg.validator, reflect.TypeFor[Out]()); ok {
 		a.outputSchema = out
 	}
 	sc.add(a)

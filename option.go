@@ -94,11 +94,7 @@ func defaultConfig() config {
 
 // finish makes what depends on several options, once they are all read.
 func (c *config) finish() {
-	if len(c.rules) == 0 {
-		c.validator = schema.DefaultValidator()
-		return
-	}
-	c.validator = schema.NewValidator(nil)
+	c.validator = schema.NewValidator(nil) // the app's own: two apps share no schema state
 	for _, r := range c.rules {
 		if err := c.validator.RegisterRule(r.tag, r.fn, r.message, r.opts...); err != nil {
 			panic(fmt.Sprintf("vurb: WithRule(%q): %v", r.tag, err))

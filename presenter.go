@@ -232,7 +232,7 @@ func (a *App) presentation() *presenting {
 		Name: rf.name, Text: rf.text, OrJSON: rf.orJSON, ReadsJSON: rf.readsJSON,
 		Encode:  func(v any, structured bool) (*mcp.CallToolResult, error) { return encodeResult(v, structured, rf) },
 		Dynamic: func(v any) (*mcp.CallToolResult, error) { return dynamicResult(v, rf) },
-	})
+	}, a.cfg.validator)
 	return a.presented
 }
 

@@ -55,7 +55,7 @@ type Origin struct {
 	Sight Sight
 	// Admit, when not nil, runs once the call is authorised, valid and
 	// within its limits, just before its handler: an error refuses the
-	// call with it. A task's record is made there, so that a call that
+	// call with it. An MCP task's record is made there, so that a call that
 	// would be refused never leaves one.
 	Admit func() error
 	// Lazy, when not nil, fills Capabilities and Client the first time

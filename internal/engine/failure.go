@@ -1,9 +1,7 @@
 package engine
 
 import (
-	"runtime"
-	"sync"
-	"weak"
+	"errors"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -13,24 +11,32 @@ import (
 // return a FailedResult instead, which the engine recognises when a
 // handler returns it: the call then answers like any internal error (the
 // Internal message with a reference) and the reason goes to the app's
-// log. The record is weak, so a failed result that never reaches a call
-// (built in a test, say) costs nothing once collected.
-var failures sync.Map // weak.Pointer[mcp.CallToolResult] -> error
+// log.
+//
+// The result carries its error itself, where the go-sdk keeps a tool
+// result's error for the server's middleware (CallToolResult.SetError,
+// GetError: never marshalled), wrapped in a type of the engine's own, so
+// that no registry outlives a result or is shared by the apps of a process,
+// and an error a handler records with SetError is not taken for one.
+
+// encodingFailure marks the error of a FailedResult.
+type encodingFailure struct{ err error }
+
+func (f *encodingFailure) Error() string { return f.err.Error() }
+func (f *encodingFailure) Unwrap() error { return f.err }
 
 // FailedResult returns an error result holding text, standing for err.
 func FailedResult(text string, err error) *mcp.CallToolResult {
-	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: true}
-	key := weak.Make(res)
-	failures.Store(key, err)
-	runtime.AddCleanup(res, func(k weak.Pointer[mcp.CallToolResult]) { failures.Delete(k) }, key)
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+	res.SetError(&encodingFailure{err: err})
 	return res
 }
 
-// failure returns the error a FailedResult stands for, once.
+// failure returns the error a FailedResult stands for.
 func failure(res *mcp.CallToolResult) (error, bool) {
-	v, ok := failures.LoadAndDelete(weak.Make(res))
-	if !ok {
+	var f *encodingFailure
+	if !res.IsError || !errors.As(res.GetError(), &f) {
 		return nil, false
 	}
-	return v.(error), true
+	return f.err, true
 }

@@ -84,7 +84,7 @@ func (ep *Endpoint) limit(ctx context.Context, o *Origin) (stop bool, res *mcp.C
 // on: when a rate refuses it, and when a KeyedBy function or the
 // RateStore panics or calls runtime.Goexit, which would otherwise keep the
 // slot for good. A panic there is contained here, on whatever goroutine
-// the call runs (a task's included): logged with its stack and a
+// the call runs (an MCP task's included): logged with its stack and a
 // reference, answered as an internal error.
 func (ep *Endpoint) checkRates(ctx context.Context, l *limiter, o *Origin) (res *mcp.CallToolResult, outcome Outcome) {
 	passed := false

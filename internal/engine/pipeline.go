@@ -116,7 +116,7 @@ func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id
 	// The chain runs on a worker goroutine so that a handler which ignores
 	// its context cannot hold the call past its deadline. Such a handler
 	// keeps running after the call has returned; its late result is dropped.
-	w := startTask(ep, cc)
+	w := startJob(ep, cc)
 	select {
 	case out := <-w.answers:
 		return ep.handBack(ctx, cc, w, out)

@@ -91,7 +91,7 @@ func NewSealer(keys [][]byte, maxAge time.Duration, maxBytes int) *Sealer {
 const TagBytes = 10
 
 // Tag returns a MAC of data under the sealer's first key, TagBytes long:
-// what the server issued (a task id) can then be told from what a client
+// what the server issued (an MCP task id) can then be told from what a client
 // made up, by any replica sharing the keys, and after a restart.
 func (s *Sealer) Tag(data []byte) []byte {
 	return tag(s.tagKeys[0], data)

@@ -18,66 +18,66 @@ import (
 //
 // The pool holds handles; a worker's goroutine holds only its channels.
 // The sync.Pool lets idle handles go across garbage collections, and a
-// cleanup then closes the task channel, which ends the goroutine: idle
+// cleanup then closes the job channel, which ends the goroutine: idle
 // workers last as long as the load that needed them, with no timer and no
 // janitor.
 
-// worker is the handle of one goroutine that runs tasks.
+// worker is the handle of one goroutine that runs jobs.
 type worker struct {
-	tasks chan task
-	// answers carries the outcome of each task. A worker whose call
+	jobs chan job
+	// answers carries the outcome of each job. A worker whose call
 	// stopped waiting (its deadline passed) is never pooled again, so an
 	// answer left there is never read by another call.
 	answers chan outcome
 }
 
-// task is one call for a worker: run ep's chain with cc.
-type task struct {
+// job is one call for a worker: run ep's chain with cc.
+type job struct {
 	ep *Endpoint
 	cc *callContext
 }
 
 var idleWorkers sync.Pool
 
-// startTask hands the call to an idle worker, or to a new one, and returns
+// startJob hands the call to an idle worker, or to a new one, and returns
 // the worker, whose answers channel will carry the outcome. The caller
 // gives it back with idleWorkers.Put once it has read a normal answer, and
 // drops it otherwise (see exec).
-func startTask(ep *Endpoint, cc *callContext) *worker {
+func startJob(ep *Endpoint, cc *callContext) *worker {
 	w, _ := idleWorkers.Get().(*worker)
 	if w == nil {
-		// Buffered: a worker back in the pool may get its next task before
+		// Buffered: a worker back in the pool may get its next job before
 		// it is waiting for one, and neither side must wait for the other.
-		w = &worker{tasks: make(chan task, 1), answers: make(chan outcome, 1)}
-		runtime.AddCleanup(w, closeTasks, w.tasks)
-		go work(w.tasks, w.answers)
+		w = &worker{jobs: make(chan job, 1), answers: make(chan outcome, 1)}
+		runtime.AddCleanup(w, closeJobs, w.jobs)
+		go work(w.jobs, w.answers)
 	}
-	w.tasks <- task{ep: ep, cc: cc}
+	w.jobs <- job{ep: ep, cc: cc}
 	return w
 }
 
-func closeTasks(tasks chan task) { close(tasks) }
+func closeJobs(jobs chan job) { close(jobs) }
 
-// work runs tasks until its channel is closed. It must not refer to its
+// work runs jobs until its channel is closed. It must not refer to its
 // handle, or the handle would never be collected. It sends each answer
 // itself, after run has returned, so that a chain ended by runtime.Goexit
 // (even one resumed after a deferred panic was recovered) is answered as
-// exited, and its worker is never handed another task.
-func work(tasks <-chan task, answers chan<- outcome) {
-	var t task
+// exited, and its worker is never handed another job.
+func work(jobs <-chan job, answers chan<- outcome) {
+	var j job
 	answered := true
 	defer func() {
 		if !answered { // runtime.Goexit is unwinding this goroutine
-			t.ep.release(t.cc)
-			answers <- t.ep.exited(t.cc)
+			j.ep.release(j.cc)
+			answers <- j.ep.exited(j.cc)
 		}
 	}()
-	for t = range tasks {
+	for j = range jobs {
 		answered = false
-		out := t.ep.run(t.cc)
+		out := j.ep.run(j.cc)
 		answered = true
-		t.ep.release(t.cc) // before the answer: a call that reads it finds its handler returned
+		j.ep.release(j.cc) // before the answer: a call that reads it finds its handler returned
 		answers <- out
-		t = task{}
+		j = job{}
 	}
 }

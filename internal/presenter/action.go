@@ -19,6 +19,8 @@ type Set struct {
 	tagged bool                // a redact tag is in a type some action returns
 	any    bool                // the app has presenters
 	format Format
+	// validator is the app's, which writes its output schemas.
+	validator *schema.Validator
 }
 
 // Format is the app's result format, as the root's ResultFormat holds it,
@@ -41,12 +43,13 @@ type Format struct {
 
 // NewSet compiles an app's presenters, freezing them: forms says how each
 // action is called by its canonical key, outs are the types the actions
-// return (nil for none), format is how results are written.
-func NewSet(presenters []*Def, forms map[string]CallForm, outs []reflect.Type, format Format) *Set {
+// return (nil for none), format is how results are written, v the app's
+// validator.
+func NewSet(presenters []*Def, forms map[string]CallForm, outs []reflect.Type, format Format, v *schema.Validator) *Set {
 	for _, p := range presenters {
 		p.frozen.Store(true)
 	}
-	ps := &Set{forms: forms, any: len(presenters) > 0, format: format}
+	ps := &Set{forms: forms, any: len(presenters) > 0, format: format, validator: v}
 	tagged := tagScan{}
 	for _, t := range outs {
 		ps.tagged = ps.tagged || tagged.mayRedact(t)
@@ -92,7 +95,7 @@ func (ps *Set) Action(t reflect.Type, codec *schema.Codec, outputSchema json.Raw
 	pa.narrow = narrowingFields(codec)
 	if outputSchema != nil {
 		if red := ps.shapes.redactions(); len(red) > 0 {
-			outputSchema, _ = schema.OutputSchemaRedacted(t, red)
+			outputSchema, _ = schema.OutputSchemaRedacted(ps.validator, t, red)
 		}
 	}
 	return pa, outputSchema

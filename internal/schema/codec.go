@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"sync"
 )
 
 // DefaultMaxBytes is the largest arguments document Decode reads when
@@ -73,11 +72,6 @@ type Field struct {
 	Schema json.RawMessage // the property's own schema (a recursive type's $ref resolves in Codec.Schema's $defs)
 }
 
-// buildMu guards every build, whatever the Validator: the shared
-// reflector and definition names, the struct caches, each Validator's
-// structInfos and its registration state.
-var buildMu sync.Mutex
-
 // CodecFor returns the Codec of t, a struct type or a pointer to one, for
 // DefaultValidator, building it on first use; later calls are a map lookup.
 //
@@ -91,12 +85,12 @@ var buildMu sync.Mutex
 // with the same JSON name, a type JSON cannot decode. It also panics if t
 // is not a struct or a pointer to a struct.
 func CodecFor(t reflect.Type) *Codec {
-	return defaultValidator.CodecFor(t)
+	return defaultValidator().CodecFor(t)
 }
 
 // For is CodecFor for a type parameter: For[ListProjects]().
 func For[T any]() *Codec {
-	return defaultValidator.CodecFor(reflect.TypeFor[T]())
+	return defaultValidator().CodecFor(reflect.TypeFor[T]())
 }
 
 // CodecFor returns the Codec of t, a struct type or a pointer to one, whose
@@ -116,8 +110,8 @@ func (v *Validator) CodecFor(t reflect.Type) *Codec {
 	if c, ok := v.codecs.Load(t); ok {
 		return c.(*Codec)
 	}
-	buildMu.Lock()
-	defer buildMu.Unlock()
+	v.mu.Lock()
+	defer v.mu.Unlock()
 	if c, ok := v.codecs.Load(t); ok {
 		return c.(*Codec)
 	}

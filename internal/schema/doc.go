@@ -8,13 +8,16 @@
 // grouped tool), Lookup and LookupWith (reading its discriminator
 // before decoding), DecodeSkipping (decoding an action's
 // arguments with the discriminator accepted and ignored), Member,
-// DefaultValidator and Pending (the placeholder of a hand-written schema
-// not given yet).
+// OutputSchemaWith and OutputSchemaRedacted (an app's output schemas,
+// built with its Validator), DefaultValidator and Pending (the
+// placeholder of a hand-written schema not given yet).
 //
 // Nothing here reads process-wide configuration on a call: a decode reads
 // the Messages of its DecodeOptions (the built-in texts when nil) and the
-// Validator its Codec was built for. The only package-level state is the
-// build machinery (one lock, the shared schema reflector, per-type caches)
-// and the default Validator, which nothing outside this module can
-// reconfigure.
+// Validator its Codec was built for. The build machinery (its lock, the
+// schema reflector, definition names, per-type caches) belongs to each
+// Validator, so an app that builds with its own shares nothing with other
+// apps. The one package-level value is the default Validator of the
+// package-level CodecFor, For and OutputSchema, made at their first use,
+// which nothing outside this module can reconfigure.
 package schema

@@ -5,10 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
-	"sync"
 )
-
-var outputs sync.Map // reflect.Type -> json.RawMessage (nil: not an object type)
 
 var (
 	typeMarshaler     = reflect.TypeFor[json.Marshaler]()
@@ -18,28 +15,35 @@ var (
 // OutputSchema returns the JSON Schema of a struct (or pointer-to-struct)
 // output type, for a tool's outputSchema; ok is false for any other type,
 // including structs that marshal themselves (time.Time, json.Marshaler),
-// whose JSON need not be an object. The result is cached per type and the
-// caller owns the returned copy.
+// whose JSON need not be an object. The result is cached per type, in
+// DefaultValidator, and the caller owns the returned copy.
 //
 // It describes what encoding/json writes: properties in declaration order,
 // "null" allowed where a nil pointer, slice or map is written as null (not
 // where omitempty leaves it out), "required" only for validate:"required",
 // and objects left open.
 func OutputSchema(t reflect.Type) (s json.RawMessage, ok bool) {
+	return OutputSchemaWith(defaultValidator(), t)
+}
+
+// OutputSchemaWith is OutputSchema cached in v and named with v's
+// definition names, as its Codecs are: an app's output schemas are its
+// own.
+func OutputSchemaWith(v *Validator, t reflect.Type) (s json.RawMessage, ok bool) {
 	t, ok = outputType(t)
 	if !ok {
 		return nil, false
 	}
-	if v, ok := outputs.Load(t); ok {
-		return slices.Clone(v.(json.RawMessage)), true
+	if s, ok := v.outputs.Load(t); ok {
+		return slices.Clone(s.(json.RawMessage)), true
 	}
-	buildMu.Lock()
-	defer buildMu.Unlock()
-	if v, ok := outputs.Load(t); ok {
-		return slices.Clone(v.(json.RawMessage)), true
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if s, ok := v.outputs.Load(t); ok {
+		return slices.Clone(s.(json.RawMessage)), true
 	}
-	raw := assembled(buildSchema(nil, t, modeOutput))
-	outputs.Store(t, raw)
+	raw := assembled(buildSchema(v, t, modeOutput))
+	v.outputs.Store(t, raw)
 	return slices.Clone(raw), true
 }
 

@@ -33,15 +33,16 @@ func (r Redactions) of(t reflect.Type, name string) (red Redaction, ok bool) {
 // property sent as a marker is {"const": marker} (keeping its
 // description), a removed one is not listed, and neither is required, so
 // the schema stays true of what is sent. It is computed afresh (it depends
-// on the app's presenters) and owned by the caller.
-func OutputSchemaRedacted(t reflect.Type, redacted Redactions) (json.RawMessage, bool) {
+// on the app's presenters), named with v's definition names as
+// OutputSchemaWith is, and owned by the caller.
+func OutputSchemaRedacted(v *Validator, t reflect.Type, redacted Redactions) (json.RawMessage, bool) {
 	t, ok := outputType(t)
 	if !ok {
 		return nil, false
 	}
-	buildMu.Lock()
-	defer buildMu.Unlock()
-	return assembled(buildSchemaWith(nil, t, modeOutput, redacted)), true
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return assembled(buildSchemaWith(v, t, modeOutput, redacted)), true
 }
 
 // redactedProperty is the schema of a property always sent as marker: its
@@ -70,11 +71,9 @@ type JSONField struct {
 // JSONFields lists the JSON properties of struct type t in declaration
 // order, embedded structs flattened in place, as encoding/json writes
 // them. It panics, as OutputSchema does, when two of them share a JSON
-// name. The caller owns the slice.
+// name. It walks t afresh, remembering nothing; the caller owns the slice.
 func JSONFields(t reflect.Type) []JSONField {
-	buildMu.Lock()
-	fields, _ := fieldsOf(t)
-	buildMu.Unlock()
+	fields, _ := structFields(t)
 	out := make([]JSONField, len(fields))
 	for i, f := range fields {
 		out[i] = JSONField{Name: f.name, Field: f.sf, Index: f.index, Quoted: f.quoted}

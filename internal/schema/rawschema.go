@@ -67,7 +67,7 @@ func CodecFromSchema(doc json.RawMessage) (*Codec, error) {
 	}
 	codec := &Codec{
 		typ:    typeRawMessage,
-		v:      defaultValidator,
+		v:      defaultValidator(),
 		schema: compact.Bytes(),
 		raw:    &rawSchema{compiled: compiled},
 		tree:   builtSchema{root: root, defs: map[string]*node{}},

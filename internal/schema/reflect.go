@@ -24,20 +24,18 @@ const (
 	modeOutput
 )
 
-// reflector is shared so that definition names stay unique across every
-// type this process reflects; it is not safe for concurrent use, so every
-// call holds buildMu.
-var reflector = &jsonschema.Reflector{}
+// defNames are the definition names of one Validator's schemas: one per Go
+// type, unique among them, so that the $defs of several of its Codecs can
+// be merged into one schema without clashes.
+type defNames struct {
+	byType map[reflect.Type]string
+	types  map[string]reflect.Type
+}
 
-// Definition names: one per Go type, unique in the process, so that the
-// $defs of several Codecs can be merged into one schema without clashes.
-var (
-	defNames = map[reflect.Type]string{}
-	defTypes = map[string]reflect.Type{}
-)
-
-func defNameOf(t reflect.Type, _ string) string {
-	if n, ok := defNames[t]; ok {
+// defNameOf is the definition name of t, given on first use. Callers hold
+// v.mu.
+func (v *Validator) defNameOf(t reflect.Type, _ string) string {
+	if n, ok := v.names.byType[t]; ok {
 		return n
 	}
 	base := strings.Map(func(r rune) rune {
@@ -50,10 +48,10 @@ func defNameOf(t reflect.Type, _ string) string {
 		base = "Type"
 	}
 	name := base
-	for i := 2; defTypes[name] != nil; i++ {
+	for i := 2; v.names.types[name] != nil; i++ {
 		name = base + strconv.Itoa(i)
 	}
-	defNames[t], defTypes[name] = name, t
+	v.names.byType[t], v.names.types[name] = name, t
 	return name
 }
 
@@ -80,9 +78,9 @@ type schemaBuilder struct {
 	redacted Redactions
 }
 
-// buildSchema reflects struct type t; v decides which input properties are
-// required (nil for modeOutput, which needs no validator). Callers hold
-// buildMu.
+// buildSchema reflects struct type t with v's reflector and definition
+// names; in modeInput, v also decides which properties are required.
+// Callers hold v.mu.
 func buildSchema(v *Validator, t reflect.Type, mode schemaMode) builtSchema {
 	return buildSchemaWith(v, t, mode, nil)
 }
@@ -90,10 +88,10 @@ func buildSchema(v *Validator, t reflect.Type, mode schemaMode) builtSchema {
 // buildSchemaWith is buildSchema with the output properties redacted
 // says are redacted.
 func buildSchemaWith(v *Validator, t reflect.Type, mode schemaMode, redacted Redactions) builtSchema {
-	s, err := reflector.Reflect(reflect.New(t).Interface(),
+	s, err := v.reflector.Reflect(reflect.New(t).Interface(),
 		jsonschema.DefinitionsPrefix("#/$defs/"),
 		jsonschema.ProcessWithoutTags,
-		jsonschema.InterceptDefName(defNameOf),
+		jsonschema.InterceptDefName(v.defNameOf),
 	)
 	if err != nil {
 		panic(fmt.Sprintf("schema: struct %s: %v", typeName(t), err))
@@ -107,7 +105,7 @@ func buildSchemaWith(v *Validator, t reflect.Type, mode schemaMode, redacted Red
 		v:        v,
 		mode:     mode,
 		root:     t,
-		rootName: defNameOf(t, ""),
+		rootName: v.defNameOf(t, ""),
 		raw:      map[string]*node{},
 		keep:     map[string]bool{},
 		out:      builtSchema{defs: map[string]*node{}},
@@ -227,7 +225,7 @@ func (b *schemaBuilder) convertRef(n *node, ref string) *node {
 		target = &node{}
 		target.set("$ref", "#/$defs/"+name)
 	} else {
-		target = b.convert(def.clone(), defTypes[name])
+		target = b.convert(def.clone(), b.v.names.types[name])
 	}
 	if n.len() == 1 {
 		return target
@@ -249,13 +247,13 @@ func (b *schemaBuilder) ensureDef(name string) {
 	}
 	b.out.defs[name] = nil // placeholder: a definition may refer to itself
 	b.out.defNames = append(b.out.defNames, name)
-	b.out.defs[name] = b.convert(b.raw[name].clone(), defTypes[name])
+	b.out.defs[name] = b.convert(b.raw[name].clone(), b.v.names.types[name])
 }
 
 // convertObject orders a struct's properties as declared, converts each with
 // its Go type, mirrors validate rules, and sets required and closedness.
 func (b *schemaBuilder) convertObject(n *node, t reflect.Type) {
-	fields, _ := fieldsOf(t)
+	fields, _ := b.v.fieldsOf(t)
 	var si *structInfo
 	if b.mode == modeInput {
 		si = b.v.infoOf(t)

@@ -18,36 +18,34 @@ type structInfo struct {
 	conds    []condRule      // the conditional rules of the fields, in declaration order
 }
 
-// structFieldz caches the JSON properties of each struct type, which do
-// not depend on the validator; guarded by buildMu. A structInfo does (its
-// required flags come from the validator's verdict on zero values), so each
-// Validator caches its own.
-var structFieldz = map[reflect.Type]walkedStruct{}
-
+// walkedStruct is what Validator.fieldsOf remembers of a struct type: its
+// JSON properties, which do not depend on the rules (a structInfo does:
+// its required flags come from the validator's verdict on zero values).
 type walkedStruct struct {
 	fields       []fieldInfo
 	inputProblem string
 }
 
-// fieldsOf returns the cached JSON properties of struct type t, and a
-// definition error that only matters for decoding.
-func fieldsOf(t reflect.Type) ([]fieldInfo, string) {
-	if w, ok := structFieldz[t]; ok {
+// fieldsOf returns the JSON properties of struct type t, walked once per
+// Validator, and a definition error that only matters for decoding.
+// Callers hold v.mu.
+func (v *Validator) fieldsOf(t reflect.Type) ([]fieldInfo, string) {
+	if w, ok := v.walked[t]; ok {
 		return w.fields, w.inputProblem
 	}
 	fs, problem := structFields(t)
-	structFieldz[t] = walkedStruct{fs, problem}
+	v.walked[t] = walkedStruct{fs, problem}
 	return fs, problem
 }
 
 // infoOf returns v's cached structInfo of struct type t, computing it on
 // first use. It panics on the definition errors that would make the schema
-// and the validator disagree about what may be left out. Callers hold buildMu.
+// and the validator disagree about what may be left out. Callers hold v.mu.
 func (v *Validator) infoOf(t reflect.Type) *structInfo {
 	if si, ok := v.infos[t]; ok {
 		return si
 	}
-	fields, problem := fieldsOf(t)
+	fields, problem := v.fieldsOf(t)
 	if problem != "" {
 		panic(problem)
 	}

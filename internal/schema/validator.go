@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/go-playground/validator/v10"
+	"github.com/swaggest/jsonschema-go"
 )
 
 // Validator is a go-playground validator configured for schema, together
@@ -15,27 +16,43 @@ import (
 // Codec belongs to one Validator: two Validators in one process, with
 // different custom rules, build independent Codecs of the same type, each
 // once. A Validator is safe for concurrent use.
+//
+// A Validator also owns everything building a schema remembers: the
+// definition names of the types it reflected, their JSON properties, and
+// the output schemas it built. Two Validators share nothing, so the apps
+// of one process, each with its own, never wait for or race with each
+// other, and a schema's definition names depend only on what its own
+// Validator built, never on what else the process reflected.
 type Validator struct {
 	validate *validator.Validate
 
-	// Guarded by buildMu. messages is frozen once used is set, at the first
+	// mu guards every build of v: the fields from used to reflector, the
+	// go-playground validator until used is set, and every store into
+	// codecs and outputs. messages is frozen once used is set, at the first
 	// CodecFor, so a call reads it without locking.
+	mu          sync.Mutex
 	used        bool
 	messages    map[string]string      // RegisterRule's texts, by rule name ("" for none)
 	ruleSchemas map[string]*ruleSchema // what RegisterRule's options add to the schema, by rule name
 	infos       map[reflect.Type]*structInfo
+	walked      map[reflect.Type]walkedStruct // the JSON properties of each struct type, which need no rules
+	names       defNames
+	reflector   jsonschema.Reflector // not safe for concurrent use: only under mu
 
-	codecs sync.Map // reflect.Type -> *Codec
+	codecs  sync.Map // reflect.Type -> *Codec
+	outputs sync.Map // reflect.Type -> json.RawMessage
 }
 
-// defaultValidator is the Validator of the package-level CodecFor and For.
-// It is never reconfigured except by RegisterRule, which only takes effect
-// before its first Codec is built.
-var defaultValidator = NewValidator(nil)
+// defaultValidator is the Validator of the package-level CodecFor, For and
+// OutputSchema, made at their first use. It is never reconfigured except
+// by RegisterRule, which only takes effect before its first Codec is built.
+var defaultValidator = sync.OnceValue(func() *Validator { return NewValidator(nil) })
 
-// DefaultValidator returns the Validator that the package-level CodecFor
-// and For use: a NewValidator(nil), shared by the whole process.
-func DefaultValidator() *Validator { return defaultValidator }
+// DefaultValidator returns the Validator that the package-level CodecFor,
+// For and OutputSchema use: a NewValidator(nil), shared by every caller of
+// those functions in the process. An app builds with a Validator of its
+// own instead.
+func DefaultValidator() *Validator { return defaultValidator() }
 
 // NewValidator returns a Validator that checks rules with v, or with a
 // fresh validator.New() when v is nil.
@@ -66,6 +83,8 @@ func NewValidator(v *validator.Validate) *Validator {
 		messages:    map[string]string{},
 		ruleSchemas: map[string]*ruleSchema{},
 		infos:       map[reflect.Type]*structInfo{},
+		walked:      map[reflect.Type]walkedStruct{},
+		names:       defNames{byType: map[reflect.Type]string{}, types: map[string]reflect.Type{}},
 	}
 }
 
@@ -134,8 +153,8 @@ func (v *Validator) RegisterRule(tag string, fn validator.Func, message string, 
 			return fmt.Errorf("schema: RegisterRule(%q): %w", tag, err)
 		}
 	}
-	buildMu.Lock()
-	defer buildMu.Unlock()
+	v.mu.Lock()
+	defer v.mu.Unlock()
 	if v.used {
 		return fmt.Errorf("schema: RegisterRule(%q): the validator has built a Codec already; register every rule before the first CodecFor", tag)
 	}
@@ -152,12 +171,12 @@ func (v *Validator) RegisterRule(tag string, fn validator.Func, message string, 
 	return nil
 }
 
-// reference is a validator nobody configures: what it knows is built in.
-var reference = sync.OnceValue(func() *validator.Validate { return validator.New() })
-
 // builtinRule reports whether validator defines tag itself, as a rule, an
 // alias or a keyword (dive, omitempty...): only an unknown name makes it
-// panic with "Undefined validation function" when it parses the tag.
+// panic with "Undefined validation function" when it parses the tag. It
+// asks a validator nobody configures, made for the question: a shared one
+// would keep, in its tag cache, every name any app of the process asked
+// about, and registering a rule is rare enough to pay for a fresh one.
 func builtinRule(tag string) (builtin bool) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -165,6 +184,6 @@ func builtinRule(tag string) (builtin bool) {
 			builtin = !strings.HasPrefix(msg, "Undefined validation function")
 		}
 	}()
-	_ = reference().Var("", tag)
+	_ = validator.New().Var("", tag)
 	return true
 }
