@@ -240,7 +240,6 @@ func (a *App) presentation() *presenting {
 // then need to know what each caller is shown.
 func (a *App) suggests() bool { return presenter.Suggests(a.presenters) }
 
-
 // presentedAction is how one action's results are presented: compiled at
 // Build, read by every call.
 type presentedAction presenter.Action
