@@ -22,7 +22,7 @@ import (
 type Caller struct {
 	// Token is the request's verified bearer token (subject, scopes,
 	// expiry, claims), nil when the request carried none, off HTTP, or
-	// when the server verifies no tokens (see BearerAuth).
+	// when the server verifies no tokens (see WithBearerAuth).
 	Token *auth.TokenInfo
 	// Header holds the request's HTTP headers, nil off HTTP.
 	Header http.Header

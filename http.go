@@ -12,11 +12,11 @@ import (
 )
 
 // HTTPHandler returns an http.Handler serving the app over MCP's streamable
-// HTTP transport; mount it at /mcp. With Stateless() every request is
+// HTTP transport; mount it at /mcp. Under WithStateless() every request is
 // self-contained, so replicas need no session affinity.
 //
-// Sessions close after SessionIdleTimeout without a request, and past
-// MaxSessions a request that would open one gets 503.
+// Sessions close after WithSessionIdleTimeout without a request, and past
+// WithMaxSessions a request that would open one gets 503.
 //
 // Behind your own http.Server, bound what the handler cannot: set
 // ReadHeaderTimeout (10 s in ListenAndServe) and IdleTimeout (2 min), and
@@ -24,8 +24,8 @@ import (
 // and WriteTimeout unset: net/http applies them to the whole request, so
 // they would cancel or cut the event streams that outlive them. Bound the
 // body read and each write per request instead, with an
-// http.ResponseController, as ListenAndServe does (see BodyReadTimeout and
-// WriteTimeout); without that, a client that trickles its body or stops
+// http.ResponseController, as ListenAndServe does (see WithBodyReadTimeout and
+// WithWriteTimeout); without that, a client that trickles its body or stops
 // reading holds its connection for good.
 func (a *App) HTTPHandler(opts ...ServeOption) http.Handler {
 	return a.site().HTTPHandler(opts...)
@@ -33,13 +33,13 @@ func (a *App) HTTPHandler(opts ...ServeOption) http.Handler {
 
 // ListenAndServe serves the app over streamable HTTP at http://addr/mcp
 // until ctx is cancelled. Then it stops accepting connections, lets calls
-// already accepted finish and answer (for up to the ShutdownGrace period),
+// already accepted finish and answer (for up to the WithShutdownGrace period),
 // closes what remains and returns nil. Any other failure is returned.
 func (a *App) ListenAndServe(ctx context.Context, addr string, opts ...ServeOption) error {
 	return a.site().ListenAndServe(ctx, addr, opts...)
 }
 
-// BearerAuth makes HTTPHandler and ListenAndServe an OAuth 2.1 resource
+// WithBearerAuth makes HTTPHandler and ListenAndServe an OAuth 2.1 resource
 // server, as the MCP authorization spec asks of a remote server: every
 // request must carry a bearer token that verifier accepts, issued for this
 // server (RFC 8707's resource indicator, metadata.Resource).
@@ -85,15 +85,22 @@ func (a *App) ListenAndServe(ctx context.Context, addr string, opts ...ServeOpti
 // included, so auth.TokenInfoFromContext(r.Context()) holds the verified
 // token wherever the request goes.
 //
-// BearerAuth panics when verifier is nil or metadata.Resource is not an
+// WithBearerAuth panics when verifier is nil or metadata.Resource is not an
 // absolute URL without a fragment (RFC 8707 §2).
-func BearerAuth(verifier auth.TokenVerifier, metadata *oauthex.ProtectedResourceMetadata, opts *auth.RequireBearerTokenOptions) ServeOption {
+func WithBearerAuth(verifier auth.TokenVerifier, metadata *oauthex.ProtectedResourceMetadata, opts *auth.RequireBearerTokenOptions) ServeOption {
 	return edge.BearerAuth(verifier, metadata, opts)
 }
 
-// ScopeChallenges asks for scopes when they are needed, as MCP's step-up
+// BearerAuth is WithBearerAuth.
+//
+// Deprecated: use WithBearerAuth, named as every option is.
+func BearerAuth(verifier auth.TokenVerifier, metadata *oauthex.ProtectedResourceMetadata, opts *auth.RequireBearerTokenOptions) ServeOption {
+	return WithBearerAuth(verifier, metadata, opts)
+}
+
+// WithScopeChallenges asks for scopes when they are needed, as MCP's step-up
 // authorization does, instead of hiding what a token cannot reach. It
-// needs BearerAuth. With it:
+// needs WithBearerAuth. With it:
 //
 //   - an action whose scopes (RequireScopes) the caller's token lacks stays
 //     in its tools/list, so the model can choose it;
@@ -108,151 +115,236 @@ func BearerAuth(verifier auth.TokenVerifier, metadata *oauthex.ProtectedResource
 //
 // A client without step-up support sees a failed request rather than a
 // tool error it can read, which is why this is a choice: without
-// ScopeChallenges, a scoped action is absent from the lists of callers who
+// WithScopeChallenges, a scoped action is absent from the lists of callers who
 // lack its scopes, and a call of it is a tool error naming them. Visibility
 // rules (WithVisibility) still hide what they hide: a hidden tool is
 // unknown, never challenged for.
-func ScopeChallenges() ServeOption {
+func WithScopeChallenges() ServeOption {
 	return edge.ScopeChallenges()
 }
 
-// ReadHeaderTimeout bounds the reading of a request's headers by
+// ScopeChallenges is WithScopeChallenges.
+//
+// Deprecated: use WithScopeChallenges, named as every option is.
+func ScopeChallenges() ServeOption { return WithScopeChallenges() }
+
+// WithReadHeaderTimeout bounds the reading of a request's headers by
 // ListenAndServe (default DefaultReadHeaderTimeout; negative: none).
-func ReadHeaderTimeout(d time.Duration) ServeOption {
+func WithReadHeaderTimeout(d time.Duration) ServeOption {
 	return edge.ReadHeaderTimeout(d)
 }
 
-// BodyReadTimeout bounds the reading of a request's body by
+// ReadHeaderTimeout is WithReadHeaderTimeout.
+//
+// Deprecated: use WithReadHeaderTimeout, named as every option is.
+func ReadHeaderTimeout(d time.Duration) ServeOption { return WithReadHeaderTimeout(d) }
+
+// WithBodyReadTimeout bounds the reading of a request's body by
 // ListenAndServe, from the end of its headers (default
 // DefaultBodyReadTimeout; negative: none). A client that trickles its
 // body is cut then. Only the body: an event stream that follows it is not
 // bounded.
-func BodyReadTimeout(d time.Duration) ServeOption {
+func WithBodyReadTimeout(d time.Duration) ServeOption {
 	return edge.BodyReadTimeout(d)
 }
 
-// WriteTimeout bounds each write of an answer by ListenAndServe (default
+// BodyReadTimeout is WithBodyReadTimeout.
+//
+// Deprecated: use WithBodyReadTimeout, named as every option is.
+func BodyReadTimeout(d time.Duration) ServeOption { return WithBodyReadTimeout(d) }
+
+// WithWriteTimeout bounds each write of an answer by ListenAndServe (default
 // DefaultWriteTimeout; negative: none). It is set afresh before every
 // write and flush rather than once per request, so a long-lived event
 // stream is not cut while its client reads it, and a client that stops
 // reading is cut once its buffers are full and a write has waited this
 // long.
-func WriteTimeout(d time.Duration) ServeOption {
+func WithWriteTimeout(d time.Duration) ServeOption {
 	return edge.WriteTimeout(d)
 }
 
-// IdleTimeout closes a keep-alive connection of ListenAndServe that has
+// WriteTimeout is WithWriteTimeout.
+//
+// Deprecated: use WithWriteTimeout, named as every option is.
+func WriteTimeout(d time.Duration) ServeOption { return WithWriteTimeout(d) }
+
+// WithIdleTimeout closes a keep-alive connection of ListenAndServe that has
 // carried no request for d (default DefaultIdleTimeout; negative: none,
 // which leaves idle connections open for good).
-func IdleTimeout(d time.Duration) ServeOption {
+func WithIdleTimeout(d time.Duration) ServeOption {
 	return edge.IdleTimeout(d)
 }
 
-// MaxConnections bounds the connections ListenAndServe holds open
+// IdleTimeout is WithIdleTimeout.
+//
+// Deprecated: use WithIdleTimeout, named as every option is.
+func IdleTimeout(d time.Duration) ServeOption { return WithIdleTimeout(d) }
+
+// WithMaxConnections bounds the connections ListenAndServe holds open
 // (default DefaultMaxConnections; negative: no bound). Past it, the
 // connection idle the longest (one that never sent a request, or a
 // kept-alive one between requests) is closed to make room for the new
 // one; only when every connection has a request in flight do new ones
 // wait in the listen backlog until one closes. Keep it below the
 // process's file-descriptor limit.
-func MaxConnections(n int) ServeOption {
+func WithMaxConnections(n int) ServeOption {
 	return edge.MaxConnections(n)
 }
 
-// SessionIdleTimeout closes a session that has received no request for d
+// MaxConnections is WithMaxConnections.
+//
+// Deprecated: use WithMaxConnections, named as every option is.
+func MaxConnections(n int) ServeOption { return WithMaxConnections(n) }
+
+// WithSessionIdleTimeout closes a session that has received no request for d
 // (default DefaultSessionIdleTimeout; negative: never, as the go-sdk
 // does by default). A standing event stream does not count as activity:
 // a client that keeps a quiet session pings it. It overrides
-// HTTPOptions' SessionTimeout.
-func SessionIdleTimeout(d time.Duration) ServeOption {
+// WithHTTPOptions' SessionTimeout.
+func WithSessionIdleTimeout(d time.Duration) ServeOption {
 	return edge.SessionIdleTimeout(d)
 }
 
-// MaxSessions bounds the sessions open at once (default
+// SessionIdleTimeout is WithSessionIdleTimeout.
+//
+// Deprecated: use WithSessionIdleTimeout, named as every option is.
+func SessionIdleTimeout(d time.Duration) ServeOption { return WithSessionIdleTimeout(d) }
+
+// WithMaxSessions bounds the sessions open at once (default
 // DefaultMaxSessions; negative: no bound). Past it, the session that has
 // been idle the longest (no request in flight, none for the longest time)
 // is closed to make room for the new one; only when every session is busy
 // is a request that would open one refused, with 503 Service Unavailable
 // and a Retry-After. One caller holds at most its share (see
-// MaxSessionsPerCaller).
-func MaxSessions(n int) ServeOption {
+// WithMaxSessionsPerCaller).
+func WithMaxSessions(n int) ServeOption {
 	return edge.MaxSessions(n)
 }
 
-// MaxSessionsPerCaller bounds the sessions one caller may hold open at
-// once (default: a sixteenth of MaxSessions, at least 16): past it, that
+// MaxSessions is WithMaxSessions.
+//
+// Deprecated: use WithMaxSessions, named as every option is.
+func MaxSessions(n int) ServeOption { return WithMaxSessions(n) }
+
+// WithMaxSessionsPerCaller bounds the sessions one caller may hold open at
+// once (default: a sixteenth of WithMaxSessions, at least 16): past it, that
 // caller's next initialize gets 429 Too Many Requests, and nobody else's.
 // A caller is the subject of its verified token, else the host it connects
 // from (its /64 over IPv6), as PerCaller keys it: never a value the client
-// writes. At MaxSessions, the session idle the longest makes room for a
+// writes. At WithMaxSessions, the session idle the longest makes room for a
 // new one.
-func MaxSessionsPerCaller(n int) ServeOption {
+func WithMaxSessionsPerCaller(n int) ServeOption {
 	return edge.MaxSessionsPerCaller(n)
 }
 
-// Stateless makes HTTPHandler serve every request on its own, without
+// MaxSessionsPerCaller is WithMaxSessionsPerCaller.
+//
+// Deprecated: use WithMaxSessionsPerCaller, named as every option is.
+func MaxSessionsPerCaller(n int) ServeOption { return WithMaxSessionsPerCaller(n) }
+
+// WithStateless makes HTTPHandler serve every request on its own, without
 // sessions: any replica can answer any request. Server-to-client requests
 // (sampling, elicitation) are then unavailable.
-func Stateless() ServeOption {
+func WithStateless() ServeOption {
 	return edge.Stateless()
 }
 
-// JSONResponse makes HTTPHandler answer with application/json instead of an
+// Stateless is WithStateless.
+//
+// Deprecated: use WithStateless, named as every option is.
+func Stateless() ServeOption { return WithStateless() }
+
+// WithJSONResponse makes HTTPHandler answer with application/json instead of an
 // event stream when a request needs only its response.
-func JSONResponse() ServeOption {
+func WithJSONResponse() ServeOption {
 	return edge.JSONResponse()
 }
 
-// MaxBodyBytes bounds an HTTP request's body (default: the app's argument
+// JSONResponse is WithJSONResponse.
+//
+// Deprecated: use WithJSONResponse, named as every option is.
+func JSONResponse() ServeOption { return WithJSONResponse() }
+
+// WithMaxBodyBytes bounds an HTTP request's body (default: the app's argument
 // limit plus 64 KiB). Larger bodies get 413.
-func MaxBodyBytes(n int64) ServeOption {
+func WithMaxBodyBytes(n int64) ServeOption {
 	return edge.MaxBodyBytes(n)
 }
 
-// AllowedOrigins lists the browser origins (scheme://host[:port]) allowed
+// MaxBodyBytes is WithMaxBodyBytes.
+//
+// Deprecated: use WithMaxBodyBytes, named as every option is.
+func MaxBodyBytes(n int64) ServeOption { return WithMaxBodyBytes(n) }
+
+// WithAllowedOrigins lists the browser origins (scheme://host[:port]) allowed
 // to call the HTTP handler. A request with an Origin header not listed gets
 // 403. Without the option, cross-origin browser requests are refused and
 // same-origin and non-browser ones are allowed.
-func AllowedOrigins(origins ...string) ServeOption {
+func WithAllowedOrigins(origins ...string) ServeOption {
 	return edge.AllowedOrigins(origins...)
 }
 
-// AllowedHosts lists the Host header values (host or host:port) the HTTP
+// AllowedOrigins is WithAllowedOrigins.
+//
+// Deprecated: use WithAllowedOrigins, named as every option is.
+func AllowedOrigins(origins ...string) ServeOption { return WithAllowedOrigins(origins...) }
+
+// WithAllowedHosts lists the Host header values (host or host:port) the HTTP
 // handler answers to; any other gets 403, which blocks DNS rebinding.
 // Without it, a loopback listener answers loopback Hosts only (the go-sdk's
 // rule, applied in front of every path); with it, the list replaces that
 // rule, so a loopback listener behind a local proxy or a hosts-file name
 // answers the names listed.
-func AllowedHosts(hosts ...string) ServeOption {
+func WithAllowedHosts(hosts ...string) ServeOption {
 	return edge.AllowedHosts(hosts...)
 }
 
-// HTTPOptions passes the go-sdk's own streamable HTTP options through
+// AllowedHosts is WithAllowedHosts.
+//
+// Deprecated: use WithAllowedHosts, named as every option is.
+func AllowedHosts(hosts ...string) ServeOption { return WithAllowedHosts(hosts...) }
+
+// WithHTTPOptions passes the go-sdk's own streamable HTTP options through
 // (event store, session timeout, cross-origin protection, ...): every
 // feature of the transport stays reachable. vurb's settings apply over a
-// copy of opts: Stateless and JSONResponse turn the SDK's on, MaxBodyBytes
+// copy of opts: WithStateless and WithJSONResponse turn the SDK's on, WithMaxBodyBytes
 // (or its default) sets MaxRequestBodyBytes, and a nil Logger gets the
 // app's.
-func HTTPOptions(opts *mcp.StreamableHTTPOptions) ServeOption {
+func WithHTTPOptions(opts *mcp.StreamableHTTPOptions) ServeOption {
 	return edge.HTTPOptions(opts)
 }
 
-// NoFastLane sends every request through the go-sdk's handlers. By default
-// HTTPHandler answers the sessionless requests that need no stream
-// (tools/call and tools/list of revision 2026-07-28 and later, and of
-// Stateless() servers) itself, from the compiled plan, the way the go-sdk
-// would, byte for byte, at a fraction of the cost; this option is for
-// comparing the two, or ruling the lane out.
-func NoFastLane() ServeOption {
-	return edge.NoFastLane()
+// HTTPOptions is WithHTTPOptions.
+//
+// Deprecated: use WithHTTPOptions, named as every option is.
+func HTTPOptions(opts *mcp.StreamableHTTPOptions) ServeOption { return WithHTTPOptions(opts) }
+
+// WithFastLane(false) sends every request through the go-sdk's handlers.
+// By default (true) HTTPHandler answers the sessionless requests that need
+// no stream (tools/call and tools/list of revision 2026-07-28 and later,
+// and of WithStateless servers) itself, from the compiled plan, the way
+// the go-sdk would, byte for byte, at a fraction of the cost; turning it
+// off is for comparing the two, or ruling the lane out.
+func WithFastLane(enabled bool) ServeOption {
+	return edge.FastLane(enabled)
 }
+
+// WithFastLane(false) is WithFastLane(false).
+//
+// Deprecated: use WithFastLane(false), named as every option is.
+func NoFastLane() ServeOption { return WithFastLane(false) }
 
 // DefaultShutdownGrace is how long ListenAndServe lets in-flight calls run
 // after its context is cancelled.
 const DefaultShutdownGrace = edge.DefaultShutdownGrace
 
-// ShutdownGrace sets how long ListenAndServe waits for in-flight calls when
+// WithShutdownGrace sets how long ListenAndServe waits for in-flight calls when
 // it stops (default DefaultShutdownGrace).
-func ShutdownGrace(d time.Duration) ServeOption {
+func WithShutdownGrace(d time.Duration) ServeOption {
 	return edge.ShutdownGrace(d)
 }
+
+// ShutdownGrace is WithShutdownGrace.
+//
+// Deprecated: use WithShutdownGrace, named as every option is.
+func ShutdownGrace(d time.Duration) ServeOption { return WithShutdownGrace(d) }

@@ -20,15 +20,15 @@ import (
 // action the server hides. Each caller reads the manifest of what it
 // sees: an action its token lacks the scopes for (RequireScopes) or its
 // class does not see (WithVisibility) is not in it, as it is not in its
-// tools/list. ScopeChallenges keeps the former in lists: pass it here too,
+// tools/list. WithScopeChallenges keeps the former in lists: pass it here too,
 // and they stay in the manifest. Each manifest is computed from the built
 // app at the first read by a caller who sees it, and kept for the next
 // ones; past 64 kinds of caller, a kept one gives way, to be computed
 // again when asked for.
 func (a *App) PublishManifest(opts ...ServeOption) *ResourceDef {
-	// ScopeChallenges, HTTP's own, decides what lists show: the manifest
+	// WithScopeChallenges, HTTP's own, decides what lists show: the manifest
 	// shows what they do.
-	edge.MustNotNeedHTTP("PublishManifest", opts, "ScopeChallenges")
+	edge.MustNotNeedHTTP("PublishManifest", opts, "WithScopeChallenges")
 	docs := &manifests{app: a, opts: opts}
 	return Resource(a, manifest.URI, "vurb-manifest", func(ctx context.Context) (Contents, error) {
 		data, err := docs.of(CallerFrom(ctx))

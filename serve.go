@@ -61,7 +61,7 @@ func completers(cs map[string]Completer) map[string]edge.Completer {
 // tools (through opts' tag filters), prompts, resources, completions and
 // resource subscriptions. Use it to run the server on a transport of your
 // own; Serve and HTTPHandler use it too. It panics when opts hold an HTTP
-// setting (Stateless, AllowedHosts, ...), which a bare server cannot honour:
+// setting (WithStateless, WithAllowedHosts, ...), which a bare server cannot honour:
 // pass those to HTTPHandler or ListenAndServe.
 func (a *App) NewServer(opts ...ServeOption) *mcp.Server {
 	return a.site().NewServer(opts...)
@@ -77,8 +77,8 @@ func (a *App) Serve(ctx context.Context, transport mcp.Transport, opts ...ServeO
 // ServeOption configures how the app is served: which of its actions a
 // server exposes (IncludeTags, ExcludeTags: access control, honoured by
 // Attach, NewServer, Serve, HTTPHandler and ListenAndServe alike) and, for
-// HTTPHandler and ListenAndServe only, the HTTP settings (Stateless,
-// AllowedHosts, HTTPOptions, ...). Passing an HTTP setting where there is
+// HTTPHandler and ListenAndServe only, the HTTP settings (WithStateless,
+// WithAllowedHosts, WithHTTPOptions, ...). Passing an HTTP setting where there is
 // no HTTP panics, naming it: it would otherwise be silently ignored.
 type ServeOption = edge.ServeOption
 
@@ -96,16 +96,21 @@ func ExcludeTags(tags ...string) ServeOption {
 	return edge.ExcludeTags(tags...)
 }
 
-// KeepAlive makes the server ping each client every d and close the
+// WithKeepAlive makes the server ping each client every d and close the
 // session after a ping goes unanswered (the go-sdk's
 // ServerOptions.KeepAlive; off by default). It applies to every
 // transport. Over streamable HTTP a ping travels on the session's
 // standing event stream: a client that holds none cannot answer it, and
 // its session would be closed at the first ping, so turn it on only for
 // clients that listen.
-func KeepAlive(d time.Duration) ServeOption {
+func WithKeepAlive(d time.Duration) ServeOption {
 	return edge.KeepAlive(d)
 }
+
+// KeepAlive is WithKeepAlive.
+//
+// Deprecated: use WithKeepAlive, named as every option is.
+func KeepAlive(d time.Duration) ServeOption { return WithKeepAlive(d) }
 
 // ToolServer is what Attach needs of an MCP server. *mcp.Server implements
 // it; a test double or a wrapper can stand in for it.
@@ -142,28 +147,38 @@ const DefaultMaxInFlight = edge.DefaultMaxInFlight
 // StdioOption configures the transport Stdio returns.
 type StdioOption = edge.StdioOption
 
-// MaxLineBytes bounds one stdio message, a line (default
+// WithMaxLineBytes bounds one stdio message, a line (default
 // DefaultMaxLineBytes). A longer line is skipped without being held in
 // memory and answered with an invalid-request error. Keep it above
 // WithMaxArgumentBytes.
-func MaxLineBytes(n int) StdioOption {
+func WithMaxLineBytes(n int) StdioOption {
 	return edge.MaxLineBytes(n)
 }
 
-// MaxInFlight bounds the stdio requests being answered at once (default
+// MaxLineBytes is WithMaxLineBytes.
+//
+// Deprecated: use WithMaxLineBytes, named as every option is.
+func MaxLineBytes(n int) StdioOption { return WithMaxLineBytes(n) }
+
+// WithMaxInFlight bounds the stdio requests being answered at once (default
 // DefaultMaxInFlight). At the bound the server stops reading stdin until
 // an answer is written: a client that writes without reading the answers
 // is held back by its own pipe, and the server's memory stays flat.
-func MaxInFlight(n int) StdioOption {
+func WithMaxInFlight(n int) StdioOption {
 	return edge.MaxInFlight(n)
 }
+
+// MaxInFlight is WithMaxInFlight.
+//
+// Deprecated: use WithMaxInFlight, named as every option is.
+func MaxInFlight(n int) StdioOption { return WithMaxInFlight(n) }
 
 // Stdio returns the standard input/output transport that desktop clients
 // (Claude Desktop, IDEs) use to run a server as a child process: one
 // JSON-RPC message per line. A line that is not JSON is answered with a
 // parse error (-32700), one that is JSON but not a JSON-RPC 2.0 message
 // (a batch, another version) with an invalid-request error (-32600), and
-// the server reads on; see MaxLineBytes and MaxInFlight for its bounds.
+// the server reads on; see WithMaxLineBytes and WithMaxInFlight for its bounds.
 func Stdio(opts ...StdioOption) mcp.Transport {
 	return edge.Stdio(opts...)
 }

@@ -17,13 +17,13 @@ import (
 // BearerAuth is vurb.BearerAuth; see its documentation there.
 func BearerAuth(verifier auth.TokenVerifier, metadata *oauthex.ProtectedResourceMetadata, opts *auth.RequireBearerTokenOptions) ServeOption {
 	rs := newResourceServer(verifier, metadata, opts)
-	return func(c *serveConfig) { c.httpSetting("BearerAuth"); c.bearer = rs }
+	return func(c *serveConfig) { c.httpSetting("WithBearerAuth"); c.bearer = rs }
 }
 
 // wellKnownResourceMetadata is RFC 9728's well-known path segment.
 const wellKnownResourceMetadata = "/.well-known/oauth-protected-resource"
 
-// resourceServer is what BearerAuth sets up, once.
+// resourceServer is what WithBearerAuth sets up, once.
 type resourceServer struct {
 	doc           oauthex.ProtectedResourceMetadata
 	resource      string
@@ -67,7 +67,7 @@ func newResourceServer(verifier auth.TokenVerifier, metadata *oauthex.ProtectedR
 	}
 }
 
-// forResource wraps verify with the audience check BearerAuth promises.
+// forResource wraps verify with the audience check WithBearerAuth promises.
 func forResource(verify auth.TokenVerifier, resource string) auth.TokenVerifier {
 	return func(ctx context.Context, token string, r *http.Request) (*auth.TokenInfo, error) {
 		info, err := verify(ctx, token, r)

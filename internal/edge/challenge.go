@@ -15,7 +15,7 @@ import (
 
 // ScopeChallenges is vurb.ScopeChallenges; see its documentation there.
 func ScopeChallenges() ServeOption {
-	return func(c *serveConfig) { c.httpSetting("ScopeChallenges"); c.challenges = true }
+	return func(c *serveConfig) { c.httpSetting("WithScopeChallenges"); c.challenges = true }
 }
 
 // challenger answers, before any other front, a request whose operation

@@ -14,7 +14,7 @@ import (
 // http.ResponseController: the read deadline covers the body only and is
 // lifted at its end; the write deadline is set afresh before each write
 // and flush, so a stream lives as long as its client reads it, and a
-// client that stops reading is cut one WriteTimeout after its buffers
+// client that stops reading is cut one WithWriteTimeout after its buffers
 // fill.
 
 // withDeadlines applies t's body and write deadlines to next's requests.

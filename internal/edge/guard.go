@@ -11,12 +11,12 @@ import (
 
 // guard checks Host and Origin before any front sees a request: the fast
 // lane, the tasks front, the scope challenger and the go-sdk all sit behind
-// it. A Host that AllowedHosts does not list is refused; without
-// AllowedHosts, a request that reached a loopback listener must name a
+// it. A Host that WithAllowedHosts does not list is refused; without
+// WithAllowedHosts, a request that reached a loopback listener must name a
 // loopback host (DNS rebinding: a web page whose name resolves to 127.0.0.1
 // must not reach a local server), as the go-sdk checks on its own path
-// unless HTTPOptions sets DisableLocalhostProtection. A browser's Origin
-// must be the request's own, or one AllowedOrigins lists.
+// unless WithHTTPOptions sets DisableLocalhostProtection. A browser's Origin
+// must be the request's own, or one WithAllowedOrigins lists.
 func guard(next http.Handler, cfg *serveConfig) http.Handler {
 	localhost := cfg.sdkHTTP == nil || !cfg.sdkHTTP.DisableLocalhostProtection
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -22,7 +22,7 @@ import (
 
 // The fast lane. A request that needs nothing from a session (every request
 // of revision 2026-07-28 and later that names none, and every request with
-// Stateless()) is, through the go-sdk, a session, a JSON-RPC connection and
+// WithStateless()) is, through the go-sdk, a session, a JSON-RPC connection and
 // a stream made and torn down around one call, and about six JSON decodes
 // that each allocate a fresh 32 KiB buffer. The lane answers the common
 // ones itself, tools/call and tools/list, from the compiled plan: one

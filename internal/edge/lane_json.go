@@ -111,33 +111,6 @@ func skipValue(doc []byte, i int) (int, bool) {
 	}
 }
 
-// envelope walks a JSON-RPC request of protocol version "2.0" with no
-// member but jsonrpc, id, method and params, and returns the raw id,
-// method and params (nil when absent). The lane and the tasks front read
-// requests through it alike.
-func envelope(body []byte) (id, method, params []byte, ok bool) {
-	if !json.Valid(body) {
-		return nil, nil, nil, false
-	}
-	var version []byte
-	ok = members(body, func(key string, value []byte) bool {
-		switch key {
-		case "jsonrpc":
-			version = value
-		case "id":
-			id = value
-		case "method":
-			method = value
-		case "params":
-			params = value
-		default:
-			return false
-		}
-		return true
-	})
-	return id, method, params, ok && string(version) == `"2.0"` && len(id) > 0
-}
-
 // requestID reads a JSON-RPC id: a plain string, or an integer read as the
 // go-sdk reads numbers (a float64, which it truncates), so big ones round
 // alike. Anything else (null, a fraction, an escaped string) is the

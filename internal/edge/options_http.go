@@ -8,23 +8,23 @@ import (
 
 // Stateless is vurb.Stateless; see its documentation there.
 func Stateless() ServeOption {
-	return func(c *serveConfig) { c.httpSetting("Stateless"); c.stateless = true }
+	return func(c *serveConfig) { c.httpSetting("WithStateless"); c.stateless = true }
 }
 
 // JSONResponse is vurb.JSONResponse; see its documentation there.
 func JSONResponse() ServeOption {
-	return func(c *serveConfig) { c.httpSetting("JSONResponse"); c.jsonResponse = true }
+	return func(c *serveConfig) { c.httpSetting("WithJSONResponse"); c.jsonResponse = true }
 }
 
 // MaxBodyBytes is vurb.MaxBodyBytes; see its documentation there.
 func MaxBodyBytes(n int64) ServeOption {
-	return func(c *serveConfig) { c.httpSetting("MaxBodyBytes"); c.maxBodyBytes = n }
+	return func(c *serveConfig) { c.httpSetting("WithMaxBodyBytes"); c.maxBodyBytes = n }
 }
 
 // AllowedOrigins is vurb.AllowedOrigins; see its documentation there.
 func AllowedOrigins(origins ...string) ServeOption {
 	return func(c *serveConfig) {
-		c.httpSetting("AllowedOrigins")
+		c.httpSetting("WithAllowedOrigins")
 		c.allowedOrigins = addToSet(c.allowedOrigins, origins)
 	}
 }
@@ -32,19 +32,19 @@ func AllowedOrigins(origins ...string) ServeOption {
 // AllowedHosts is vurb.AllowedHosts; see its documentation there.
 func AllowedHosts(hosts ...string) ServeOption {
 	return func(c *serveConfig) {
-		c.httpSetting("AllowedHosts")
+		c.httpSetting("WithAllowedHosts")
 		c.allowedHosts = addToSet(c.allowedHosts, hosts)
 	}
 }
 
 // HTTPOptions is vurb.HTTPOptions; see its documentation there.
 func HTTPOptions(opts *mcp.StreamableHTTPOptions) ServeOption {
-	return func(c *serveConfig) { c.httpSetting("HTTPOptions"); c.sdkHTTP = opts }
+	return func(c *serveConfig) { c.httpSetting("WithHTTPOptions"); c.sdkHTTP = opts }
 }
 
-// NoFastLane is vurb.NoFastLane; see its documentation there.
-func NoFastLane() ServeOption {
-	return func(c *serveConfig) { c.httpSetting("NoFastLane"); c.noLane = true }
+// FastLane is vurb.WithFastLane; see its documentation there.
+func FastLane(enabled bool) ServeOption {
+	return func(c *serveConfig) { c.httpSetting("WithFastLane"); c.noLane = !enabled }
 }
 
 // DefaultShutdownGrace is vurb.DefaultShutdownGrace; see its documentation there.
@@ -52,5 +52,5 @@ const DefaultShutdownGrace = 10 * time.Second
 
 // ShutdownGrace is vurb.ShutdownGrace; see its documentation there.
 func ShutdownGrace(d time.Duration) ServeOption {
-	return func(c *serveConfig) { c.httpSetting("ShutdownGrace"); c.shutdownGrace = d }
+	return func(c *serveConfig) { c.httpSetting("WithShutdownGrace"); c.shutdownGrace = d }
 }

@@ -24,11 +24,11 @@ const (
 	// no request for this long.
 	DefaultIdleTimeout = 2 * time.Minute
 	// DefaultMaxConnections bounds the connections ListenAndServe holds
-	// open; past it, idle ones make room for new ones (see MaxConnections).
+	// open; past it, idle ones make room for new ones (see WithMaxConnections).
 	DefaultMaxConnections = 4096
 	// DefaultSessionIdleTimeout closes a session that has received no
 	// request for this long. A client that keeps a session without calls
-	// pings it (the go-sdk client's KeepAlive option) to keep it.
+	// pings it (the go-sdk client's WithKeepAlive option) to keep it.
 	DefaultSessionIdleTimeout = 30 * time.Minute
 	// DefaultMaxSessions bounds the sessions open at once.
 	DefaultMaxSessions = 10_000
@@ -62,42 +62,42 @@ func (t httpTimeouts) resolved() httpTimeouts {
 
 // ReadHeaderTimeout is vurb.ReadHeaderTimeout; see its documentation there.
 func ReadHeaderTimeout(d time.Duration) ServeOption {
-	return func(c *serveConfig) { c.httpSetting("ReadHeaderTimeout"); c.timeouts.header = d }
+	return func(c *serveConfig) { c.httpSetting("WithReadHeaderTimeout"); c.timeouts.header = d }
 }
 
 // BodyReadTimeout is vurb.BodyReadTimeout; see its documentation there.
 func BodyReadTimeout(d time.Duration) ServeOption {
-	return func(c *serveConfig) { c.httpSetting("BodyReadTimeout"); c.timeouts.body = d }
+	return func(c *serveConfig) { c.httpSetting("WithBodyReadTimeout"); c.timeouts.body = d }
 }
 
 // WriteTimeout is vurb.WriteTimeout; see its documentation there.
 func WriteTimeout(d time.Duration) ServeOption {
-	return func(c *serveConfig) { c.httpSetting("WriteTimeout"); c.timeouts.write = d }
+	return func(c *serveConfig) { c.httpSetting("WithWriteTimeout"); c.timeouts.write = d }
 }
 
 // IdleTimeout is vurb.IdleTimeout; see its documentation there.
 func IdleTimeout(d time.Duration) ServeOption {
-	return func(c *serveConfig) { c.httpSetting("IdleTimeout"); c.timeouts.idle = d }
+	return func(c *serveConfig) { c.httpSetting("WithIdleTimeout"); c.timeouts.idle = d }
 }
 
 // MaxConnections is vurb.MaxConnections; see its documentation there.
 func MaxConnections(n int) ServeOption {
-	return func(c *serveConfig) { c.httpSetting("MaxConnections"); c.maxConns = n }
+	return func(c *serveConfig) { c.httpSetting("WithMaxConnections"); c.maxConns = n }
 }
 
 // SessionIdleTimeout is vurb.SessionIdleTimeout; see its documentation there.
 func SessionIdleTimeout(d time.Duration) ServeOption {
-	return func(c *serveConfig) { c.httpSetting("SessionIdleTimeout"); c.sessionIdle = d }
+	return func(c *serveConfig) { c.httpSetting("WithSessionIdleTimeout"); c.sessionIdle = d }
 }
 
 // MaxSessions is vurb.MaxSessions; see its documentation there.
 func MaxSessions(n int) ServeOption {
-	return func(c *serveConfig) { c.httpSetting("MaxSessions"); c.maxSessions = n }
+	return func(c *serveConfig) { c.httpSetting("WithMaxSessions"); c.maxSessions = n }
 }
 
 // MaxSessionsPerCaller is vurb.MaxSessionsPerCaller; see its documentation there.
 func MaxSessionsPerCaller(n int) ServeOption {
-	return func(c *serveConfig) { c.httpSetting("MaxSessionsPerCaller"); c.sessionsPerCaller = n }
+	return func(c *serveConfig) { c.httpSetting("WithMaxSessionsPerCaller"); c.sessionsPerCaller = n }
 }
 
 // sessionShare is the bound on one caller's sessions.

@@ -24,18 +24,18 @@ type httpServing struct {
 // httpServing builds the whole HTTP stack of one handler. A request passes,
 // in this order:
 //
-//  1. the resource metadata document (BearerAuth), public and
+//  1. the resource metadata document (WithBearerAuth), public and
 //     cross-origin: answered before any guard;
 //  2. the guard: Host and Origin, the loopback rule against DNS rebinding
 //     (guard.go);
 //  3. bearer auth: the token verified, 401/403 otherwise (auth.go);
 //  4. the front door (front): the in-flight count for a graceful
 //     shutdown, then, for a POST that some front reads, the body read
-//     once within MaxBodyBytes and its envelope parsed once (message.go);
+//     once within WithMaxBodyBytes and its envelope parsed once (message.go);
 //  5. the scope challenge (ScopeChallenges: 403 naming the scopes a call
 //     needs, challenge.go);
 //  6. a sessionless request (2026-07-28 without a session, or any under
-//     Stateless): the tasks front (tasks_front.go), then the fast lane
+//     WithStateless): the tasks front (tasks_front.go), then the fast lane
 //     (lane.go), each answering what it recognises, then the
 //     go-sdk's stateless handler;
 //  7. anything else (initialize, a session's requests, its GET stream and

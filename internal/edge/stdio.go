@@ -22,7 +22,7 @@ import (
 // goroutines and 481 MB. vurb's reads stdin itself, one line a message as
 // the MCP stdio transport frames them, answers a bad line with the
 // JSON-RPC error it calls for and reads on, skips an oversized line
-// without holding it, and stops reading while MaxInFlight requests await
+// without holding it, and stops reading while WithMaxInFlight requests await
 // their answers.
 
 // DefaultMaxLineBytes is vurb.DefaultMaxLineBytes; see its documentation there.
