@@ -226,3 +226,77 @@ func (a *ActionDef) canonicalKey() string {
 	}
 	return a.tool.name + "." + a.key
 }
+
+// InputSchema gives an action whose handler takes json.RawMessage or
+// map[string]any its input schema: doc, a JSON Schema written by hand
+// (draft 2020-12 unless its $schema names another, with $defs, $ref,
+// anyOf, if/then, const...), as a team porting an existing tool catalogue
+// has it. vurb publishes doc as given (whitespace removed) and checks every
+// call against it with a JSON Schema validator before the handler runs; a
+// refused call reads one issue per failed keyword, at the value's path.
+// Formats are asserted and references resolve within doc only.
+//
+// It panics, naming the action, when the handler takes a struct (whose
+// schema comes from its tags), when doc is not an object schema with
+// "type": "object", or when it does not compile. An action that takes raw
+// input and is never given a schema makes Build panic, saying to call
+// InputSchema. In a grouped tool, doc must be closed
+// ("additionalProperties": false) and refer only to its own $defs.
+func (a *ActionDef) InputSchema(doc json.RawMessage) *ActionDef {
+	a.mustBeMutable()
+	t := a.codec.Type()
+	if !rawInput(t) {
+		panic(fmt.Sprintf("vurb: action %q: InputSchema is for handlers that take json.RawMessage or map[string]any; "+
+			"the schema of %s comes from its struct tags", a.name, t))
+	}
+	codec, err := schema.CodecFromSchema(doc)
+	if err != nil {
+		panic(fmt.Sprintf("vurb: action %q: InputSchema: %v", a.name, err))
+	}
+	a.codec, a.decode = codec, rawDecoder(codec, t)
+	return a
+}
+
+// Hand-written input schemas: an action whose handler takes
+// json.RawMessage or map[string]any has no struct to reflect, so its author
+// supplies the JSON Schema (InputSchema). vurb publishes it as given and
+// checks every call against it before the handler runs.
+
+var (
+	typeRawMessage = reflect.TypeFor[json.RawMessage]()
+	typeMapAny     = reflect.TypeFor[map[string]any]()
+)
+
+// rawInput reports whether t is an input type that takes a hand-written
+// schema.
+func rawInput(t reflect.Type) bool { return t == typeRawMessage || t == typeMapAny }
+
+// rawInputName names a raw input type as its user wrote it: from Go 1.27
+// json.RawMessage is an alias whose reflected name is jsontext.Value.
+func rawInputName(t reflect.Type) string {
+	if t == typeRawMessage {
+		return "json.RawMessage"
+	}
+	return t.String()
+}
+
+// rawDecoder decodes a call's arguments with codec into a new value of t,
+// json.RawMessage or map[string]any, as the adapted handler expects it.
+func rawDecoder(codec *schema.Codec, t reflect.Type) engine.Decoder {
+	if t == typeMapAny {
+		return func(data []byte, opts schema.DecodeOptions, skip string) (any, error) {
+			m := new(map[string]any)
+			if err := schema.DecodeSkipping(codec, data, m, opts, skip); err != nil {
+				return nil, err
+			}
+			return m, nil
+		}
+	}
+	return func(data []byte, opts schema.DecodeOptions, skip string) (any, error) {
+		raw := new(json.RawMessage)
+		if err := schema.DecodeSkipping(codec, data, raw, opts, skip); err != nil {
+			return nil, err
+		}
+		return raw, nil
+	}
+}
