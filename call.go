@@ -74,3 +74,32 @@ func (c *Call) Refer(key string) (string, bool) { return (*engine.Call)(c).Refer
 // which the pipeline has checked before the middleware runs. Shared: do not
 // modify.
 func (c *Call) Scopes() []string { return (*engine.Call)(c).Scopes() }
+
+// Progress reports progress on the call in flight with a
+// notifications/progress message, when the client asked for it by sending a
+// progress token. Without a token or a session it does nothing: reporting
+// progress is always safe. total may be 0 when unknown.
+func Progress(ctx context.Context, progress, total float64, message string) error {
+	c := engine.CallFrom(ctx)
+	if c == nil || c.Session() == nil || c.ProgressToken() == nil {
+		return nil
+	}
+	return c.Session().NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+		ProgressToken: c.ProgressToken(),
+		Progress:      progress,
+		Total:         total,
+		Message:       message,
+	})
+}
+
+// Log sends a notifications/message log entry to the client. The session
+// drops entries below the level the client chose with logging/setLevel
+// (none until it chooses). Without a session it does nothing; use
+// Logger(ctx) for the server's own log.
+func Log(ctx context.Context, level mcp.LoggingLevel, data any) error {
+	c := engine.CallFrom(ctx)
+	if c == nil || c.Session() == nil {
+		return nil
+	}
+	return c.Session().Log(ctx, &mcp.LoggingMessageParams{Level: level, Logger: c.Tool, Data: data})
+}
