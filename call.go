@@ -32,8 +32,11 @@ func (c *Call) RequestID() string { return (*engine.Call)(c).RequestID() }
 func (c *Call) Session() *mcp.ServerSession { return (*engine.Call)(c).Session() }
 
 // Logger returns the app's logger with the call's request id, tool and
-// action bound, so every line a handler logs can be joined to its call. It
-// is made on first use and is safe to use from several goroutines.
+// action bound (see the function Logger).
+//
+// Deprecated: use Logger(ctx), which returns the same logger to handlers
+// and middleware alike and slog.Default() outside a call, where
+// CallFrom(ctx).Logger() has no call to read.
 func (c *Call) Logger() *slog.Logger { return (*engine.Call)(c).Logger() }
 
 // CallFrom returns the call in flight, or nil when ctx does not belong to a
@@ -43,8 +46,11 @@ func CallFrom(ctx context.Context) *Call {
 	return (*Call)(engine.CallFrom(ctx))
 }
 
-// Logger returns the call's logger (see Call.Logger), or slog.Default()
-// outside a call.
+// Logger returns the logger of the call ctx belongs to: the app's logger
+// (WithLogger) with the call's request id, tool and action bound, so every
+// line a handler or a middleware logs can be joined to its call. It is made
+// on first use, is the same for the whole call and is safe to use from
+// several goroutines. Outside a call it is slog.Default().
 func Logger(ctx context.Context) *slog.Logger {
 	if c := engine.CallFrom(ctx); c != nil {
 		return c.Logger()
