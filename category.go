@@ -298,7 +298,8 @@ func (c *Category) metaCopy() map[string]any {
 // "group:<fqn>" (and its ancestors'), so it combines with IncludeTags as
 // tags do: an action passes when it carries any included tag or group.
 // Prompts and resources, which tag filters do not hide, are not hidden
-// either.
+// either. It is no second way of doing what IncludeTags does: it names a
+// category as it is declared, and the tag that encodes it stays vurb's.
 func IncludeGroups(fqns ...string) ServeOption { return IncludeTags(groupTags(fqns)...) }
 
 // ExcludeGroups hides every action in any of the categories named, whatever
