@@ -12,33 +12,41 @@ import (
 	"github.com/vurb-go/vurb/internal/schema"
 )
 
-// Scope is where an action is declared: the App (with a dotted name such as
-// "projects.list"), a Tool (with the action's own name) or a Group. Only
-// vurb's own types implement it.
-type Scope interface {
-	scope() scope
+// Namespace is where an action is declared: the App (with a dotted name
+// such as "projects.list"), a Tool (with the action's own name) or a Group.
+// It is the first argument of Query, Action and Mutation, so that one
+// generic function declares at every level. Only vurb's own types
+// implement it.
+type Namespace interface {
+	namespace() namespace
 }
 
-// scope is the unexported side of Scope: where the ActionDef lands, and
-// the app whose options decide how its input is compiled.
-type scope interface {
+// Scope is the former name of Namespace.
+//
+// Deprecated: use Namespace. Scope also reads as the OAuth scopes a call
+// needs (RequireScopes, Call.Scopes), which is another matter.
+type Scope = Namespace
+
+// namespace is the unexported side of Namespace: where the ActionDef
+// lands, and the app whose options decide how its input is compiled.
+type namespace interface {
 	add(a *ActionDef)
 	owner() *App
 }
 
-func (a *App) scope() scope   { return appScope{a} }
-func (t *Tool) scope() scope  { return t }
-func (g *Group) scope() scope { return g }
+func (a *App) namespace() namespace   { return appNamespace{a} }
+func (t *Tool) namespace() namespace  { return t }
+func (g *Group) namespace() namespace { return g }
 
-// appScope resolves dotted names given to the app.
-type appScope struct{ app *App }
+// appNamespace resolves dotted names given to the app.
+type appNamespace struct{ app *App }
 
-func (s appScope) owner() *App { return s.app }
-func (t *Tool) owner() *App    { return t.app }
-func (g *Group) owner() *App   { return g.tool.app }
+func (s appNamespace) owner() *App { return s.app }
+func (t *Tool) owner() *App        { return t.app }
+func (g *Group) owner() *App       { return g.tool.app }
 
-func (s appScope) add(a *ActionDef) {
-	target, name := s.app.scopeFor(a.name)
+func (s appNamespace) add(a *ActionDef) {
+	target, name := s.app.namespaceFor(a.name)
 	a.name = name
 	target.add(a)
 }
@@ -90,30 +98,30 @@ type ActionDef struct {
 // Query declares a read-only action: readOnlyHint true, destructiveHint
 // false. In and Out are inferred from handler; a handler without input
 // takes struct{}.
-func Query[In, Out any](s Scope, name string, handler func(ctx context.Context, in In) (Out, error)) *ActionDef {
-	return declare(s, name, semQuery, handler)
+func Query[In, Out any](ns Namespace, name string, handler func(ctx context.Context, in In) (Out, error)) *ActionDef {
+	return declare(ns, name, semQuery, handler)
 }
 
 // Action declares an action that changes state without destroying any:
 // neither read-only nor destructive (a create, a send).
-func Action[In, Out any](s Scope, name string, handler func(ctx context.Context, in In) (Out, error)) *ActionDef {
-	return declare(s, name, semAction, handler)
+func Action[In, Out any](ns Namespace, name string, handler func(ctx context.Context, in In) (Out, error)) *ActionDef {
+	return declare(ns, name, semAction, handler)
 }
 
 // Mutation declares a destructive action (delete, overwrite, revoke):
 // destructiveHint true, and flagged in descriptions so a model thinks twice.
-func Mutation[In, Out any](s Scope, name string, handler func(ctx context.Context, in In) (Out, error)) *ActionDef {
-	return declare(s, name, semMutation, handler)
+func Mutation[In, Out any](ns Namespace, name string, handler func(ctx context.Context, in In) (Out, error)) *ActionDef {
+	return declare(ns, name, semMutation, handler)
 }
 
-func declare[In, Out any](s Scope, name string, sem semantics, handler func(context.Context, In) (Out, error)) *ActionDef {
-	if s == nil || reflect.ValueOf(s).IsNil() {
-		panic(fmt.Sprintf("vurb: action %q: nil scope; pass the app, a tool or a group", name))
+func declare[In, Out any](ns Namespace, name string, sem semantics, handler func(context.Context, In) (Out, error)) *ActionDef {
+	if ns == nil || reflect.ValueOf(ns).IsNil() {
+		panic(fmt.Sprintf("vurb: action %q: nil namespace; pass the app, a tool or a group", name))
 	}
 	if handler == nil {
 		panic(fmt.Sprintf("vurb: action %q: nil handler", name))
 	}
-	sc := s.scope()
+	sc := ns.namespace()
 	app := sc.owner()
 	codec, decode := decoderFor[In](app, name)
 	a := &ActionDef{name: name, sem: sem, codec: codec, decode: decode}
@@ -225,4 +233,78 @@ func (a *ActionDef) canonicalKey() string {
 		return a.tool.name
 	}
 	return a.tool.name + "." + a.key
+}
+
+// InputSchema gives an action whose handler takes json.RawMessage or
+// map[string]any its input schema: doc, a JSON Schema written by hand
+// (draft 2020-12 unless its $schema names another, with $defs, $ref,
+// anyOf, if/then, const...), as a team porting an existing tool catalogue
+// has it. vurb publishes doc as given (whitespace removed) and checks every
+// call against it with a JSON Schema validator before the handler runs; a
+// refused call reads one issue per failed keyword, at the value's path.
+// Formats are asserted and references resolve within doc only.
+//
+// It panics, naming the action, when the handler takes a struct (whose
+// schema comes from its tags), when doc is not an object schema with
+// "type": "object", or when it does not compile. An action that takes raw
+// input and is never given a schema makes Build panic, saying to call
+// InputSchema. In a grouped tool, doc must be closed
+// ("additionalProperties": false) and refer only to its own $defs.
+func (a *ActionDef) InputSchema(doc json.RawMessage) *ActionDef {
+	a.mustBeMutable()
+	t := a.codec.Type()
+	if !rawInput(t) {
+		panic(fmt.Sprintf("vurb: action %q: InputSchema is for handlers that take json.RawMessage or map[string]any; "+
+			"the schema of %s comes from its struct tags", a.name, t))
+	}
+	codec, err := schema.CodecFromSchema(doc)
+	if err != nil {
+		panic(fmt.Sprintf("vurb: action %q: InputSchema: %v", a.name, err))
+	}
+	a.codec, a.decode = codec, rawDecoder(codec, t)
+	return a
+}
+
+// Hand-written input schemas: an action whose handler takes
+// json.RawMessage or map[string]any has no struct to reflect, so its author
+// supplies the JSON Schema (InputSchema). vurb publishes it as given and
+// checks every call against it before the handler runs.
+
+var (
+	typeRawMessage = reflect.TypeFor[json.RawMessage]()
+	typeMapAny     = reflect.TypeFor[map[string]any]()
+)
+
+// rawInput reports whether t is an input type that takes a hand-written
+// schema.
+func rawInput(t reflect.Type) bool { return t == typeRawMessage || t == typeMapAny }
+
+// rawInputName names a raw input type as its user wrote it: from Go 1.27
+// json.RawMessage is an alias whose reflected name is jsontext.Value.
+func rawInputName(t reflect.Type) string {
+	if t == typeRawMessage {
+		return "json.RawMessage"
+	}
+	return t.String()
+}
+
+// rawDecoder decodes a call's arguments with codec into a new value of t,
+// json.RawMessage or map[string]any, as the adapted handler expects it.
+func rawDecoder(codec *schema.Codec, t reflect.Type) engine.Decoder {
+	if t == typeMapAny {
+		return func(data []byte, opts schema.DecodeOptions, skip string) (any, error) {
+			m := new(map[string]any)
+			if err := schema.DecodeSkipping(codec, data, m, opts, skip); err != nil {
+				return nil, err
+			}
+			return m, nil
+		}
+	}
+	return func(data []byte, opts schema.DecodeOptions, skip string) (any, error) {
+		raw := new(json.RawMessage)
+		if err := schema.DecodeSkipping(codec, data, raw, opts, skip); err != nil {
+			return nil, err
+		}
+		return raw, nil
+	}
 }

@@ -140,14 +140,14 @@ func (t *Tool) groupOrNew(name string) *Group {
 	return t.Group(name, "")
 }
 
-// soloScope is a tool that is one action, declared with a one-word name
+// soloNamespace is a tool that is one action, declared with a one-word name
 // given to the app ("greet"): its action has the empty key, and in either
 // exposition its wire name is the tool's.
-type soloScope struct{ t *Tool }
+type soloNamespace struct{ t *Tool }
 
-func (s soloScope) owner() *App { return s.t.app }
+func (s soloNamespace) owner() *App { return s.t.app }
 
-func (s soloScope) add(a *ActionDef) {
+func (s soloNamespace) add(a *ActionDef) {
 	t := s.t
 	t.mustBeMutable()
 	if len(t.actions) > 0 || len(t.groups) > 0 {
@@ -165,7 +165,7 @@ func (s soloScope) add(a *ActionDef) {
 // solo reports whether the tool is a single action with the empty key.
 func (t *Tool) solo() bool { return len(t.actions) == 1 && t.actions[0].key == "" }
 
-// add registers a direct action (scope implementation).
+// add registers a direct action (namespace implementation).
 func (t *Tool) add(a *ActionDef) {
 	if t.solo() {
 		panic(fmt.Sprintf("vurb: tool %q was declared as a single action (a one-word name); it cannot also hold action %q",

@@ -32,8 +32,11 @@ func (c *Call) RequestID() string { return (*engine.Call)(c).RequestID() }
 func (c *Call) Session() *mcp.ServerSession { return (*engine.Call)(c).Session() }
 
 // Logger returns the app's logger with the call's request id, tool and
-// action bound, so every line a handler logs can be joined to its call. It
-// is made on first use and is safe to use from several goroutines.
+// action bound (see the function Logger).
+//
+// Deprecated: use Logger(ctx), which returns the same logger to handlers
+// and middleware alike and slog.Default() outside a call, where
+// CallFrom(ctx).Logger() has no call to read.
 func (c *Call) Logger() *slog.Logger { return (*engine.Call)(c).Logger() }
 
 // CallFrom returns the call in flight, or nil when ctx does not belong to a
@@ -43,8 +46,11 @@ func CallFrom(ctx context.Context) *Call {
 	return (*Call)(engine.CallFrom(ctx))
 }
 
-// Logger returns the call's logger (see Call.Logger), or slog.Default()
-// outside a call.
+// Logger returns the logger of the call ctx belongs to: the app's logger
+// (WithLogger) with the call's request id, tool and action bound, so every
+// line a handler or a middleware logs can be joined to its call. It is made
+// on first use, is the same for the whole call and is safe to use from
+// several goroutines. Outside a call it is slog.Default().
 func Logger(ctx context.Context) *slog.Logger {
 	if c := engine.CallFrom(ctx); c != nil {
 		return c.Logger()
@@ -74,3 +80,32 @@ func (c *Call) Refer(key string) (string, bool) { return (*engine.Call)(c).Refer
 // which the pipeline has checked before the middleware runs. Shared: do not
 // modify.
 func (c *Call) Scopes() []string { return (*engine.Call)(c).Scopes() }
+
+// Progress reports progress on the call in flight with a
+// notifications/progress message, when the client asked for it by sending a
+// progress token. Without a token or a session it does nothing: reporting
+// progress is always safe. total may be 0 when unknown.
+func Progress(ctx context.Context, progress, total float64, message string) error {
+	c := engine.CallFrom(ctx)
+	if c == nil || c.Session() == nil || c.ProgressToken() == nil {
+		return nil
+	}
+	return c.Session().NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+		ProgressToken: c.ProgressToken(),
+		Progress:      progress,
+		Total:         total,
+		Message:       message,
+	})
+}
+
+// Log sends a notifications/message log entry to the client. The session
+// drops entries below the level the client chose with logging/setLevel
+// (none until it chooses). Without a session it does nothing; use
+// Logger(ctx) for the server's own log.
+func Log(ctx context.Context, level mcp.LoggingLevel, data any) error {
+	c := engine.CallFrom(ctx)
+	if c == nil || c.Session() == nil {
+		return nil
+	}
+	return c.Session().Log(ctx, &mcp.LoggingMessageParams{Level: level, Logger: c.Tool, Data: data})
+}

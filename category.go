@@ -16,8 +16,12 @@ import (
 // that start with it are reserved.
 const groupTagPrefix = "group:"
 
-// categorySeq orders categories by creation, across apps: the model lists
-// them in the order they were declared.
+// categorySeq orders categories by creation: the model lists them in the
+// order they were declared (TestModelTree pins it). It is a logical clock,
+// not an app's state: categories are made by NewCategory before and apart
+// from any app, so nothing built exists yet to own the count, and an app
+// reads only the relative order of its own categories, which no other app
+// can change.
 var categorySeq atomic.Uint64
 
 // Category is an organisational group: a named part of the server
@@ -121,7 +125,8 @@ func (c *Category) Meta(key string, value any) *Category {
 }
 
 // Member is what can join a category: *Tool, *Group, *ActionDef, *PromptDef
-// and *ResourceDef. Only vurb's own types implement it.
+// and *ResourceDef, each with its In method. Only vurb's own types
+// implement it.
 type Member interface {
 	join(c *Category)
 }
@@ -129,7 +134,17 @@ type Member interface {
 // Add makes each member join the category (and so its ancestors, for
 // serving selection). Joining twice is joining once. It panics when a
 // member's app is built.
+//
+// Deprecated: use the member's In (Tool.In, Group.In, ActionDef.In,
+// PromptDef.In, ResourceDef.In), which joins as Add does and chains with
+// the member's other declarations.
 func (c *Category) Add(members ...Member) *Category {
+	c.admit(members...)
+	return c
+}
+
+// admit makes each member join c: the one path of In and Add.
+func (c *Category) admit(members ...Member) {
 	c.mustBeMutable()
 	for i, m := range members {
 		if m == nil {
@@ -137,14 +152,14 @@ func (c *Category) Add(members ...Member) *Category {
 		}
 		m.join(c)
 	}
-	return c
 }
 
 // In makes the tool, and so every action it has or will have, join each
-// category: c.Add(t) for each c.
+// category (and so its ancestors, for serving selection). Joining twice is
+// joining once. It panics when the tool's app is built.
 func (t *Tool) In(categories ...*Category) *Tool {
 	for _, c := range categories {
-		c.Add(t)
+		c.admit(t)
 	}
 	return t
 }
@@ -152,7 +167,7 @@ func (t *Tool) In(categories ...*Category) *Tool {
 // In makes the group's actions join each category.
 func (g *Group) In(categories ...*Category) *Group {
 	for _, c := range categories {
-		c.Add(g)
+		c.admit(g)
 	}
 	return g
 }
@@ -160,7 +175,7 @@ func (g *Group) In(categories ...*Category) *Group {
 // In makes the action join each category.
 func (a *ActionDef) In(categories ...*Category) *ActionDef {
 	for _, c := range categories {
-		c.Add(a)
+		c.admit(a)
 	}
 	return a
 }
@@ -168,7 +183,7 @@ func (a *ActionDef) In(categories ...*Category) *ActionDef {
 // In makes the prompt join each category.
 func (p *PromptDef) In(categories ...*Category) *PromptDef {
 	for _, c := range categories {
-		c.Add(p)
+		c.admit(p)
 	}
 	return p
 }
@@ -176,7 +191,7 @@ func (p *PromptDef) In(categories ...*Category) *PromptDef {
 // In makes the resource join each category.
 func (r *ResourceDef) In(categories ...*Category) *ResourceDef {
 	for _, c := range categories {
-		c.Add(r)
+		c.admit(r)
 	}
 	return r
 }
@@ -274,4 +289,27 @@ func (c *Category) metaCopy() map[string]any {
 		return nil
 	}
 	return maps.Clone(c.meta)
+}
+
+// IncludeGroups exposes only the actions in at least one of the categories
+// named by their fully qualified names ("user-facing",
+// "platform.users"), a category's descendants included. It is tag
+// selection: a category gives each member it holds the tag
+// "group:<fqn>" (and its ancestors'), so it combines with IncludeTags as
+// tags do: an action passes when it carries any included tag or group.
+// Prompts and resources, which tag filters do not hide, are not hidden
+// either. It is no second way of doing what IncludeTags does: it names a
+// category as it is declared, and the tag that encodes it stays vurb's.
+func IncludeGroups(fqns ...string) ServeOption { return IncludeTags(groupTags(fqns)...) }
+
+// ExcludeGroups hides every action in any of the categories named, whatever
+// IncludeGroups and IncludeTags say.
+func ExcludeGroups(fqns ...string) ServeOption { return ExcludeTags(groupTags(fqns)...) }
+
+func groupTags(fqns []string) []string {
+	out := make([]string, len(fqns))
+	for i, f := range fqns {
+		out[i] = groupTagPrefix + f
+	}
+	return out
 }

@@ -69,6 +69,9 @@ func TestDefinitionRules(t *testing.T) {
 			tool.Group("users", "")
 			tool.Group("users", "")
 		}, `vurb: tool "admin" already has a group "users"`},
+		{"nil namespace", func() {
+			vurb.Query[noInput, string]((*vurb.Tool)(nil), "list", ok[noInput]("x"))
+		}, `vurb: action "list": nil namespace; pass the app, a tool or a group`},
 		{"nil handler", func() {
 			vurb.Query[noInput, string](vurb.New(), "projects.list", nil)
 		}, `vurb: action "projects.list": nil handler`},
@@ -108,6 +111,19 @@ func TestDefinitionRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Scope, the former name of Namespace, is the same interface: code written
+// against it keeps compiling and declares where it did.
+func TestScopeIsNamespace(t *testing.T) {
+	is := is.New(t)
+	app := vurb.New()
+	var old vurb.Scope = app.Tool("projects")
+	var ns vurb.Namespace = old
+	vurb.Query(ns, "list", ok[noInput]("x"))
+	vurb.Query(old, "show", ok[noInput]("y"))
+	is.Equal(len(app.Tools()), 2)
+	is.Equal(app.Tools()[0].Name, "projects_list")
 }
 
 func TestBuiltAppIsFrozen(t *testing.T) {

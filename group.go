@@ -41,7 +41,7 @@ func (g *Group) Use(mw ...Middleware) *Group {
 	return g
 }
 
-// add registers an action of the group (scope implementation).
+// add registers an action of the group (namespace implementation).
 func (g *Group) add(a *ActionDef) {
 	g.tool.register(a, g.name+"."+a.name)
 	a.group = g

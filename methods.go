@@ -5,7 +5,7 @@ package vurb
 import "context"
 
 // From Go 1.27, which allows type parameters on methods, the builders are
-// also methods of the scope they attach to: app.Query("projects.list",
+// also methods of the namespace they attach to: app.Query("projects.list",
 // listProjects) reads as what a Go developer types after "app.". Each is a
 // thin call of the function of the same name (one implementation, two
 // spellings), returning the same *ActionDef; Go 1.26 users write

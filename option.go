@@ -10,6 +10,7 @@ import (
 	"github.com/go-playground/validator/v10"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/describe"
+	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/internal/schema"
 )
 
@@ -40,7 +41,7 @@ type config struct {
 	defaultCache CacheControl
 	observers    []Observer
 	resultFormat ResultFormat
-	describer    describe.Describer // describe_option.go
+	describer    describe.Describer
 	inline       bool
 	messages     Messages
 	serverOpts   *mcp.ServerOptions
@@ -235,3 +236,52 @@ func WithRequestStateMaxAge(d time.Duration) Option { return func(c *config) { c
 // runtime.Goexit ends the caller's goroutine inline, where vurb cannot
 // answer for it.
 func WithInlineHandlers() Option { return func(c *config) { c.inline = true } }
+
+// Exposition is how authored tools reach the wire. Authoring never depends
+// on it: the same handlers serve either exposition from the same compiled
+// plan. Each value names one implementation of the engine's exposition
+// interface (flat.go and grouped.go in the compiled layer), which lowers a
+// tool's compiled actions to wire tools.
+type Exposition int
+
+const (
+	// Flat exposes one MCP tool per action, named tool_action (or
+	// tool_group_action), each with only its own fields. It is the default:
+	// small schemas are easier for a model to fill in correctly.
+	Flat Exposition = iota
+	// Grouped exposes one MCP tool per tool, with a discriminator field
+	// (default "action") choosing the action and a merged schema whose field
+	// descriptions say which actions need them. It keeps tools/list short
+	// when a server has many actions.
+	Grouped
+)
+
+// expositions are the implementations, by Exposition.
+var expositions = [...]engine.Exposition{Flat: engine.Flat{}, Grouped: engine.Grouped{}}
+
+// String returns "flat" or "grouped".
+func (e Exposition) String() string {
+	if e >= 0 && int(e) < len(expositions) {
+		return expositions[e].String()
+	}
+	return fmt.Sprintf("Exposition(%d)", int(e))
+}
+
+// engine returns the implementation; WithExposition has checked e.
+func (e Exposition) engine() engine.Exposition { return expositions[e] }
+
+// WithDescriber sets the functions that write the tools' descriptions: the
+// decorations of a flat tool ("Read-only: ", "Destructive: "), the action
+// lines of a grouped tool, its TOON form. Each is a pure function of plain
+// values, called once per tool at Build; a nil one keeps describe.Default's,
+// so an app replaces only what it wants, or wraps the default:
+//
+//	vurb.WithDescriber(describe.Describer{
+//		Flat: func(tool string, a describe.Action) string { return a.Description },
+//	})
+//
+// The input schema, its field notes and the annotations are not
+// descriptions: they stay as the exposition writes them.
+func WithDescriber(d describe.Describer) Option {
+	return func(c *config) { c.describer = d }
+}

@@ -26,7 +26,7 @@ type App struct {
 	tools      []*Tool
 	toolIndex  map[string]*Tool
 	middleware []Middleware
-	scopes     []string // required of every call, prompt and resource (scope.go)
+	scopes     []string // required of every call, prompt and resource (caller.go)
 	prompts    []*PromptDef
 	resources  []*ResourceDef
 	skills     skillSet        // skill.go
@@ -134,14 +134,14 @@ func (a *App) Tools() []*mcp.Tool {
 	return a.built().Tools()
 }
 
-// scopeFor resolves a dotted name given to the app ("projects.list" or
-// "admin.users.list") into the scope that owns the last segment.
-func (a *App) scopeFor(name string) (scope, string) {
+// namespaceFor resolves a dotted name given to the app ("projects.list" or
+// "admin.users.list") into the namespace that owns the last segment.
+func (a *App) namespaceFor(name string) (namespace, string) {
 	parts := strings.Split(name, ".")
 	switch len(parts) {
 	case 1:
 		// A tool that is one action: its wire name is the tool's.
-		return soloScope{a.Tool(parts[0])}, ""
+		return soloNamespace{a.Tool(parts[0])}, ""
 	case 2:
 		return a.Tool(parts[0]), parts[1]
 	case 3:

@@ -162,7 +162,7 @@ func declareTools(app *vurb.App) {
 	}).Describe("Always fails, with an error the model can read")
 
 	vurb.Action(app, "test.sampling", func(ctx context.Context, in SamplingInput) (string, error) {
-		res, err := vurb.Sample(ctx, &mcp.CreateMessageParams{
+		res, err := vurb.AskSampling(ctx, "completion", &mcp.CreateMessageParams{
 			Messages: []*mcp.SamplingMessage{
 				{Role: "user", Content: &mcp.TextContent{Text: in.Prompt}},
 			},
@@ -179,7 +179,7 @@ func declareTools(app *vurb.App) {
 	}).Describe("Asks the client's model to complete a prompt (sampling)")
 
 	vurb.Action(app, "test.elicitation", func(ctx context.Context, in ElicitationInput) (string, error) {
-		res, err := vurb.Elicit(ctx, &mcp.ElicitParams{
+		res, err := vurb.AskElicitation(ctx, "user_info", &mcp.ElicitParams{
 			Message: in.Message,
 			RequestedSchema: object(props{
 				"username": {"type": "string", "description": "User's response"},
@@ -193,7 +193,7 @@ func declareTools(app *vurb.App) {
 	}).Describe("Asks the user for a username and an email (elicitation)")
 
 	vurb.Action(app, "test.elicitation_sep1034_defaults", func(ctx context.Context, _ struct{}) (string, error) {
-		res, err := vurb.Elicit(ctx, &mcp.ElicitParams{
+		res, err := vurb.AskElicitation(ctx, "defaults", &mcp.ElicitParams{
 			Message: "Please review and update the form fields with defaults",
 			RequestedSchema: object(props{
 				"name":     {"type": "string", "description": "User name", "default": "John Doe"},
@@ -216,7 +216,7 @@ func declareTools(app *vurb.App) {
 			{"const": "value3", "title": "Third Option"},
 		}
 		options := []string{"option1", "option2", "option3"}
-		res, err := vurb.Elicit(ctx, &mcp.ElicitParams{
+		res, err := vurb.AskElicitation(ctx, "choices", &mcp.ElicitParams{
 			Message: "Please select options from the enum fields",
 			RequestedSchema: object(props{
 				// Single choice, without and with titles.

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,7 +16,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
@@ -529,138 +527,4 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
-}
-
-// panicky panics where it is put: before or after calling next.
-func panicky(before bool, value any) vurb.Middleware {
-	return func(next vurb.Handler) vurb.Handler {
-		return func(ctx context.Context, c *vurb.Call) (*mcp.CallToolResult, error) {
-			if before {
-				panic(value)
-			}
-			res, err := next(ctx, c)
-			if res != nil || err != nil { // always: the handler has answered
-				panic(value)
-			}
-			return res, err
-		}
-	}
-}
-
-// panicApp panics in every place a call can: the handler (with a runtime
-// error, an error value, a string and nil) and middleware at each level,
-// before and after next.
-func panicApp(exp vurb.Exposition, logs *syncBuffer) *vurb.App {
-	f := vurb.New(vurb.WithExposition(exp), vurb.WithLogger(slog.New(slog.NewTextHandler(logs, nil))))
-	jobs := f.Tool("jobs")
-	vurb.Mutation(jobs, "index", func(context.Context, noInput) (string, error) {
-		var s []int
-		return strconv.Itoa(s[3]), nil // index out of range: a runtime.Error
-	})
-	vurb.Mutation(jobs, "error", func(context.Context, noInput) (string, error) { panic(boomMessage) })
-	vurb.Mutation(jobs, "string", func(context.Context, noInput) (string, error) {
-		panic("secret at /srv/app/main.go:12 in main.(*Server).handle")
-	})
-	vurb.Mutation(jobs, "nil", func(context.Context, noInput) (string, error) { panic(nil) })
-	vurb.Query(jobs, "mwbefore", ok[noInput]("unreachable")).Use(panicky(true, "middleware before next: /srv/app/mw.go:9"))
-	vurb.Query(jobs, "mwafter", ok[noInput]("unreachable")).Use(panicky(false, boomMessage))
-	panicking := f.Tool("guarded").Use(panicky(true, fmt.Errorf("tool middleware: %w", boomMessage)))
-	vurb.Query(panicking, "list", ok[noInput]("unreachable"))
-	return f
-}
-
-func TestPanicsYieldAGenericErrorWithAReference(t *testing.T) {
-	for _, exp := range []vurb.Exposition{vurb.Flat, vurb.Grouped} {
-		t.Run(exp.String(), func(t *testing.T) {
-			var logs syncBuffer
-			app := panicApp(exp, &logs)
-			cs := connect(t, app, nil)
-			refs := map[string]bool{}
-			for _, tc := range []struct{ tool, action, logged string }{
-				{"jobs", "index", "index out of range [3] with length 0"},
-				{"jobs", "error", "conn.go:42"},
-				{"jobs", "string", "secret at /srv/app/main.go:12"},
-				{"jobs", "nil", "panic called with nil argument"},
-				{"jobs", "mwbefore", "middleware before next"},
-				{"jobs", "mwafter", "conn.go:42"},
-				{"guarded", "list", "tool middleware"},
-			} {
-				for _, served := range []bool{true, false} {
-					is := is.New(t)
-					name, args := tc.tool+"_"+tc.action, `{}`
-					if exp == vurb.Grouped {
-						name, args = tc.tool, `{"action":"`+tc.action+`"}`
-					}
-					var res *mcp.CallToolResult
-					var err error
-					if served {
-						res, err = callRaw(t, cs, name, args)
-					} else {
-						res, err = app.Call(context.Background(), name, json.RawMessage(args))
-					}
-					is.NoErr(err)
-					is.True(res.IsError)
-					got := text(res)
-					m := regexp.MustCompile(`^` + regexp.QuoteMeta(errPrefix(exp, tc.tool, tc.action)) + `internal error \(ref (\w+)\); the server has logged the details$`).FindStringSubmatch(got)
-					if m == nil {
-						t.Fatalf("%s: got %q", name, got)
-					}
-					is.Equal(leaks(got), "") // no path, type or stack
-					is.True(!refs[m[1]])     // every panic has its own reference
-					refs[m[1]] = true
-					log := logs.String()
-					is.True(strings.Contains(log, "ref="+m[1])) // the reference joins the reply to the log,
-					is.True(strings.Contains(log, tc.logged))   // which has the panic value
-					is.True(strings.Contains(log, "goroutine")) // and the stack
-				}
-			}
-			name, args := "guarded_list", `{}`
-			if exp == vurb.Grouped {
-				name, args = "guarded", `{"action":"list"}`
-			}
-			res, err := callRaw(t, cs, name, args)
-			is.New(t).NoErr(err) // the session still serves after all of them
-			is.New(t).True(res.IsError)
-		})
-	}
-}
-
-// unencodable cannot be written as JSON; its error names a Go type.
-type unencodable struct{}
-
-func (unencodable) MarshalJSON() ([]byte, error) { return nil, errors.New("token expired") }
-
-func TestInternalErrorsDoNotLeakGoTypes(t *testing.T) {
-	var logs syncBuffer
-	f := vurb.New(vurb.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
-	vurb.Query(f, "leak.chan", func(context.Context, noInput) (any, error) { return map[string]any{"c": make(chan int)}, nil })
-	vurb.Query(f, "leak.marshaler", func(context.Context, noInput) (unencodable, error) { return unencodable{}, nil })
-	vurb.Query(f, "leak.func", func(context.Context, noInput) (any, error) { return func() {}, nil })
-	cs := connect(t, f, nil)
-	for _, name := range []string{"leak_chan", "leak_marshaler", "leak_func"} {
-		is := is.New(t)
-		res, err := callRaw(t, cs, name, `{}`)
-		is.NoErr(err)
-		is.True(res.IsError)
-		got := text(res)
-		is.Equal(leaks(got), "")
-		m := regexp.MustCompile(`^\[leak_\w+\] internal error \(ref (\w+)\)`).FindStringSubmatch(got)
-		if m == nil {
-			t.Fatalf("%s: got %q, want a generic internal error with a reference", name, got)
-		}
-		is.True(strings.Contains(logs.String(), "ref="+m[1])) // the details are in the log
-	}
-}
-
-func TestGoexitInAHandlerIsAnInternalError(t *testing.T) {
-	is := is.New(t)
-	var logs syncBuffer
-	f := vurb.New(vurb.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
-	vurb.Query(f, "jobs.exit", func(context.Context, noInput) (string, error) {
-		runtime.Goexit()
-		return "unreachable", nil
-	}).Timeout(5 * time.Second) // the call must not wait for this
-	res := call(t, f, "jobs_exit", `{}`)
-	is.True(res.IsError)
-	is.True(regexp.MustCompile(`^\[jobs_exit\] internal error \(ref \w+\); the server has logged the details$`).MatchString(text(res)))
 }
