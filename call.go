@@ -87,7 +87,7 @@ func (c *Call) Scopes() []string { return (*engine.Call)(c).Scopes() }
 // progress is always safe. total may be 0 when unknown.
 func Progress(ctx context.Context, progress, total float64, message string) error {
 	c := engine.CallFrom(ctx)
-	if c == nil || c.Session() == nil || c.ProgressToken() == nil {
+	if c == nil || c.ProgressToken() == nil || c.Session() == nil {
 		return nil
 	}
 	return c.Session().NotifyProgress(ctx, &mcp.ProgressNotificationParams{
@@ -104,7 +104,13 @@ func Progress(ctx context.Context, progress, total float64, message string) erro
 // Logger(ctx) for the server's own log.
 func Log(ctx context.Context, level mcp.LoggingLevel, data any) error {
 	c := engine.CallFrom(ctx)
-	if c == nil || c.Session() == nil {
+	if c == nil {
+		return nil
+	}
+	if o := c.Origin(); o.Detached && o.LogLevel == "" {
+		return nil // the client asked for no log messages: its session sends none
+	}
+	if c.Session() == nil {
 		return nil
 	}
 	return c.Session().Log(ctx, &mcp.LoggingMessageParams{Level: level, Logger: c.Tool, Data: data})

@@ -101,6 +101,8 @@ func callerOf(o *engine.Origin) *Caller {
 		Capabilities: o.Capabilities, Protocol: o.Version, RemoteAddr: o.Remote}
 	if o.Session != nil {
 		c.SessionID = o.Session.ID()
+	} else {
+		c.SessionID = o.SessionID
 	}
 	if c.Meta == nil && len(o.RawMeta) > 0 && json.Unmarshal(o.RawMeta, &c.Meta) == nil && c.Client == nil {
 		if raw, err := json.Marshal(c.Meta[mcp.MetaKeyClientInfo]); err == nil && string(raw) != "null" {

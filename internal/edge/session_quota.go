@@ -75,6 +75,22 @@ func (q *sessionQuota) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // use serves a request on the session id, counting it as in flight.
 func (q *sessionQuota) use(w http.ResponseWriter, r *http.Request, id string) {
+	done := q.busy(id)
+	q.next.ServeHTTP(w, r)
+	done()
+	if r.Method == http.MethodDelete {
+		q.mu.Lock()
+		q.forget(id)
+		q.mu.Unlock()
+	}
+}
+
+// busy counts a request on the session id as in flight until the
+// function it returns is called; q may be nil (no quota).
+func (q *sessionQuota) busy(id string) func() {
+	if q == nil {
+		return func() {}
+	}
 	q.mu.Lock()
 	u := q.open[id]
 	if u != nil {
@@ -82,16 +98,14 @@ func (q *sessionQuota) use(w http.ResponseWriter, r *http.Request, id string) {
 		u.last = q.now()
 	}
 	q.mu.Unlock()
-	q.next.ServeHTTP(w, r)
 	if u == nil {
-		return
+		return func() {}
 	}
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	u.active--
-	u.last = q.now()
-	if r.Method == http.MethodDelete {
-		q.forget(id)
+	return func() {
+		q.mu.Lock()
+		u.active--
+		u.last = q.now()
+		q.mu.Unlock()
 	}
 }
 

@@ -39,8 +39,10 @@ type httpServing struct {
 //     (lane.go), each answering what it recognises, then the
 //     go-sdk's stateless handler;
 //  7. anything else (initialize, a session's requests, its GET stream and
-//     DELETE): the session quota (session_quota.go), then the go-sdk's
-//     stateful handler.
+//     DELETE): a live session's plain tools/call and tools/list are the
+//     session lane's (session_lane.go), answered from the record vurb
+//     keeps of the session (sessions.go); the rest passes the session
+//     quota (session_quota.go) to the go-sdk's stateful handler.
 //
 // Behind the go-sdk's handlers, the server newServer makes answers with
 // the same compiled plan, views and middleware. Connection limits and
@@ -74,15 +76,24 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 	if f.maxBody < 0 { // no limit (the go-sdk's negative MaxRequestBodyBytes)
 		f.maxBody = math.MaxInt64 - 1
 	}
-	if !ho.Stateless {
-		f.sessions = capSessions(withRemote(mcp.NewStreamableHTTPHandler(getServer, &ho)), server,
-			cfg.sessionCap(), cfg.sessionShare(), false)
-	}
 	routes := a.view(&cfg)
 	if !cfg.noLane {
 		userCacheable := a.ServerOptions != nil && a.ServerOptions.SetCacheable != nil
 		impl := &mcp.Implementation{Name: a.Name, Version: a.Version}
 		f.lane = newLane(f.sdkStateless, a.Plan.Runtime(), routes, impl, &ho, userCacheable, a.RequestMW, vs)
+	}
+	if !ho.Stateless {
+		if f.lane != nil {
+			// The session lane answers calls the go-sdk never sees, so its
+			// idle timer would close busy sessions: the table times them
+			// out instead.
+			f.table = newSessionTable(ho.SessionTimeout, a.Logger)
+			server.AddReceivingMiddleware(f.table.observe)
+			ho.SessionTimeout = 0
+		}
+		f.sessions = capSessions(withRemote(mcp.NewStreamableHTTPHandler(getServer, &ho)), server,
+			cfg.sessionCap(), cfg.sessionShare(), false)
+		f.quota, _ = f.sessions.(*sessionQuota)
 	}
 	f.tasks = a.taskFront(routes, vs, &ho)
 	if cfg.challenges {
@@ -124,6 +135,8 @@ type front struct {
 
 	sdkStateless http.Handler
 	sessions     http.Handler // the session quota and the go-sdk's stateful handler; nil under Stateless
+	quota        *sessionQuota // nil: sessions unbounded, or none
+	table        *sessionTable // the sessions' records, for the session lane; nil without it
 }
 
 func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -140,7 +153,7 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !sessionless {
-		f.sessions.ServeHTTP(w, r)
+		f.serveSession(w, r, m)
 		return
 	}
 	if f.tasks != nil && f.tasks.serve(w, r, m) {
@@ -162,3 +175,29 @@ const (
 // sessionlessRevision reports whether version (a YYYY-MM-DD revision, as
 // the header carries it) is one without sessions.
 func sessionlessRevision(version string) bool { return engine.Sessionless(version) }
+
+// serveSession serves r, a request of the handshake era, whose body m
+// may be read already: the session lane answers a plain call on a live
+// session, the go-sdk everything else.
+func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message) {
+	id := r.Header.Get(sessionIDHeader)
+	if f.table == nil || id == "" || r.Method != http.MethodPost {
+		f.sessions.ServeHTTP(w, r)
+		return
+	}
+	rec, e := f.table.begin(id)
+	defer f.table.end(e)
+	if e != nil && rec.Initialized {
+		if m == nil {
+			m = readMessage(r, f.maxBody)
+		}
+		done := f.quota.busy(id)
+		answered := f.lane.serveSession(w, r, m, &rec)
+		done()
+		if answered {
+			return
+		}
+		m.rewind(r)
+	}
+	f.sessions.ServeHTTP(w, r)
+}

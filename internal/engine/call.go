@@ -58,6 +58,19 @@ type Origin struct {
 	// call with it. An MCP task's record is made there, so that a call that
 	// would be refused never leaves one.
 	Admit func() error
+	// SessionID names the handshake-era session of a call answered away
+	// from its go-sdk session (Detached); Session's ID otherwise.
+	SessionID string
+	// Detached says that the call of a handshake-era session is answered
+	// by vurb's session lane, away from the go-sdk's session: anything that
+	// needs the session itself (Session, a log message at a level the
+	// client asked for, an input request sent over the session) hands the
+	// call over (ErrHandover), before anything is written, to the go-sdk,
+	// which runs it again on its session.
+	Detached bool
+	// LogLevel is the level a detached call's client set for log messages
+	// ("" when it set none: the go-sdk sends none).
+	LogLevel mcp.LoggingLevel
 	// Lazy, when not nil, fills Capabilities and Client the first time
 	// either is needed (Resolve): a go-sdk request's _meta yields them by
 	// re-encoding, which costs more than most calls need.
@@ -106,7 +119,15 @@ func (c *Call) RequestID() string { return FormatID(c.id) }
 func FormatID(id uint64) string { return strconv.FormatUint(id, 36) }
 
 // Session returns the MCP session the call arrived on, or nil.
-func (c *Call) Session() *mcp.ServerSession { return c.origin.Session }
+//
+// In a detached call (Origin.Detached) it hands the call over to the
+// go-sdk's session: the handler stops here, and runs again there.
+func (c *Call) Session() *mcp.ServerSession {
+	if c.origin.Detached {
+		panic(handover{})
+	}
+	return c.origin.Session
+}
 
 // Origin returns what the transport knows about the call.
 func (c *Call) Origin() *Origin { return &c.origin }

@@ -174,11 +174,21 @@ func pastDeadline(ctx context.Context) bool {
 func (ep *Endpoint) run(cc *callContext) (out outcome) {
 	defer func() {
 		if p := recover(); p != nil {
-			out = ep.panicked(cc, p)
+			out = ep.recovered(cc, p)
 		}
 	}()
 	res, err := ep.handler(cc, &cc.call)
 	return outcome{res: res, err: err, late: pastDeadline(cc)}
+}
+
+// recovered is run's outcome of a panic p: a detached handler reaching
+// for its session (handover) ends the call with ErrHandover; anything
+// else is a panic.
+func (ep *Endpoint) recovered(cc *callContext, p any) outcome {
+	if _, ok := p.(handover); ok && cc.call.origin.Detached {
+		return outcome{err: ErrHandover}
+	}
+	return ep.panicked(cc, p)
 }
 
 // exited is the outcome of a chain whose goroutine runtime.Goexit ended.
@@ -223,6 +233,8 @@ func (ep *Endpoint) finish(ctx context.Context, cc *callContext, out outcome) (*
 		return out.res, OutcomeHandler, nil
 	case out.err == nil:
 		return out.res, OutcomeOK, nil
+	case out.err == ErrHandover:
+		return nil, OutcomeCancelled, ErrHandover
 	case errors.Is(out.err, ErrInputRequired):
 		asked, state, err := SealRound(ep.rt, &cc.round)
 		if err != nil {

@@ -30,6 +30,9 @@ type Round struct {
 	caps    *mcp.ClientCapabilities
 	carried []byte
 	session *mcp.ServerSession // set for handshake-era requests
+	// detached: a handshake-era request answered away from its session
+	// (Origin.Detached), whose input requests hand the call over.
+	detached bool
 	version string             // the request's revision, "" in-process
 	// What the round's state is sealed to (see Binding), computed when
 	// first needed.
@@ -51,7 +54,15 @@ func (r *Round) Start(answers mcp.InputResponseMap, caps *mcp.ClientCapabilities
 // Session returns the session of a handshake-era request, which can be
 // asked for input directly, in the same round; nil for a request of a
 // sessionless revision, which is asked through rounds.
-func (r *Round) Session() *mcp.ServerSession { return r.session }
+//
+// In a detached call it hands the call over to the go-sdk's session (see
+// ErrHandover), which asks there.
+func (r *Round) Session() *mcp.ServerSession {
+	if r.detached {
+		panic(handover{})
+	}
+	return r.session
+}
 
 // Legacy reports whether a request of protocol revision version on session
 // is asked for input directly (server-initiated requests on its session)
@@ -162,6 +173,7 @@ func OpenRound(rt *Runtime, r *Round, request string, o *Origin, args []byte) er
 	if Legacy(o.Session, o.Version) {
 		r.session = o.Session
 	}
+	r.detached = o.Detached && (o.Version == "" || o.Version < FirstSessionlessRevision)
 	return nil
 }
 

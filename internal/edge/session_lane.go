@@ -1,0 +1,88 @@
+package edge
+
+import (
+	"errors"
+	"mime"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// The session lane. Most deployed clients speak the handshake-era
+// protocol: initialize, then requests that name the session. Through the
+// go-sdk each of those calls crosses the session's JSON-RPC connection and
+// a stream made for it; the lane answers a session's plain tools/call and
+// tools/list itself, as it does sessionless ones, with the session's facts
+// read from the record vurb keeps (sessions.go). Initialize, GET streams,
+// DELETE, notifications, responses, subscriptions and anything unusual
+// stay the go-sdk's, and so does a call whose handler reaches for the
+// session itself (a log message at a level the client asked for, an input
+// request, the session's methods): the engine stops it before anything is
+// written (engine.ErrHandover) and the go-sdk runs it again on its
+// session, as a handler that asks for input already runs again.
+
+// serveSession answers r, a POST on the live session of rec whose body is
+// m, when the lane may, and reports whether it did; when it did not, it
+// wrote nothing.
+func (l *lane) serveSession(w http.ResponseWriter, r *http.Request, m *message, rec *SessionRecord) bool {
+	req, ok := l.understandSession(r, m, rec)
+	if !ok {
+		return false
+	}
+	if req.method == "tools/list" {
+		return l.views == nil && l.list(w, r, req, m.body)
+	}
+	o := engine.Origin{Detached: true, SessionID: rec.ID, Version: rec.Version, Capabilities: rec.Capabilities,
+		Client: rec.Client, LogLevel: rec.LogLevel, Remote: rec.Remote, RawMeta: req.meta, Header: r.Header,
+		Token: auth.TokenInfoFromContext(r.Context())}
+	rt := l.route(req.name, &o)
+	if rt == nil {
+		l.respond(w, r, req, nil, engine.UnknownTool(l.rt, req.name))
+		return true
+	}
+	res, err := l.contained(r.Context(), rt, req, o)
+	if errors.Is(err, engine.ErrHandover) {
+		return false
+	}
+	l.respond(w, r, req, res, err)
+	return true
+}
+
+// understandSession says whether the lane answers r on the session of
+// rec, as the go-sdk's session would.
+func (l *lane) understandSession(r *http.Request, m *message, rec *SessionRecord) (req laneRequest, ok bool) {
+	if m == nil || !m.whole || !rec.Initialized || l.wrapped != nil || !rec.mayUse(auth.TokenInfoFromContext(r.Context())) {
+		return req, false
+	}
+	h := r.Header
+	if mt, _, err := mime.ParseMediaType(h.Get("Content-Type")); err != nil || mt != "application/json" {
+		return req, false
+	}
+	if !acceptsBoth(h.Values("Accept")) || len(h.Values("Last-Event-ID")) > 0 {
+		return req, false
+	}
+	if v := h.Get(protocolVersionHeader); v != "" && !slices.Contains(l.handshake, v) {
+		return req, false
+	}
+	for k := range h {
+		if strings.HasPrefix(k, "Mcp-Param-") || k == "Mcp-Method" || k == "Mcp-Name" {
+			return req, false // the go-sdk checks them against the body
+		}
+	}
+	if !l.parse(m.rpc(), &req) { // a _meta naming a revision, capabilities or a client is the go-sdk's
+		return req, false
+	}
+	if len(m.body) > 2*sdkMaxDepth && nestsDeeper(m.body, sdkMaxDepth) {
+		return req, false
+	}
+	if req.method == "tools/call" {
+		if _, known := l.routes[req.name]; !known || l.headered[req.name] {
+			return req, false
+		}
+	}
+	req.version = rec.Version
+	return req, true
+}
