@@ -134,7 +134,7 @@ type front struct {
 	lane       *lane       // nil: NoFastLane, or an option it cannot honour
 
 	sdkStateless http.Handler
-	sessions     http.Handler // the session quota and the go-sdk's stateful handler; nil under Stateless
+	sessions     http.Handler  // the session quota and the go-sdk's stateful handler; nil under Stateless
 	quota        *sessionQuota // nil: sessions unbounded, or none
 	table        *sessionTable // the sessions' records, for the session lane; nil without it
 }

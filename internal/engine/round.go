@@ -33,7 +33,7 @@ type Round struct {
 	// detached: a handshake-era request answered away from its session
 	// (Origin.Detached), whose input requests hand the call over.
 	detached bool
-	version string             // the request's revision, "" in-process
+	version  string // the request's revision, "" in-process
 	// What the round's state is sealed to (see Binding), computed when
 	// first needed.
 	request string
