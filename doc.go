@@ -5,8 +5,8 @@
 //
 // # How it works
 //
-// vurb has two layers, and the boundary between them is an import
-// boundary.
+// vurb has two layers, and a serving edge in front of the second; the
+// boundaries between them are import boundaries.
 //
 // The definition layer is this package: New, the typed builders (Query,
 // Action, Mutation), tools, groups, middleware, prompts, resources and
@@ -23,9 +23,26 @@
 // wire tools of tools/list, made by the chosen Exposition (Flat or
 // Grouped), and a route table. The plan never refers back to the App.
 //
-// A call, in-process (App.Call) or served (the go-sdk hands vurb each
-// tools/call through Attach, NewServer, Serve or HTTPHandler), takes one
-// path:
+// The serving edge, an internal edge package that never imports this one,
+// serves the built app: stdio, the go-sdk server with the app's tools,
+// prompts and resources, and the HTTP stack. A tools/call served by
+// HTTPHandler or ListenAndServe passes, in this order (the doc comment of
+// the one function that builds the stack, in internal/edge/stack.go,
+// holds the full list):
+//
+//	guard          Host and Origin, the loopback rule against DNS rebinding
+//	auth           the bearer token verified (WithBearerAuth): 401 or 403
+//	front door     the body read once, within WithMaxBodyBytes, and its
+//	               JSON-RPC envelope parsed once: every front reads that
+//	challenge      403 naming the scopes the call needs (WithScopeChallenges)
+//	fronts         a sessionless request: the tasks front, then the fast
+//	               lane, each answering what it recognises, then the
+//	               go-sdk's stateless handler; any other request: the
+//	               session quota, then the go-sdk's stateful handler
+//
+// Then the call, in-process (App.Call) or served (by the fast lane, or by
+// the go-sdk through Attach, NewServer, Serve or HTTPHandler), takes one
+// path through the engine:
 //
 //	route lookup   one map read by wire name (the SDK's, when served)
 //	pick           grouped tools read the discriminator, nothing else

@@ -1,11 +1,11 @@
 // Package oidc verifies JWT access tokens issued by an OpenID Connect
-// provider, for vurb.BearerAuth: a vurb server that accepts tokens from
+// provider, for vurb.WithBearerAuth: a vurb server that accepts tokens from
 // Auth0, Okta, Keycloak, Entra ID, Google, Zitadel, Dex or any other
 // issuer that publishes its keys needs only the issuer's URL and its own.
 //
 //	verify, err := oidc.NewVerifier(ctx, "https://auth.example.com/", "https://mcp.example.com/mcp")
 //	...
-//	app.ListenAndServe(ctx, ":8080", vurb.BearerAuth(verify, &oauthex.ProtectedResourceMetadata{
+//	app.ListenAndServe(ctx, ":8080", vurb.WithBearerAuth(verify, &oauthex.ProtectedResourceMetadata{
 //		Resource:             "https://mcp.example.com/mcp",
 //		AuthorizationServers: []string{"https://auth.example.com/"},
 //	}, nil))
@@ -86,7 +86,7 @@ func WithKeyRefetchInterval(d time.Duration) Option {
 // NewVerifier returns an auth.TokenVerifier for the JWT access tokens
 // (RFC 9068) that issuer issues for resource, the MCP server's canonical
 // URL (the RFC 8707 resource indicator its clients request tokens for,
-// and vurb.BearerAuth's metadata.Resource). It fetches the issuer's
+// and vurb.WithBearerAuth's metadata.Resource). It fetches the issuer's
 // discovery document once, now, and fails if the issuer cannot be reached
 // or names itself otherwise; keys are fetched when first needed. ctx
 // bounds discovery; its cancellation does not stop later key fetches.
@@ -116,7 +116,7 @@ func NewVerifier(ctx context.Context, issuer, resource string, opts ...Option) (
 		}
 	}
 	// go-oidc compares audiences byte for byte; vurb compares them as
-	// BearerAuth does (oauthex.MatchesResource), so the check is below.
+	// WithBearerAuth does (oauthex.MatchesResource), so the check is below.
 	vc := &gooidc.Config{SkipClientIDCheck: true, SupportedSigningAlgs: cfg.algs}
 	v := gooidc.NewVerifier(issuer, newKeySet(cfg.jwksURL, cfg.client, cfg.interval), vc)
 	return func(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {

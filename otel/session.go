@@ -42,7 +42,7 @@ func (s *sessions) protocol(session mcp.Session, req mcp.Request) string {
 // go-sdk tells middleware when a session starts (its initialize request)
 // but not when it ends, so one goroutine per session waits for its end
 // (ServerSession.Wait): a few KiB of stack for the session's life, nothing
-// per request. Sessionless requests (2026-07-28, vurb.Stateless) have no
+// per request. Sessionless requests (2026-07-28, vurb.WithStateless) have no
 // initialize, hence no session here.
 func (s *sessions) opened(session mcp.Session, protocol string) {
 	ss, ok := session.(*mcp.ServerSession)

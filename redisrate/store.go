@@ -34,9 +34,9 @@ type Option func(*Store)
 func WithPrefix(prefix string) Option { return func(s *Store) { s.prefix = prefix } }
 
 // DefaultTimeout bounds each Take unless WithTimeout sets another bound.
-// A Take normally takes one round trip: 75 to 90 µs to a Redis on the
-// same host, of which 45 to 70 µs are a bare PING's (BenchmarkTake and
-// BenchmarkPing on a 2 vCPU VM). With Redis down, go-redis's default
+// A Take normally takes one round trip, a small multiple of a bare PING's
+// and far below the bound (BenchmarkTake and BenchmarkPing,
+// bench/README.md). With Redis down, go-redis's default
 // options retry the dial for about 1.7 s, which every call would wait
 // without a bound.
 const DefaultTimeout = 250 * time.Millisecond

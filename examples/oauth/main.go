@@ -46,7 +46,7 @@ func main() {
 	// the path. In production, terminate TLS in front of it (or serve
 	// HTTPS) and set RESOURCE to the https URL.
 	addr := cmp.Or(os.Getenv("ADDR"), "127.0.0.1:8080")
-	err = app.ListenAndServe(ctx, addr, vurb.BearerAuth(verify, &oauthex.ProtectedResourceMetadata{
+	err = app.ListenAndServe(ctx, addr, vurb.WithBearerAuth(verify, &oauthex.ProtectedResourceMetadata{
 		Resource:             resource,
 		AuthorizationServers: []string{issuer},
 		ScopesSupported:      []string{"projects:read", "projects:write"},

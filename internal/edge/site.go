@@ -1,11 +1,12 @@
 // Package edge serves a built app: the HTTP stack and its guards, bearer
-// auth and scope challenges, the fast lane, the per-caller views, the
-// session quota, the tasks extension, stdio and the go-sdk server vurb
-// puts behind them. It stands apart from the root package, which holds
-// what a user declares and configures, so that the compiler holds the
-// boundary: edge never imports the root. The root hands it a Site (what
-// one app declared, lowered to plain data and functions) and the serve
-// options; internal/engine answers the calls.
+// auth, the front door that reads and parses each request once, scope
+// challenges, the fast lane, the per-caller views, the session quota, the
+// tasks extension, stdio and the go-sdk server vurb puts behind them. It
+// stands apart from the root package, which holds what a user declares
+// and configures, so that the compiler holds the boundary: edge never
+// imports the root. The root hands it a Site (what one app declared,
+// lowered to plain data and functions) and the serve options;
+// internal/engine answers the calls.
 //
 // How a served tools/call flows is written once, in the doc comment of
 // httpServing (stack.go).

@@ -8,14 +8,13 @@ import (
 )
 
 // The writer writes the booleans, numbers and strings of the structs it
-// writes itself as encoding/json does, without calling it. A presented
-// page of 10 rows of four fields, each row with a suggestion, made 139
-// allocations per call when every field went through json.Marshal; with
-// this, values handed to presenters without a copy (reflect.TypeAssert)
-// and each suggested action looked up once per result, it makes 64, and
-// the call costs 1.6 times an unpresented one instead of 2.2 (bench,
-// BenchmarkPresenterPaired). TestPresentedJSONIsEncodingJSON holds these
-// writers to encoding/json's bytes.
+// writes itself as encoding/json does, without calling it. With this,
+// values handed to presenters without a copy (reflect.TypeAssert) and
+// each suggested action looked up once per result, a presented page makes
+// far fewer allocations than when every field went through json.Marshal,
+// and costs less beside an unpresented call (BenchmarkPresenterPaired,
+// bench/README.md). TestPresentedJSONIsEncodingJSON holds these writers to
+// encoding/json's bytes.
 
 // scalarKind reports whether the writer writes values of t itself: a
 // boolean, number or string type that does not marshal itself.

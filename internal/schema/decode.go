@@ -60,10 +60,9 @@ func DecodeSkipping(c *Codec, data []byte, dst any, opts DecodeOptions, skip str
 //
 // It used to take a compiled fast path for small structs of scalars,
 // storing the values through unsafe offsets and checking the rules itself
-// instead of calling encoding/json and the validator: 0.2 µs and 3
-// allocations against about 1 µs and 10 in process, but no difference a
-// served call could measure (issue #12, bench/README.md), so the one path
-// below stayed.
+// instead of calling encoding/json and the validator: faster in process,
+// but no difference a served call could measure (issue #12,
+// bench/README.md), so the one path below stayed.
 func (c *Codec) decode(data []byte, dst any, opts DecodeOptions, skip string) error {
 	if c.pending != "" {
 		panic(c.pending)
