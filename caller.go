@@ -140,12 +140,12 @@ func originOf[P mcp.Params](ctx context.Context, req *mcp.ServerRequest[P], meta
 // OAuth scopes in the caller's verified token (see Caller.Token): a call
 // without them is refused with a message naming the scopes missing, and its
 // action is absent from that caller's tools/list. Served with
-// ScopeChallenges, the action stays listed and the call is answered with
+// WithScopeChallenges, the action stays listed and the call is answered with
 // an HTTP challenge for the scopes instead (step-up authorization). Scopes
 // declared at the app, tool, group and action levels add up.
 //
 // A request with no token (stdio, an in-process App.Call, an HTTP server
-// without BearerAuth) grants no scope: scoped actions refuse it. Give
+// without WithBearerAuth) grants no scope: scoped actions refuse it. Give
 // an in-process call an identity with ContextWithCaller.
 func (a *App) RequireScopes(scopes ...string) *App {
 	a.mustBeMutable()

@@ -84,7 +84,7 @@ func ExampleWithVisibility() {
 	}
 	srv := httptest.NewUnstartedServer(nil)
 	resource := "http://" + srv.Listener.Addr().String()
-	srv.Config.Handler = app.HTTPHandler(vurb.BearerAuth(verify, &oauthex.ProtectedResourceMetadata{Resource: resource}, nil))
+	srv.Config.Handler = app.HTTPHandler(vurb.WithBearerAuth(verify, &oauthex.ProtectedResourceMetadata{Resource: resource}, nil))
 	srv.Start()
 	defer srv.Close()
 

@@ -17,7 +17,7 @@ import (
 // metadata path go to the same handler. With tokens from an OpenID Connect
 // issuer, the verifier is oidc.NewVerifier(ctx, issuer, resource) (see the
 // oidc package); here it knows one opaque token.
-func ExampleBearerAuth() {
+func ExampleWithBearerAuth() {
 	app := vurb.New(vurb.WithName("projects"))
 	vurb.Query(app, "projects.list", func(context.Context, struct{}) ([]string, error) {
 		return []string{"p1", "p2"}, nil
@@ -29,7 +29,7 @@ func ExampleBearerAuth() {
 		}
 		return &auth.TokenInfo{UserID: "alice", Scopes: []string{"projects:read"}, Expiration: time.Now().Add(time.Hour)}, nil
 	}
-	h := app.HTTPHandler(vurb.BearerAuth(verify, &oauthex.ProtectedResourceMetadata{
+	h := app.HTTPHandler(vurb.WithBearerAuth(verify, &oauthex.ProtectedResourceMetadata{
 		Resource:             "https://mcp.example.com/mcp",
 		AuthorizationServers: []string{"https://auth.example.com/"},
 		ScopesSupported:      []string{"projects:read"},
@@ -63,7 +63,7 @@ func ExampleBearerAuth() {
 
 // ScopeChallenges: a token without the scope an action needs is asked for
 // it (MCP's step-up authorization) instead of the action being hidden.
-func ExampleScopeChallenges() {
+func ExampleWithScopeChallenges() {
 	app := vurb.New()
 	vurb.Query(app, "projects.list", func(context.Context, struct{}) (string, error) { return "p1 p2", nil })
 	vurb.Mutation(app, "projects.delete", func(context.Context, struct{}) (string, error) { return "deleted", nil }).
@@ -75,7 +75,7 @@ func ExampleScopeChallenges() {
 		}
 		return &auth.TokenInfo{UserID: "alice", Scopes: []string{"projects:read"}, Expiration: time.Now().Add(time.Hour)}, nil
 	}
-	h := app.HTTPHandler(vurb.ScopeChallenges(), vurb.BearerAuth(verify, &oauthex.ProtectedResourceMetadata{
+	h := app.HTTPHandler(vurb.WithScopeChallenges(), vurb.WithBearerAuth(verify, &oauthex.ProtectedResourceMetadata{
 		Resource:             "https://mcp.example.com/mcp",
 		AuthorizationServers: []string{"https://auth.example.com/"},
 	}, nil))

@@ -189,7 +189,7 @@ func TestScopeChallengesWithoutStepUp(t *testing.T) {
 	}
 
 	defer func() {
-		is.True(strings.Contains(fmt.Sprint(recover()), "ScopeChallenges needs BearerAuth"))
+		is.True(strings.Contains(fmt.Sprint(recover()), "WithScopeChallenges needs WithBearerAuth"))
 	}()
 	stepUpApp().HTTPHandler(vurb.ScopeChallenges())
 }

@@ -228,7 +228,8 @@ func WithRequestStateMaxAge(d time.Duration) Option { return func(c *config) { c
 // WithInlineHandlers runs handlers on the calling goroutine instead of a
 // worker's. By default vurb hands each call's chain to a pooled worker
 // goroutine, so that a handler which ignores its context cannot hold the
-// call past its deadline; the hand-off costs about 1 µs a call. Inline,
+// call past its deadline; the hand-off has a small cost per call
+// (bench/README.md). Inline,
 // that cost is gone, but such a handler holds the call until it returns:
 // the deadline still reaches the handler through ctx, and a handler that
 // returns late gets the timeout message. Choose it when every handler

@@ -289,7 +289,7 @@ func climbs(v string) bool {
 // action the server hides. Each caller reads the manifest of what it
 // sees: an action its token lacks the scopes for (RequireScopes) or its
 // class does not see (WithVisibility) is not in it, as it is not in its
-// tools/list. ScopeChallenges keeps the former in lists: pass it here too,
+// tools/list. WithScopeChallenges keeps the former in lists: pass it here too,
 // and they stay in the manifest. Each manifest is computed from the built
 // app at the first read by a caller who sees it, and kept for the next
 // ones; past 64 kinds of caller, a kept one gives way, to be computed

@@ -155,10 +155,9 @@ var (
 	JSONResults = ResultFormat{name: "JSON"}
 	// TOONResults writes TOON text with the pipe delimiter where it is
 	// shorter than compact JSON, and the JSON where it is not. TOON wins on
-	// lists of uniform records (a header instead of keys on every row,
-	// about a third smaller); on nested, non-uniform records its indentation
-	// and per-item keys cost more than JSON's braces (a fifth larger on
-	// such data). Bytes decide: they are free to count, once both texts
+	// lists of uniform records (a header instead of keys on every row); on
+	// nested, non-uniform records its indentation and per-item keys cost
+	// more than JSON's braces (bench/README.md has the sizes). Bytes decide: they are free to count, once both texts
 	// exist, and track tokens closely for these two notations, whose
 	// savings are whole keys and quotes.
 	TOONResults = ResultFormat{name: "TOON", text: func(v any) (string, error) { return toonText(v) }, orJSON: true, readsJSON: true}

@@ -28,7 +28,7 @@ func ExampleNewVerifier() {
 	if err != nil {
 		log.Fatal(err) // the issuer cannot be reached, or its discovery document names another issuer
 	}
-	log.Fatal(app.ListenAndServe(ctx, ":8080", vurb.BearerAuth(verify, &oauthex.ProtectedResourceMetadata{
+	log.Fatal(app.ListenAndServe(ctx, ":8080", vurb.WithBearerAuth(verify, &oauthex.ProtectedResourceMetadata{
 		Resource:             resource,
 		AuthorizationServers: []string{issuer},
 		ScopesSupported:      []string{"projects:read", "projects:write"},

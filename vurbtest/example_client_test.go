@@ -80,7 +80,7 @@ func ExampleOverHTTP() {
 				next.ServeHTTP(w, r)
 			})
 		}
-		c := vurbtest.New(t, newApp(), vurbtest.OverHTTP(requestID), vurbtest.Serve(vurb.Stateless()))
+		c := vurbtest.New(t, newApp(), vurbtest.OverHTTP(requestID), vurbtest.Serve(vurb.WithStateless()))
 		fmt.Println(c.CallText("projects_names", nil))
 	})
 	// Output:

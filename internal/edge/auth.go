@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
-// BearerAuth is vurb.BearerAuth; see its documentation there.
+// BearerAuth is vurb.WithBearerAuth; see its documentation there.
 func BearerAuth(verifier auth.TokenVerifier, metadata *oauthex.ProtectedResourceMetadata, opts *auth.RequireBearerTokenOptions) ServeOption {
 	rs := newResourceServer(verifier, metadata, opts)
 	return func(c *serveConfig) { c.httpSetting("WithBearerAuth"); c.bearer = rs }

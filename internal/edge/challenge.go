@@ -13,7 +13,7 @@ import (
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
-// ScopeChallenges is vurb.ScopeChallenges; see its documentation there.
+// ScopeChallenges is vurb.WithScopeChallenges; see its documentation there.
 func ScopeChallenges() ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithScopeChallenges"); c.challenges = true }
 }

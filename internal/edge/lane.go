@@ -322,8 +322,8 @@ func (l *lane) runCall(ctx context.Context, _ string, req mcp.Request) (mcp.Resu
 // laneCaps hands runCall the client capabilities the lane already decoded
 // (and caches), as long as the middleware passes the lane's params on:
 // the go-sdk's ClientCapabilities decodes them from _meta again on every
-// call, through a fresh 32 KiB JSON buffer (profiled: 35 KB and ~40
-// allocations per call, a third of a fast-lane call's time). It also
+// call, through a fresh JSON buffer, a large part of a fast-lane call's
+// time (bench/README.md). It also
 // hands on the HTTP client's address, which a CallToolRequest cannot carry.
 type laneCaps struct {
 	params *mcp.CallToolParamsRaw

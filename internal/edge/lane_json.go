@@ -12,7 +12,7 @@ import (
 // The lane reads three small JSON objects per request (the envelope, its
 // params, their _meta) and must know every member of each, exactly as
 // written: decoding them into maps allocated a map and a slice per member,
-// a quarter of the lane's time. members walks an object's top-level
+// a large part of the lane's time (bench/README.md). members walks an object's top-level
 // members in place instead. It reads documents json.Valid accepted, and
 // reports keys written with escapes as not understood (ok false), so that
 // the go-sdk, not the lane, judges anything unusual.

@@ -93,7 +93,7 @@ func (c *serveConfig) allows(tags []string) bool {
 
 func (c *serveConfig) filters() bool { return len(c.include) > 0 || len(c.exclude) > 0 }
 
-// KeepAlive is vurb.KeepAlive; see its documentation there.
+// KeepAlive is vurb.WithKeepAlive; see its documentation there.
 func KeepAlive(d time.Duration) ServeOption {
 	return func(c *serveConfig) { c.keepAlive = d }
 }

@@ -6,22 +6,22 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Stateless is vurb.Stateless; see its documentation there.
+// Stateless is vurb.WithStateless; see its documentation there.
 func Stateless() ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithStateless"); c.stateless = true }
 }
 
-// JSONResponse is vurb.JSONResponse; see its documentation there.
+// JSONResponse is vurb.WithJSONResponse; see its documentation there.
 func JSONResponse() ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithJSONResponse"); c.jsonResponse = true }
 }
 
-// MaxBodyBytes is vurb.MaxBodyBytes; see its documentation there.
+// MaxBodyBytes is vurb.WithMaxBodyBytes; see its documentation there.
 func MaxBodyBytes(n int64) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithMaxBodyBytes"); c.maxBodyBytes = n }
 }
 
-// AllowedOrigins is vurb.AllowedOrigins; see its documentation there.
+// AllowedOrigins is vurb.WithAllowedOrigins; see its documentation there.
 func AllowedOrigins(origins ...string) ServeOption {
 	return func(c *serveConfig) {
 		c.httpSetting("WithAllowedOrigins")
@@ -29,7 +29,7 @@ func AllowedOrigins(origins ...string) ServeOption {
 	}
 }
 
-// AllowedHosts is vurb.AllowedHosts; see its documentation there.
+// AllowedHosts is vurb.WithAllowedHosts; see its documentation there.
 func AllowedHosts(hosts ...string) ServeOption {
 	return func(c *serveConfig) {
 		c.httpSetting("WithAllowedHosts")
@@ -37,7 +37,7 @@ func AllowedHosts(hosts ...string) ServeOption {
 	}
 }
 
-// HTTPOptions is vurb.HTTPOptions; see its documentation there.
+// HTTPOptions is vurb.WithHTTPOptions; see its documentation there.
 func HTTPOptions(opts *mcp.StreamableHTTPOptions) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithHTTPOptions"); c.sdkHTTP = opts }
 }
@@ -50,7 +50,7 @@ func FastLane(enabled bool) ServeOption {
 // DefaultShutdownGrace is vurb.DefaultShutdownGrace; see its documentation there.
 const DefaultShutdownGrace = 10 * time.Second
 
-// ShutdownGrace is vurb.ShutdownGrace; see its documentation there.
+// ShutdownGrace is vurb.WithShutdownGrace; see its documentation there.
 func ShutdownGrace(d time.Duration) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithShutdownGrace"); c.shutdownGrace = d }
 }

@@ -60,42 +60,42 @@ func (t httpTimeouts) resolved() httpTimeouts {
 	}
 }
 
-// ReadHeaderTimeout is vurb.ReadHeaderTimeout; see its documentation there.
+// ReadHeaderTimeout is vurb.WithReadHeaderTimeout; see its documentation there.
 func ReadHeaderTimeout(d time.Duration) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithReadHeaderTimeout"); c.timeouts.header = d }
 }
 
-// BodyReadTimeout is vurb.BodyReadTimeout; see its documentation there.
+// BodyReadTimeout is vurb.WithBodyReadTimeout; see its documentation there.
 func BodyReadTimeout(d time.Duration) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithBodyReadTimeout"); c.timeouts.body = d }
 }
 
-// WriteTimeout is vurb.WriteTimeout; see its documentation there.
+// WriteTimeout is vurb.WithWriteTimeout; see its documentation there.
 func WriteTimeout(d time.Duration) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithWriteTimeout"); c.timeouts.write = d }
 }
 
-// IdleTimeout is vurb.IdleTimeout; see its documentation there.
+// IdleTimeout is vurb.WithIdleTimeout; see its documentation there.
 func IdleTimeout(d time.Duration) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithIdleTimeout"); c.timeouts.idle = d }
 }
 
-// MaxConnections is vurb.MaxConnections; see its documentation there.
+// MaxConnections is vurb.WithMaxConnections; see its documentation there.
 func MaxConnections(n int) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithMaxConnections"); c.maxConns = n }
 }
 
-// SessionIdleTimeout is vurb.SessionIdleTimeout; see its documentation there.
+// SessionIdleTimeout is vurb.WithSessionIdleTimeout; see its documentation there.
 func SessionIdleTimeout(d time.Duration) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithSessionIdleTimeout"); c.sessionIdle = d }
 }
 
-// MaxSessions is vurb.MaxSessions; see its documentation there.
+// MaxSessions is vurb.WithMaxSessions; see its documentation there.
 func MaxSessions(n int) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithMaxSessions"); c.maxSessions = n }
 }
 
-// MaxSessionsPerCaller is vurb.MaxSessionsPerCaller; see its documentation there.
+// MaxSessionsPerCaller is vurb.WithMaxSessionsPerCaller; see its documentation there.
 func MaxSessionsPerCaller(n int) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithMaxSessionsPerCaller"); c.sessionsPerCaller = n }
 }

@@ -32,7 +32,7 @@ type httpServing struct {
 //  4. the front door (front): the in-flight count for a graceful
 //     shutdown, then, for a POST that some front reads, the body read
 //     once within WithMaxBodyBytes and its envelope parsed once (message.go);
-//  5. the scope challenge (ScopeChallenges: 403 naming the scopes a call
+//  5. the scope challenge (WithScopeChallenges: 403 naming the scopes a call
 //     needs, challenge.go);
 //  6. a sessionless request (2026-07-28 without a session, or any under
 //     WithStateless): the tasks front (tasks_front.go), then the fast lane
@@ -98,7 +98,7 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 	f.tasks = a.taskFront(routes, vs, &ho)
 	if cfg.challenges {
 		if cfg.bearer == nil {
-			panic("vurb: ScopeChallenges needs BearerAuth: a challenge names the resource metadata BearerAuth serves, and scopes come from the tokens it verifies")
+			panic("vurb: WithScopeChallenges needs WithBearerAuth: a challenge names the resource metadata WithBearerAuth serves, and scopes come from the tokens it verifies")
 		}
 		if len(a.Scopes) > 0 { // else nothing to challenge for: no body to read
 			f.challenger = a.challenger(&cfg, server, routes, vs)

@@ -34,7 +34,7 @@ const DefaultMaxInFlight = 256
 // StdioOption is vurb.StdioOption; see its documentation there.
 type StdioOption func(*stdioTransport)
 
-// MaxLineBytes is vurb.MaxLineBytes; see its documentation there.
+// MaxLineBytes is vurb.WithMaxLineBytes; see its documentation there.
 func MaxLineBytes(n int) StdioOption {
 	return func(t *stdioTransport) {
 		if n > 0 {
@@ -43,7 +43,7 @@ func MaxLineBytes(n int) StdioOption {
 	}
 }
 
-// MaxInFlight is vurb.MaxInFlight; see its documentation there.
+// MaxInFlight is vurb.WithMaxInFlight; see its documentation there.
 func MaxInFlight(n int) StdioOption {
 	return func(t *stdioTransport) {
 		if n > 0 {

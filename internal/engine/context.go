@@ -12,8 +12,8 @@ import (
 // that no separate context.WithValue is made for it.
 //
 // It used to make the context.WithDeadline lazily, only when something
-// asked for Done or for Err past the deadline: that saved 4 allocations
-// and about 0.6 µs of an in-process call, but nothing the served benchmark
+// asked for Done or for Err past the deadline: that saved allocations and
+// time of an in-process call, but nothing the served benchmark
 // could tell apart from its noise (bench/README.md, "What each hot-path
 // mechanism buys a served call"), so the plain context stayed.
 type callContext struct {

@@ -8,6 +8,6 @@ package engine
 // only by results that name other actions.
 //
 // It is a func, not an interface: Origin lives in every call's context,
-// and eight bytes more put that context past a malloc size class (a call
-// allocated 640 bytes instead of 576 for it with a 16-byte interface).
+// and eight bytes more put that context past a malloc size class
+// (bench/README.md).
 type Sight func(o *Origin, wire, key string) bool

@@ -9,11 +9,10 @@ import (
 // that one which ignores its context cannot hold its call past the
 // deadline. A fresh goroutine per call costs more than its start: it has
 // the smallest stack, and a middleware chain or a handler doing real work
-// grows that stack by copying it, frame by frame, on every call (47 ns per
-// pass-through layer under 100 layers in process). Served, under 100
-// layers, a fresh goroutine per call cost a third of the throughput and
-// doubled p99 at 8 clients (bench/README.md, "What each hot-path mechanism
-// buys a served call"). Workers keep their goroutines, and the stacks
+// grows that stack by copying it, frame by frame, on every call. Served,
+// under deep middleware, a fresh goroutine per call cost much of the
+// throughput and of the p99 (bench/README.md, "What each hot-path
+// mechanism buys a served call"). Workers keep their goroutines, and the stacks
 // those have grown, from one call to the next.
 //
 // The pool holds handles; a worker's goroutine holds only its channels.
