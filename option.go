@@ -204,7 +204,8 @@ func WithServerOptions(opts *mcp.ServerOptions) Option {
 
 // WithRequestStateKeys sets the keys that seal the state a multi-round
 // request carries through the client between rounds (see Ask and Carry):
-// HMAC-SHA256, keys[0] seals and every key opens, so a key is rotated by
+// AES-256-GCM under a key derived from each by HKDF, keys[0] seals and
+// every key opens, so a key is rotated by
 // putting the new one first and dropping the old one once no state sealed
 // with it can still be in flight (ten minutes, see WithRequestStateMaxAge).
 // Every replica behind a load balancer must have the same keys, since a

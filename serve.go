@@ -281,3 +281,16 @@ func (r *ResourceDef) TTL(d time.Duration, public bool) *ResourceDef {
 // DefaultMaxSubscriptions is how many resources one session may be
 // subscribed to at once.
 const DefaultMaxSubscriptions = edge.DefaultMaxSubscriptions
+
+// SessionRecord is what vurb keeps of one handshake-era session: the
+// revision and client it initialized with, its capabilities, the log
+// level it set and the subject that opened it. It is plain data, so that a
+// SessionStore outside the process can hold it.
+type SessionRecord = edge.SessionRecord
+
+// A SessionStore keeps SessionRecords where every replica reads them.
+type SessionStore = edge.SessionStore
+
+// ErrSessionNotFound is what a SessionStore's Load returns, wrapped, for a
+// session it does not hold.
+var ErrSessionNotFound = edge.ErrSessionNotFound

@@ -2,6 +2,7 @@ package edge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -33,6 +34,26 @@ type SessionRecord struct {
 	// Initialized: the client sent notifications/initialized.
 	Initialized bool `json:"initialized,omitempty"`
 }
+
+// A SessionStore keeps the records of handshake-era sessions where every
+// replica of a server reads them, so that a session opened on one replica
+// can be served by any. The default keeps none: a process serves its own
+// sessions.
+type SessionStore interface {
+	// Save stores rec, replacing the record of the same id, for ttl from
+	// now (each save renews it).
+	Save(ctx context.Context, rec *SessionRecord, ttl time.Duration) error
+	// Load returns the record of id, or an error wrapping
+	// ErrSessionNotFound when there is none (or it expired).
+	Load(ctx context.Context, id string) (*SessionRecord, error)
+	// Delete forgets the record of id; forgetting an unknown one is no
+	// error.
+	Delete(ctx context.Context, id string) error
+}
+
+// ErrSessionNotFound is what a SessionStore's Load returns, wrapped, for
+// a session it does not hold.
+var ErrSessionNotFound = errors.New("vurb: session not found")
 
 // sessionTable holds the records of one server's live sessions. A record
 // is made when a session is initialized and dropped when the go-sdk's
