@@ -1,0 +1,234 @@
+package redisstate_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/redisstate"
+)
+
+var ctx = context.Background()
+
+// record is a new working task of caller, kept for ttl.
+func record(caller string, ttl time.Duration) *vurb.TaskRecord {
+	now := time.Now().UTC()
+	return &vurb.TaskRecord{ID: rand.Text(), Owner: "owner-" + caller, Caller: caller, Status: vurb.TaskWorking,
+		CreatedAt: now, UpdatedAt: now, TTL: ttl, PollInterval: time.Second,
+		Tool: "jobs_run", Arguments: json.RawMessage(`{"n":1}`), Version: "2026-07-28"}
+}
+
+// A task is found as created; Update changes it, returns it as stored,
+// keeps its ID and Caller, and drops the change when fn fails.
+func TestTaskCreateGetUpdate(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	s := redisstate.New(startRedis(t).client(t)).Tasks()
+	rec := record("alice", time.Minute)
+	is.NoErr(s.Create(ctx, rec))
+	got, err := s.Get(ctx, rec.ID)
+	is.NoErr(err)
+	is.Equal(got, rec)
+	is.True(got != rec) // a copy
+
+	updated, err := s.Update(ctx, rec.ID, func(t *vurb.TaskRecord) error {
+		t.Status, t.StatusMessage = vurb.TaskCompleted, "done"
+		t.Result = json.RawMessage(`{"content":[]}`)
+		t.ID, t.Caller = "other", "mallory" // not the store's to change
+		return nil
+	})
+	is.NoErr(err)
+	is.Equal(updated.ID, rec.ID)
+	is.Equal(updated.Caller, "alice")
+	is.Equal(updated.Status, vurb.TaskCompleted)
+	got, err = s.Get(ctx, rec.ID)
+	is.NoErr(err)
+	is.Equal(got, updated)
+
+	refused := errors.New("no")
+	_, err = s.Update(ctx, rec.ID, func(t *vurb.TaskRecord) error {
+		t.StatusMessage = "changed"
+		return refused
+	})
+	is.Equal(err, refused) // fn's error, as it is
+	got, err = s.Get(ctx, rec.ID)
+	is.NoErr(err)
+	is.Equal(got.StatusMessage, "done") // unchanged
+
+	err = s.Create(ctx, rec)
+	is.True(err != nil && strings.Contains(err.Error(), "exists already"))
+}
+
+// An unknown task is vurb.ErrTaskNotFound to Get and Update.
+func TestTaskNotFound(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	s := redisstate.New(startRedis(t).client(t)).Tasks()
+	_, err := s.Get(ctx, "nope")
+	is.True(errors.Is(err, vurb.ErrTaskNotFound))
+	called := false
+	_, err = s.Update(ctx, "nope", func(*vurb.TaskRecord) error { called = true; return nil })
+	is.True(errors.Is(err, vurb.ErrTaskNotFound))
+	is.True(!called)
+}
+
+// A task's key expires at the record's Expires time: then Get and Update
+// no longer find it, and Redis holds nothing of it once its space is
+// reclaimed.
+func TestTaskExpires(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	srv := startRedis(t)
+	rdb := srv.client(t)
+	s := redisstate.New(rdb).Tasks()
+	rec := record("alice", 300*time.Millisecond)
+	is.NoErr(s.Create(ctx, rec))
+	ttl, err := rdb.PTTL(ctx, redisstate.DefaultPrefix+"{tasks}:t:"+rec.ID).Result()
+	is.NoErr(err)
+	if ttl <= 200*time.Millisecond || ttl > 300*time.Millisecond {
+		t.Fatalf("the record's key expires in %v; want the 300 ms left of its TTL", ttl)
+	}
+	_, err = s.Update(ctx, rec.ID, func(t *vurb.TaskRecord) error { t.StatusMessage = "half way"; return nil })
+	is.NoErr(err)
+	ttl, err = rdb.PTTL(ctx, redisstate.DefaultPrefix+"{tasks}:t:"+rec.ID).Result()
+	is.NoErr(err)
+	is.True(ttl > 0 && ttl <= 300*time.Millisecond) // an update keeps the expiry
+
+	time.Sleep(350 * time.Millisecond)
+	_, err = s.Get(ctx, rec.ID)
+	is.True(errors.Is(err, vurb.ErrTaskNotFound))
+	_, err = s.Update(ctx, rec.ID, func(*vurb.TaskRecord) error { return nil })
+	is.True(errors.Is(err, vurb.ErrTaskNotFound))
+
+	is.NoErr(s.Create(ctx, record("bob", time.Minute))) // reclaims alice's
+	keys, err := rdb.Keys(ctx, "*").Result()
+	is.NoErr(err)
+	callers, err := rdb.HGetAll(ctx, redisstate.DefaultPrefix+"{tasks}:callers").Result()
+	is.NoErr(err)
+	is.Equal(callers, map[string]string{"bob": "1"})
+	for _, k := range keys {
+		if strings.Contains(k, rec.ID) {
+			t.Fatalf("key %q of an expired task still in Redis", k)
+		}
+	}
+	meta, err := rdb.HLen(ctx, redisstate.DefaultPrefix+"{tasks}:meta").Result()
+	is.NoErr(err)
+	is.Equal(meta, int64(1))
+}
+
+// The store holds at most its bound of tasks, over all callers; the
+// space of expired tasks is reclaimed when a new one needs it.
+func TestTaskStoreFull(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	srv := startRedis(t)
+	s := redisstate.New(srv.client(t), redisstate.WithMaxTasks(4)).Tasks()
+	short := record("a", 200*time.Millisecond)
+	is.NoErr(s.Create(ctx, short))
+	for i := range 3 {
+		is.NoErr(s.Create(ctx, record(fmt.Sprint("caller", i), time.Minute)))
+	}
+	err := s.Create(ctx, record("late", time.Minute))
+	is.True(errors.Is(err, vurb.ErrTaskStoreFull))
+	is.True(!strings.Contains(err.Error(), "share")) // the store is full, not the caller's share
+
+	time.Sleep(250 * time.Millisecond) // short expires: its place is free
+	is.NoErr(s.Create(ctx, record("late", time.Minute)))
+	is.True(errors.Is(s.Create(ctx, record("later", time.Minute)), vurb.ErrTaskStoreFull))
+}
+
+// One caller holds at most its share of tasks and of bytes, so that it
+// refuses nobody but itself; a task that grows past the share is refused
+// and stays as it was; shrinking is always allowed.
+func TestTaskPerCallerShare(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	s := redisstate.New(startRedis(t).client(t), redisstate.WithTaskPerCaller(3, 4096)).Tasks()
+	var first *vurb.TaskRecord
+	for i := range 3 {
+		rec := record("alice", time.Minute)
+		if i == 0 {
+			first = rec
+		}
+		is.NoErr(s.Create(ctx, rec))
+	}
+	err := s.Create(ctx, record("alice", time.Minute))
+	is.True(errors.Is(err, vurb.ErrTaskStoreFull))
+	is.True(strings.Contains(err.Error(), "this caller holds 3 tasks")) // says whose share
+	is.NoErr(s.Create(ctx, record("bob", time.Minute)))                 // bob has his own
+
+	big := json.RawMessage(`"` + strings.Repeat("x", 4096) + `"`)
+	_, err = s.Update(ctx, first.ID, func(t *vurb.TaskRecord) error { t.Result = big; return nil })
+	is.True(errors.Is(err, vurb.ErrTaskStoreFull))
+	got, err := s.Get(ctx, first.ID)
+	is.NoErr(err)
+	is.Equal(len(got.Result), 0) // unchanged
+	_, err = s.Update(ctx, first.ID, func(t *vurb.TaskRecord) error { t.Arguments = nil; return nil })
+	is.NoErr(err) // shrinking fits
+}
+
+// The bound of bytes over all callers holds as the bound of tasks does.
+func TestTaskStoreMaxBytes(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	s := redisstate.New(startRedis(t).client(t), redisstate.WithMaxTaskBytes(2000), redisstate.WithTaskPerCaller(0, 2000)).Tasks()
+	fitted := 0
+	for i := range 20 {
+		err := s.Create(ctx, record(fmt.Sprint("caller", i), time.Minute)) // about 300 bytes each
+		if errors.Is(err, vurb.ErrTaskStoreFull) {
+			break
+		}
+		is.NoErr(err)
+		fitted++
+	}
+	if fitted < 4 || fitted > 7 {
+		t.Fatalf("%d tasks of about 300 bytes fit in 2000 bytes", fitted)
+	}
+}
+
+// Updates from many goroutines on two replicas (two clients, two stores)
+// at once all land: none is lost to another's write.
+func TestTaskConcurrentUpdatesOnTwoReplicas(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	srv := startRedis(t)
+	replicas := []*redisstate.TaskStore{redisstate.New(srv.client(t)).Tasks(), redisstate.New(srv.client(t)).Tasks()}
+	rec := record("alice", time.Minute)
+	is.NoErr(replicas[0].Create(ctx, rec))
+	const goroutines, updates = 16, 8
+	var wg sync.WaitGroup
+	errs := make(chan error, goroutines*updates)
+	for g := range goroutines {
+		s := replicas[g%2]
+		wg.Go(func() {
+			for u := range updates {
+				_, err := s.Update(ctx, rec.ID, func(t *vurb.TaskRecord) error {
+					if t.Answers == nil {
+						t.Answers = map[string]json.RawMessage{}
+					}
+					t.Answers[fmt.Sprintf("g%d-u%d", g, u)] = json.RawMessage(`true`)
+					return nil
+				})
+				if err != nil {
+					errs <- err
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	got, err := replicas[1].Get(ctx, rec.ID)
+	is.NoErr(err)
+	is.Equal(len(got.Answers), goroutines*updates)
+}
