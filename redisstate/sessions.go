@@ -41,12 +41,12 @@ func (s *SessionStore) Save(ctx context.Context, rec *vurb.SessionRecord, ttl ti
 	}
 	data, err := json.Marshal(rec)
 	if err != nil {
-		return fmt.Errorf("redisstate: save session %q: %w", rec.ID, err)
+		return s.failed(fmt.Sprintf("save session %q", rec.ID), err)
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	if err := s.client.Set(ctx, s.key(rec.ID), data, ttl).Err(); err != nil {
-		return fmt.Errorf("redisstate: save session %q: %w", rec.ID, err)
+		return s.failed(fmt.Sprintf("save session %q", rec.ID), err)
 	}
 	return nil
 }
@@ -61,7 +61,7 @@ func (s *SessionStore) Load(ctx context.Context, id string) (*vurb.SessionRecord
 		return nil, fmt.Errorf("%w: %q", vurb.ErrSessionNotFound, id)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("redisstate: load session %q: %w", id, err)
+		return nil, s.failed(fmt.Sprintf("load session %q", id), err)
 	}
 	var rec vurb.SessionRecord
 	if err := json.Unmarshal(data, &rec); err != nil {
@@ -76,7 +76,7 @@ func (s *SessionStore) Delete(ctx context.Context, id string) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	if err := s.client.Del(ctx, s.key(id)).Err(); err != nil {
-		return fmt.Errorf("redisstate: delete session %q: %w", id, err)
+		return s.failed(fmt.Sprintf("delete session %q", id), err)
 	}
 	return nil
 }

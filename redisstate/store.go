@@ -2,7 +2,9 @@ package redisstate
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -126,4 +128,15 @@ func (c *config) bound(ctx context.Context) (context.Context, context.CancelFunc
 		return context.WithTimeout(ctx, c.timeout)
 	}
 	return ctx, func() {}
+}
+
+// failed is the error of op, which Redis failed with err. A timeout says
+// it is the store's bound that passed, and which: go-redis reports a Redis
+// that is down, and retried dials cut short, as the deadline alone.
+func (c *config) failed(op string, err error) error {
+	var ne net.Error
+	if c.timeout > 0 && (errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()) {
+		return fmt.Errorf("redisstate: %s: Redis did not answer within %v (down, or too slow): %w", op, c.timeout, err)
+	}
+	return fmt.Errorf("redisstate: %s: %w", op, err)
 }

@@ -69,7 +69,7 @@ func (s *TaskStore) Create(ctx context.Context, t *vurb.TaskRecord) error {
 	args := append([]any{t.ID, data, len(data), t.Caller, t.Expires().UnixMilli()}, s.limits()...)
 	res, err := createTask.Run(ctx, s.client, s.keys(t.ID), args...).Slice()
 	if err != nil {
-		return fmt.Errorf("redisstate: create task %q: %w", t.ID, err)
+		return s.failed(fmt.Sprintf("create task %q", t.ID), err)
 	}
 	switch answer(res) {
 	case "ok":
@@ -110,7 +110,7 @@ func (s *TaskStore) Update(ctx context.Context, id string, fn func(*vurb.TaskRec
 	for attempt := range MaxUpdateAttempts {
 		if attempt > 0 {
 			if err := backoff(ctx, attempt); err != nil {
-				return nil, fmt.Errorf("redisstate: update task %q: %w", id, err)
+				return nil, s.failed(fmt.Sprintf("update task %q after %d conflicting writes", id, attempt), err)
 			}
 		}
 		t, done, err := s.tryUpdate(ctx, id, fn)
@@ -140,7 +140,7 @@ func (s *TaskStore) tryUpdate(ctx context.Context, id string, fn func(*vurb.Task
 	args := append([]any{id, data, len(data), rev, t.Expires().UnixMilli()}, s.limits()...)
 	res, err := updateTask.Run(ctx, s.client, s.keys(id), args...).Slice()
 	if err != nil {
-		return nil, false, fmt.Errorf("redisstate: update task %q: %w", id, err)
+		return nil, false, s.failed(fmt.Sprintf("update task %q", id), err)
 	}
 	switch answer(res) {
 	case "ok":
@@ -180,7 +180,7 @@ func (s *TaskStore) readError(id string, err error) error {
 	if errors.Is(err, redis.Nil) {
 		return fmt.Errorf("%w: %q", vurb.ErrTaskNotFound, id)
 	}
-	return fmt.Errorf("redisstate: read task %q: %w", id, err)
+	return s.failed(fmt.Sprintf("read task %q", id), err)
 }
 
 // decodeTask decodes the task id, which has expired if its Expires time
