@@ -31,6 +31,10 @@
 // again and retries, a bounded number of times, so two replicas never lose
 // each other's changes.
 //
+// A record's expiry is its Expires time, set by the clock of the replica
+// that created it and kept by the clock of Redis: keep the clocks in step
+// (NTP), as for any TTL a client sets.
+//
 // Every key of the task store shares one hash tag ({tasks}), since the
 // bounds are counted over all tasks in one script: on a Redis Cluster they
 // live on one shard.
