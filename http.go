@@ -348,3 +348,22 @@ func WithShutdownGrace(d time.Duration) ServeOption {
 //
 // Deprecated: use WithShutdownGrace, named as every option is.
 func ShutdownGrace(d time.Duration) ServeOption { return WithShutdownGrace(d) }
+
+// WithSessionStore keeps the records of handshake-era sessions in store,
+// where every replica of the server reads them, so that a session opened
+// on one replica is served by any, with no affinity at the load balancer:
+// a replica that does not hold a session reads its record from the store
+// (once a second at most while it serves it) and answers its plain calls
+// from it; a request that needs the go-sdk's session (an input request, a
+// GET stream) connects one there from the record. The store holds a record
+// for the session idle timeout (WithSessionIdleTimeout), renewed while the
+// session is used, and forgets it when the client ends the session
+// (DELETE). Give every replica the same WithRequestStateKeys too. A store
+// that fails is logged, and each replica serves the sessions it holds.
+// redisstate.New(...).Sessions() is one in Redis.
+func WithSessionStore(store SessionStore) ServeOption {
+	if store == nil {
+		panic("vurb: WithSessionStore needs a store; leave the option out to keep sessions in this process")
+	}
+	return edge.SessionStoreOption(store)
+}

@@ -30,6 +30,7 @@ type serveConfig struct {
 	sdkHTTP           *mcp.StreamableHTTPOptions
 	noLane            bool
 	sessionIdle       time.Duration
+	sessionStore      SessionStore // WithSessionStore: records every replica reads
 	maxSessions       int
 	sessionsPerCaller int
 	timeouts          httpTimeouts

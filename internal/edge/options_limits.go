@@ -90,6 +90,11 @@ func SessionIdleTimeout(d time.Duration) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithSessionIdleTimeout"); c.sessionIdle = d }
 }
 
+// SessionStore is vurb.WithSessionStore; see its documentation there.
+func SessionStoreOption(store SessionStore) ServeOption {
+	return func(c *serveConfig) { c.httpSetting("WithSessionStore"); c.sessionStore = store }
+}
+
 // MaxSessions is vurb.WithMaxSessions; see its documentation there.
 func MaxSessions(n int) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithMaxSessions"); c.maxSessions = n }

@@ -31,8 +31,21 @@ type SessionRecord struct {
 	Capabilities *mcp.ClientCapabilities `json:"capabilities,omitempty"`
 	// LogLevel is what the client set with logging/setLevel, "" before.
 	LogLevel mcp.LoggingLevel `json:"logLevel,omitempty"`
+	// Negotiated is the revision the server answered initialize with.
+	Negotiated string `json:"negotiatedProtocolVersion,omitempty"`
 	// Initialized: the client sent notifications/initialized.
 	Initialized bool `json:"initialized,omitempty"`
+}
+
+// state is the go-sdk's state of a session with rec's facts, to connect
+// it anew on another replica.
+func (rec *SessionRecord) state() *mcp.ServerSessionState {
+	st := &mcp.ServerSessionState{InitializeParams: &mcp.InitializeParams{ProtocolVersion: rec.Version,
+		ClientInfo: rec.Client, Capabilities: rec.Capabilities}, NegotiatedProtocolVersion: rec.Negotiated, LogLevel: rec.LogLevel}
+	if rec.Initialized {
+		st.InitializedParams = &mcp.InitializedParams{}
+	}
+	return st
 }
 
 // A SessionStore keeps the records of handshake-era sessions where every
@@ -64,6 +77,11 @@ type sessionTable struct {
 	idle   time.Duration // 0: sessions never idle out
 	logger *slog.Logger
 	now    func() time.Time
+	// store, when not nil, holds the records every replica reads: a
+	// session this process does not hold is loaded from it, and connected
+	// here (adopt) when a request needs the go-sdk's session.
+	store SessionStore
+	adopt func(rec *SessionRecord) (*mcp.StreamableServerTransport, *mcp.ServerSession, error)
 
 	mu   sync.Mutex
 	live map[string]*sessionEntry
@@ -72,10 +90,15 @@ type sessionTable struct {
 // sessionEntry is a record with what the process knows of its use.
 type sessionEntry struct {
 	rec    SessionRecord
-	ss     *mcp.ServerSession
-	last   time.Time // the last request's end, or when it opened
-	active int       // requests in flight
+	ss     *mcp.ServerSession // nil: loaded from the store, not connected here yet
+	last   time.Time          // the last request's end, or when it opened
+	active int                // requests in flight
 	timer  *time.Timer
+	// transport serves a session this process adopted (connected from
+	// the store's record); nil for one the go-sdk's handler opened.
+	transport *mcp.StreamableServerTransport
+	saved     time.Time // when the store last renewed the record
+	loaded    time.Time // when the record was read from the store
 }
 
 func newSessionTable(idle time.Duration, logger *slog.Logger) *sessionTable {
@@ -96,7 +119,7 @@ func (t *sessionTable) observe(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		switch r := req.(type) {
 		case *mcp.ServerRequest[*mcp.InitializeParams]:
-			t.opened(ctx, ss, r)
+			t.opened(ctx, ss, r, res)
 		case *mcp.InitializedRequest:
 			t.update(ss.ID(), func(rec *SessionRecord) { rec.Initialized = true })
 		case *mcp.ServerRequest[*mcp.SetLoggingLevelParams]:
@@ -109,7 +132,7 @@ func (t *sessionTable) observe(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // opened records the session ss, which the client initialized with r.
-func (t *sessionTable) opened(ctx context.Context, ss *mcp.ServerSession, r *mcp.ServerRequest[*mcp.InitializeParams]) {
+func (t *sessionTable) opened(ctx context.Context, ss *mcp.ServerSession, r *mcp.ServerRequest[*mcp.InitializeParams], res mcp.Result) {
 	o := OriginOf(ctx, r, nil)
 	rec := SessionRecord{ID: ss.ID(), Remote: o.Remote}
 	if r.Params != nil {
@@ -117,6 +140,9 @@ func (t *sessionTable) opened(ctx context.Context, ss *mcp.ServerSession, r *mcp
 	}
 	if r.Extra != nil && r.Extra.TokenInfo != nil {
 		rec.Subject = r.Extra.TokenInfo.UserID
+	}
+	if ir, ok := res.(*mcp.InitializeResult); ok && ir != nil {
+		rec.Negotiated = ir.ProtocolVersion
 	}
 	e := &sessionEntry{rec: rec, ss: ss, last: t.now()}
 	t.mu.Lock()
@@ -129,7 +155,31 @@ func (t *sessionTable) opened(ctx context.Context, ss *mcp.ServerSession, r *mcp
 		e.timer = time.AfterFunc(t.idle, func() { t.expire(rec.ID) })
 	}
 	t.mu.Unlock()
+	t.save(ctx, e, rec)
 	go t.dropAfter(ss)
+}
+
+// ttl is how long the store keeps a record nobody renews.
+func (t *sessionTable) ttl() time.Duration {
+	if t.idle > 0 {
+		return t.idle
+	}
+	return DefaultSessionIdleTimeout
+}
+
+// save writes rec, the record of e, to the store, if there is one. A store
+// that fails is logged: the session goes on in this process.
+func (t *sessionTable) save(ctx context.Context, e *sessionEntry, rec SessionRecord) {
+	if t.store == nil {
+		return
+	}
+	if err := t.store.Save(context.WithoutCancel(ctx), &rec, t.ttl()); err != nil {
+		t.logger.Warn("vurb: saving a session's record failed; other replicas cannot serve it", "session", rec.ID, "err", err)
+		return
+	}
+	t.mu.Lock()
+	e.saved = t.now()
+	t.mu.Unlock()
 }
 
 // dropAfter forgets ss once it has ended.
@@ -150,26 +200,137 @@ func (t *sessionTable) dropAfter(ss *mcp.ServerSession) {
 	t.mu.Unlock()
 }
 
-// update changes the record of the session id, if it is live.
+// update changes the record of the session id, if it is live, and saves
+// it for the other replicas.
 func (t *sessionTable) update(id string, f func(*SessionRecord)) {
 	t.mu.Lock()
-	if e := t.live[id]; e != nil {
-		f(&e.rec)
+	e := t.live[id]
+	if e == nil {
+		t.mu.Unlock()
+		return
 	}
+	f(&e.rec)
+	rec := e.rec
 	t.mu.Unlock()
+	t.save(context.Background(), e, rec)
 }
 
 // begin counts a request on the session id as in flight, and returns its
-// record when the session is live and initialized (nil otherwise).
-func (t *sessionTable) begin(id string) (SessionRecord, *sessionEntry) {
+// record and entry when the session is live here or in the store (a nil
+// entry otherwise). A record read from the store is kept for a moment,
+// so that a session's calls do not each read it; a record the store
+// holds is renewed, at most once in a quarter of its life.
+func (t *sessionTable) begin(ctx context.Context, id string) (SessionRecord, *sessionEntry) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	e := t.live[id]
+	now := t.now()
+	if e != nil && e.ss == nil && now.Sub(e.loaded) > storedRecordFresh {
+		delete(t.live, id) // read anew: another replica may have changed it
+		e = nil
+	}
 	if e == nil {
-		return SessionRecord{}, nil
+		t.mu.Unlock()
+		if t.store == nil {
+			return SessionRecord{}, nil
+		}
+		return t.load(ctx, id)
 	}
 	e.active++
-	return e.rec, e
+	rec := e.rec
+	renew := t.store != nil && now.Sub(e.saved) > t.ttl()/4
+	if renew {
+		e.saved = now // one renewal at a time
+	}
+	t.mu.Unlock()
+	if renew {
+		go t.save(context.WithoutCancel(ctx), e, rec)
+	}
+	return rec, e
+}
+
+// local reports whether e is a session this process's go-sdk handler
+// opened (and serves), rather than one read from the store.
+func (t *sessionTable) local(e *sessionEntry) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return e.ss != nil && e.transport == nil
+}
+
+// storedRecordFresh is how long a record read from the store answers a
+// session's requests before it is read again.
+const storedRecordFresh = time.Second
+
+// load reads the session id's record from the store and keeps it, not
+// connected yet (see connect).
+func (t *sessionTable) load(ctx context.Context, id string) (SessionRecord, *sessionEntry) {
+	rec, err := t.store.Load(ctx, id)
+	if err != nil {
+		if !errors.Is(err, ErrSessionNotFound) {
+			t.logger.Warn("vurb: reading a session's record failed", "session", id, "err", err)
+		}
+		return SessionRecord{}, nil
+	}
+	now := t.now()
+	e := &sessionEntry{rec: *rec, last: now, loaded: now, saved: now, active: 1}
+	t.mu.Lock()
+	if cur := t.live[id]; cur != nil { // loaded or opened meanwhile
+		cur.active++
+		r := cur.rec
+		t.mu.Unlock()
+		return r, cur
+	}
+	t.live[id] = e
+	t.mu.Unlock()
+	return *rec, e
+}
+
+// connect gives the entry of a session opened on another replica a
+// go-sdk session here, from its record, and returns the transport that
+// serves it.
+func (t *sessionTable) connect(e *sessionEntry) (*mcp.StreamableServerTransport, error) {
+	t.mu.Lock()
+	if e.transport != nil {
+		tr := e.transport
+		t.mu.Unlock()
+		return tr, nil
+	}
+	rec := e.rec
+	t.mu.Unlock()
+	tr, ss, err := t.adopt(&rec)
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	if e.transport != nil { // connected meanwhile
+		tr = e.transport
+		t.mu.Unlock()
+		ss.Close()
+		return tr, nil
+	}
+	e.transport, e.ss, e.loaded = tr, ss, t.now()
+	if t.idle > 0 && e.timer == nil {
+		id := rec.ID
+		e.timer = time.AfterFunc(t.idle, func() { t.expire(id) })
+	}
+	t.mu.Unlock()
+	go t.dropAfter(ss)
+	return tr, nil
+}
+
+// ended forgets the session id everywhere: its client ended it.
+func (t *sessionTable) ended(ctx context.Context, id string) {
+	t.mu.Lock()
+	e := t.live[id]
+	delete(t.live, id)
+	t.mu.Unlock()
+	if e != nil && e.ss != nil {
+		e.ss.Close()
+	}
+	if t.store != nil {
+		if err := t.store.Delete(context.WithoutCancel(ctx), id); err != nil {
+			t.logger.Warn("vurb: deleting a session's record failed; it expires by itself", "session", id, "err", err)
+		}
+	}
 }
 
 // end counts the request begin counted as done.
@@ -199,7 +360,9 @@ func (t *sessionTable) expire(id string) {
 	}
 	ss := e.ss
 	t.mu.Unlock()
-	ss.Close() // the go-sdk forgets it; dropAfter forgets the record
+	if ss != nil {
+		ss.Close() // the go-sdk forgets it; dropAfter forgets the record
+	}
 }
 
 // mayUse reports whether the holder of token may use the session of rec:

@@ -1,9 +1,11 @@
 package edge
 
 import (
+	"context"
 	"math"
 	"net/http"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
 )
@@ -88,6 +90,12 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 			// idle timer would close busy sessions: the table times them
 			// out instead.
 			f.table = newSessionTable(ho.SessionTimeout, a.Logger)
+			f.table.store = cfg.sessionStore
+			f.table.adopt = func(rec *SessionRecord) (*mcp.StreamableServerTransport, *mcp.ServerSession, error) {
+				tr := &mcp.StreamableServerTransport{SessionID: rec.ID}
+				ss, err := server.Connect(context.Background(), tr, &mcp.ServerSessionOptions{State: rec.state()})
+				return tr, ss, err
+			}
 			server.AddReceivingMiddleware(f.table.observe)
 			ho.SessionTimeout = 0
 		}
@@ -178,16 +186,19 @@ func sessionlessRevision(version string) bool { return engine.Sessionless(versio
 
 // serveSession serves r, a request of the handshake era, whose body m
 // may be read already: the session lane answers a plain call on a live
-// session, the go-sdk everything else.
+// session, the go-sdk everything else. With a SessionStore, a session
+// opened on another replica is served here too: its record is read from
+// the store, and the go-sdk's session is connected here from it when a
+// request needs one.
 func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message) {
 	id := r.Header.Get(sessionIDHeader)
-	if f.table == nil || id == "" || r.Method != http.MethodPost {
+	if f.table == nil || id == "" {
 		f.sessions.ServeHTTP(w, r)
 		return
 	}
-	rec, e := f.table.begin(id)
+	rec, e := f.table.begin(r.Context(), id)
 	defer f.table.end(e)
-	if e != nil && rec.Initialized {
+	if e != nil && r.Method == http.MethodPost && rec.Initialized {
 		if m == nil {
 			m = readMessage(r, f.maxBody)
 		}
@@ -199,5 +210,39 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message)
 		}
 		m.rewind(r)
 	}
+	if e != nil && f.table.store != nil && !f.table.local(e) {
+		f.serveAdopted(w, r, e)
+		return
+	}
+	if r.Method == http.MethodDelete && f.table.store != nil {
+		defer f.table.ended(r.Context(), id) // after the go-sdk's answer
+	}
 	f.sessions.ServeHTTP(w, r)
+}
+
+// serveAdopted serves r on a session another replica opened, from a
+// go-sdk session connected here from its record.
+func (f *front) serveAdopted(w http.ResponseWriter, r *http.Request, e *sessionEntry) {
+	if !e.rec.mayUse(auth.TokenInfoFromContext(r.Context())) {
+		http.Error(w, "session user mismatch", http.StatusForbidden)
+		return
+	}
+	if r.Method == http.MethodDelete {
+		f.table.ended(r.Context(), e.rec.ID)
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodPost {
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	tr, err := f.table.connect(e)
+	if err != nil {
+		http.Error(w, "session not found", http.StatusNotFound)
+		return
+	}
+	done := f.quota.busy(e.rec.ID)
+	defer done()
+	tr.ServeHTTP(w, r)
 }
