@@ -88,7 +88,7 @@ func TestSessionsServedByAnyReplica(t *testing.T) {
 	}
 	lb.mu.Lock()
 	is.True(lb.served[0] >= 4 && lb.served[1] >= 4) // both replicas served the session
-	lb.down[0] = true                             // the replica that opened it is gone
+	lb.down[0] = true                               // the replica that opened it is gone
 	lb.mu.Unlock()
 	for range 4 {
 		is.Equal(text("docs_who", map[string]any{}), cs.ID()+"|roamer")
