@@ -41,7 +41,13 @@ func guard(next http.Handler, cfg *serveConfig) http.Handler {
 // that is not loopback.
 func rebound(r *http.Request) bool {
 	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	return ok && local != nil && loopback(local.String()) && !loopback(r.Host)
+	if !ok || local == nil {
+		return false
+	}
+	if tcp, ok := local.(*net.TCPAddr); ok { // the common listener: no address to format and parse
+		return tcp.IP.IsLoopback() && !loopback(r.Host)
+	}
+	return loopback(local.String()) && !loopback(r.Host)
 }
 
 func originAllowed(origin string, r *http.Request, cfg *serveConfig) bool {

@@ -3,6 +3,7 @@ package edge
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -120,8 +121,10 @@ func requestID(raw []byte) (jsonrpc.ID, bool) {
 	if s, ok := plainString(raw); ok {
 		v = s
 	} else if integer(raw) {
-		var n float64
-		if json.Unmarshal(raw, &n) != nil {
+		// As encoding/json reads a number into a float64 (strconv, with
+		// the same rounding), without its reflection.
+		n, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil {
 			return jsonrpc.ID{}, false
 		}
 		v = n
