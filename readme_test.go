@@ -49,40 +49,43 @@ import (
 
 // readmeImports are the packages a fragment may name without importing.
 var readmeImports = map[string]string{
-	"context":   "context",
-	"errors":    "errors",
-	"fmt":       "fmt",
-	"http":      "net/http",
-	"json":      "encoding/json",
-	"log":       "log",
-	"os":        "os",
-	"regexp":    "regexp",
-	"slices":    "slices",
-	"atomic":    "sync/atomic",
-	"signal":    "os/signal",
-	"strings":   "strings",
-	"testing":   "testing",
-	"time":      "time",
-	"auth":      "github.com/modelcontextprotocol/go-sdk/auth",
-	"mcp":       "github.com/modelcontextprotocol/go-sdk/mcp",
-	"oauthex":   "github.com/modelcontextprotocol/go-sdk/oauthex",
-	"validator": "github.com/go-playground/validator/v10",
-	"vurb":      "github.com/vurb-go/vurb",
-	"oidc":      "github.com/vurb-go/vurb/oidc",
-	"schema":    "github.com/vurb-go/vurb/schema",
-	"vurbotel":  "github.com/vurb-go/vurb/otel",
-	"vurbtest":  "github.com/vurb-go/vurb/vurbtest",
+	"context":    "context",
+	"errors":     "errors",
+	"fmt":        "fmt",
+	"http":       "net/http",
+	"json":       "encoding/json",
+	"log":        "log",
+	"os":         "os",
+	"regexp":     "regexp",
+	"slices":     "slices",
+	"atomic":     "sync/atomic",
+	"signal":     "os/signal",
+	"strings":    "strings",
+	"testing":    "testing",
+	"time":       "time",
+	"auth":       "github.com/modelcontextprotocol/go-sdk/auth",
+	"mcp":        "github.com/modelcontextprotocol/go-sdk/mcp",
+	"oauthex":    "github.com/modelcontextprotocol/go-sdk/oauthex",
+	"validator":  "github.com/go-playground/validator/v10",
+	"vurb":       "github.com/vurb-go/vurb",
+	"oidc":       "github.com/vurb-go/vurb/oidc",
+	"schema":     "github.com/vurb-go/vurb/schema",
+	"vurbotel":   "github.com/vurb-go/vurb/otel",
+	"vurbtest":   "github.com/vurb-go/vurb/vurbtest",
+	"redis":      "github.com/redis/go-redis/v9",
+	"redisstate": "github.com/vurb-go/vurb/redisstate",
 }
 
 // readmeModules are the nested modules the blocks may import from, beside
 // this one.
-var readmeModules = []string{"otel"}
+var readmeModules = []string{"otel", "redisstate"}
 
 // readmePlaceholders are what a reader's program has before it pastes a
 // fragment: a context, an app, its handlers and the types of the README's
 // running example, which the prose names without writing them again.
 var readmePlaceholders = map[string]string{
 	"ctx":               "var ctx = context.Background()",
+	"stateKey":          "var stateKey = make([]byte, 32)",
 	"deployMD":          "var deployMD = \"---\\nname: deploy\\ndescription: Deploy the service\\n---\\nRun scripts/deploy.sh.\\n\"",
 	"script":            "var script = []byte(\"#!/bin/sh\\n\")",
 	"app":               "var app = vurb.New()",
