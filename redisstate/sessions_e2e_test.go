@@ -25,14 +25,14 @@ import (
 // it for both.
 
 // sessionReplica is one replica's handler, with its own Redis client.
-func sessionReplica(t *testing.T, client *redis.Client) http.Handler {
+func sessionReplica(t *testing.T, client *redis.Client, opts ...vurb.ServeOption) http.Handler {
 	t.Helper()
 	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)), vurb.WithRequestStateKeys([]byte("0123456789abcdef0123456789abcdef")))
 	vurb.Query(app, "docs.who", func(ctx context.Context, _ struct{}) (string, error) {
 		c := vurb.CallerFrom(ctx)
 		return c.SessionID + "|" + c.Client.Name, nil
 	})
-	return app.HTTPHandler(vurb.WithSessionStore(redisstate.New(client).Sessions()))
+	return app.HTTPHandler(append([]vurb.ServeOption{vurb.WithSessionStore(redisstate.New(client).Sessions())}, opts...)...)
 }
 
 // roundRobin sends each request to the next live replica.
@@ -60,9 +60,18 @@ func (b *roundRobin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestSessionsServedByAnyReplica(t *testing.T) {
-	is := is.New(t)
 	rs := startRedis(t)
-	lb := &roundRobin{replicas: []http.Handler{sessionReplica(t, rs.client(t)), sessionReplica(t, rs.client(t))},
+	for _, mode := range []struct {
+		name string
+		opts []vurb.ServeOption
+	}{{"session lane", nil}, {"go-sdk only", []vurb.ServeOption{vurb.WithFastLane(false)}}} {
+		t.Run(mode.name, func(t *testing.T) { sessionsServedByAnyReplica(t, rs, mode.opts) })
+	}
+}
+
+func sessionsServedByAnyReplica(t *testing.T, rs *redisServer, opts []vurb.ServeOption) {
+	is := is.New(t)
+	lb := &roundRobin{replicas: []http.Handler{sessionReplica(t, rs.client(t), opts...), sessionReplica(t, rs.client(t), opts...)},
 		down: map[int]bool{}, served: make([]int, 2)}
 	srv := httptest.NewServer(lb)
 	defer srv.Close()

@@ -85,8 +85,9 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 		f.lane = newLane(f.sdkStateless, a.Plan.Runtime(), routes, impl, &ho, userCacheable, a.RequestMW, vs)
 	}
 	if !ho.Stateless {
-		if f.lane != nil {
-			// The session lane answers calls the go-sdk never sees, so its
+		if f.lane != nil || cfg.sessionStore != nil {
+			// The session lane, and the replicas that share a session
+			// store, answer calls this go-sdk handler never sees, so its
 			// idle timer would close busy sessions: the table times them
 			// out instead.
 			f.table = newSessionTable(ho.SessionTimeout, a.Logger)
@@ -198,7 +199,7 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message)
 	}
 	rec, e := f.table.begin(r.Context(), id)
 	defer f.table.end(e)
-	if e != nil && r.Method == http.MethodPost && rec.Initialized {
+	if e != nil && f.lane != nil && r.Method == http.MethodPost && rec.Initialized {
 		if m == nil {
 			m = readMessage(r, f.maxBody)
 		}
