@@ -26,11 +26,11 @@ func TestRedisHungIsAnErrorWithinTheTimeout(t *testing.T) {
 	is.NoErr(err)
 	is.True(ok)
 
-	is.NoErr(srv.cmd.Process.Signal(syscall.SIGSTOP))
+	is.NoErr(srv.Signal(syscall.SIGSTOP))
 	start := time.Now()
 	ok, _, err = s.Take(ctx, "k", r)
 	took := time.Since(start)
-	is.NoErr(srv.cmd.Process.Signal(syscall.SIGCONT))
+	is.NoErr(srv.Signal(syscall.SIGCONT))
 	if err == nil {
 		t.Fatal("Take with Redis hung returned no error")
 	}

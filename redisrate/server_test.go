@@ -1,135 +1,33 @@
 package redisrate_test
 
 import (
-	"context"
-	"flag"
-	"fmt"
-	"net"
-	"os"
-	"os/exec"
-	"strconv"
 	"testing"
-	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/vurb-go/vurb/internal/redisserver"
 )
 
-// The tests run against a real redis-server, started by the tests
-// themselves as a child process on 127.0.0.1 with nothing saved to disk.
-// Without the binary they skip, unless CI is set: then they fail, since
-// CI must never skip them.
+// The tests run against a real redis-server of their own
+// (internal/redisserver): without the binary they skip, unless CI is set,
+// when they fail instead.
 
-// redisServer is a redis-server child process.
-type redisServer struct {
-	addr string
-	cmd  *exec.Cmd
-}
+// redisServer is a test's redis-server.
+type redisServer struct{ *redisserver.Server }
 
 // startRedis starts a redis-server of the test's own, stopped at the
 // test's end.
-func startRedis(t testing.TB) *redisServer {
-	t.Helper()
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("redis-server not found; CI must run these tests: apt-get install redis-server")
-		}
-		t.Skip("redis-server not found: install it (apt-get install redis-server) to run this test; with CI set it fails instead")
-	}
-	srv, err := launchRedis()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.stop)
-	return srv
-}
+func startRedis(t testing.TB) *redisServer { return &redisServer{redisserver.Start(t)} }
 
-// launchRedis starts redis-server on a free port and waits until it
-// answers PING. A port taken between the check and the start is retried.
-func launchRedis() (*redisServer, error) {
-	var last error
-	for range 5 {
-		port, err := freePort()
-		if err != nil {
-			return nil, err
-		}
-		srv := &redisServer{addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port))}
-		srv.cmd = exec.Command("redis-server", "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-			"--save", "", "--appendonly", "no", "--loglevel", "warning")
-		if err := srv.cmd.Start(); err != nil {
-			return nil, fmt.Errorf("start redis-server: %w", err)
-		}
-		if last = srv.waitReady(5 * time.Second); last == nil {
-			return srv, nil
-		}
-		srv.stop()
-	}
-	return nil, fmt.Errorf("redis-server never answered PING: %w", last)
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-func (s *redisServer) waitReady(within time.Duration) error {
-	c := redis.NewClient(&redis.Options{Addr: s.addr, MaxRetries: -1})
-	defer c.Close()
-	deadline := time.Now().Add(within)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-		err := c.Ping(ctx).Err()
-		cancel()
-		if err == nil || time.Now().After(deadline) {
-			return err
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// stop kills the server and waits for it to exit; a second stop does
-// nothing.
-func (s *redisServer) stop() {
-	if s.cmd.ProcessState != nil {
-		return
-	}
-	_ = s.cmd.Process.Kill()
-	_ = s.cmd.Wait()
-}
+func (s *redisServer) stop() { s.Stop() }
 
 // client returns a go-redis client of the server, closed at the test's
 // end: each is a replica's own connection pool, set as the docs advise.
 func (s *redisServer) client(t testing.TB) *redis.Client {
 	t.Helper()
-	c := redis.NewClient(&redis.Options{Addr: s.addr, ContextTimeoutEnabled: true})
+	c := redis.NewClient(&redis.Options{Addr: s.Addr, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { _ = c.Close() })
 	return c
 }
 
-// TestMain starts the redis-server the Example uses, at REDIS_ADDR, as a
-// deployment would give it. Without the binary the example cannot run: it
-// is left out, and the tests skip one by one (or fail, with CI set).
-func TestMain(m *testing.M) {
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		if os.Getenv("CI") == "" {
-			fmt.Fprintln(os.Stderr, "redisrate: redis-server not found; the tests skip and the example is left out (apt-get install redis-server)")
-			flag.Parse()
-			if run := flag.Lookup("test.run"); run.Value.String() == "" {
-				_ = run.Value.Set("^Test")
-			}
-		}
-		os.Exit(m.Run())
-	}
-	srv, err := launchRedis()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	os.Setenv("REDIS_ADDR", srv.addr)
-	code := m.Run()
-	srv.stop()
-	os.Exit(code)
-}
+// TestMain gives the examples a redis-server at REDIS_ADDR.
+func TestMain(m *testing.M) { redisserver.Main(m, "redisrate") }

@@ -23,8 +23,8 @@ func TestRedisHungFailsWithinTheTimeout(t *testing.T) {
 	st := redisstate.New(srv.client(t), redisstate.WithTimeout(timeout))
 	task := works(t, st)
 
-	is.NoErr(srv.cmd.Process.Signal(syscall.SIGSTOP))
+	is.NoErr(srv.Signal(syscall.SIGSTOP))
 	failsFast(t, st, task, timeout, "hung")
-	is.NoErr(srv.cmd.Process.Signal(syscall.SIGCONT))
+	is.NoErr(srv.Signal(syscall.SIGCONT))
 	works(t, st)
 }
