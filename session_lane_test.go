@@ -192,3 +192,56 @@ func TestSessionLaneHandsOver(t *testing.T) {
 	is.Equal(runs["ask"], 2)   // stopped in the lane when it asked, run again on the session
 	is.Equal(runs["log"], 3)   // once unheard; once stopped in the lane and once on the session
 }
+
+// TestSessionLaneServesConcurrentCallsOfOneSession: many calls of one
+// session at once, through the lane and handed over alike, each get their
+// own answer, and the session stays usable (run it with -race).
+func TestSessionLaneServesConcurrentCallsOfOneSession(t *testing.T) {
+	is := is.New(t)
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+	vurb.Query(app, "docs.echo", func(ctx context.Context, in laneInput) (string, error) {
+		if in.Query == "log" {
+			_ = vurb.Log(ctx, "warning", "x") // hands the call over once the client set a level
+		}
+		return in.Query + "|" + vurb.CallerFrom(ctx).SessionID, nil
+	})
+	srv := httptest.NewServer(app.HTTPHandler())
+	defer srv.Close()
+	client := mcp.NewClient(&mcp.Implementation{Name: "many", Version: "1"}, &mcp.ClientOptions{
+		LoggingMessageHandler: func(context.Context, *mcp.LoggingMessageRequest) {},
+	})
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	is.NoErr(err)
+	defer cs.Close()
+	is.NoErr(cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "info"}))
+
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 16 {
+				q := fmt.Sprintf("q%d-%d", g, i)
+				if i%4 == 0 {
+					q = "log"
+				}
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "docs_echo", Arguments: map[string]any{"query": q}})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if got := res.Content[0].(*mcp.TextContent).Text; got != q+"|"+cs.ID() {
+					errs <- fmt.Errorf("asked %q, got %q", q, got)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
