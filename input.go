@@ -68,7 +68,7 @@ var (
 // validated. See the package's input requests for how a round works.
 func Ask[T any](ctx context.Context, id, message string) (T, error) {
 	var zero T
-	codec := schema.CodecFor(reflect.TypeFor[T]())
+	codec := askCodec[T](ctx)
 	var requested map[string]any
 	if err := json.Unmarshal(codec.Schema(), &requested); err != nil {
 		return zero, err
@@ -159,6 +159,15 @@ func ask[R mcp.InputResponse](ctx context.Context, id string, req mcp.InputReque
 	}
 	r.Ask(id, req)
 	return zero, fmt.Errorf("%w: %s %q", ErrInputRequired, kind, id)
+}
+
+// askCodec is the codec of T, built by the app's validator when ctx is
+// an app's request (outside one, Ask refuses to ask just after).
+func askCodec[T any](ctx context.Context) *schema.Codec {
+	if r := engine.RoundFrom(ctx); r != nil && r.Validator() != nil {
+		return r.Validator().CodecFor(reflect.TypeFor[T]())
+	}
+	return schema.CodecFor(reflect.TypeFor[T]())
 }
 
 // Capability names a client capability: Elicitation, Sampling or Roots.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-playground/validator/v10"
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -334,4 +336,34 @@ func TestLabelsKeepTheirOwnTitleAndSurviveNotes(t *testing.T) {
 	args := c.Prompts()[0].Arguments
 	is.Equal(args[0].Title, "Full name")
 	is.Equal(args[1].Title, "Code")
+}
+
+// answer is asked with a rule only the app's own validator knows.
+type answer struct {
+	Yes bool `json:"yes" validate:"agreed" description:"Agree?"`
+}
+
+// TestAskValidatesWithTheAppsRules: what Ask asks for is decoded and
+// validated by the app's own validator, with its rules, as a tool's
+// arguments are; the process shares no validator between apps.
+func TestAskValidatesWithTheAppsRules(t *testing.T) {
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(version, func(t *testing.T) {
+			is := is.New(t)
+			app := vurb.New(vurb.WithRule("agreed", func(fl validator.FieldLevel) bool { return fl.Field().Bool() }, "must be agreed to"))
+			vurb.Action(app, "terms.accept", func(ctx context.Context, _ struct{}) (string, error) {
+				got, err := vurb.Ask[answer](ctx, "terms", "Agree to the terms?")
+				if err != nil {
+					return "", err
+				}
+				return fmt.Sprint(got.Yes), nil
+			})
+			var asked atomic.Int32
+			cs := connectVersion(t, version, app, answeringClient(&asked))
+			res, err := callRaw(t, cs, "terms_accept", `{}`)
+			is.NoErr(err)
+			is.Equal(text(res), "true")
+			is.Equal(asked.Load(), int32(1))
+		})
+	}
 }

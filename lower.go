@@ -27,6 +27,7 @@ func (a *App) lower() engine.Spec {
 func (a *App) runtime() *engine.Runtime {
 	m := a.cfg.messages
 	rt := &engine.Runtime{
+		Validator: a.cfg.validator,
 		Logger:    a.cfg.logger,
 		Inline:    a.cfg.inline,
 		Describer: a.cfg.describer,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/schema"
 )
 
 // ErrInputRequired is what a handler returns (wrapped or not) to end the
@@ -33,7 +34,10 @@ type Round struct {
 	// detached: a handshake-era request answered away from its session
 	// (Origin.Detached), whose input requests hand the call over.
 	detached bool
-	version  string // the request's revision, "" in-process
+	// validator is the app's (Runtime.Validator), for the codecs of what
+	// the round asks.
+	validator *schema.Validator
+	version   string // the request's revision, "" in-process
 	// What the round's state is sealed to (see Binding), computed when
 	// first needed.
 	request string
@@ -50,6 +54,9 @@ type Round struct {
 func (r *Round) Start(answers mcp.InputResponseMap, caps *mcp.ClientCapabilities, carried []byte) {
 	r.answers, r.caps, r.carried = answers, caps, carried
 }
+
+// Validator returns the app's validator, nil outside an app's request.
+func (r *Round) Validator() *schema.Validator { return r.validator }
 
 // Session returns the session of a handshake-era request, which can be
 // asked for input directly, in the same round; nil for a request of a
@@ -160,7 +167,7 @@ func RoundFrom(ctx context.Context) *Round {
 // must have been sealed for the same request, caller and arguments (see
 // Binding), and returns the protocol error a client reads when it fails.
 func OpenRound(rt *Runtime, r *Round, request string, o *Origin, args []byte) error {
-	r.request, r.origin, r.args = request, o, args
+	r.request, r.origin, r.args, r.validator = request, o, args, rt.Validator
 	var carried []byte
 	if o.RequestState != "" {
 		var err error

@@ -15,6 +15,9 @@ import (
 type Runtime struct {
 	Logger   *slog.Logger
 	Observer Observer // nil: no events, and a call pays one nil check
+	// Validator is the app's: the codecs of what a call asks the client
+	// for (Ask) are built with it, as the tools' are.
+	Validator *schema.Validator
 	// Decode carries the argument limits and the schema messages.
 	Decode   schema.DecodeOptions
 	Messages Messages
