@@ -90,7 +90,7 @@ func SessionIdleTimeout(d time.Duration) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithSessionIdleTimeout"); c.sessionIdle = d }
 }
 
-// SessionStore is vurb.WithSessionStore; see its documentation there.
+// SessionStoreOption is vurb.WithSessionStore; see its documentation there.
 func SessionStoreOption(store SessionStore) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithSessionStore"); c.sessionStore = store }
 }
