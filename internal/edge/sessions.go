@@ -110,16 +110,23 @@ func newSessionTable(idle time.Duration, logger *slog.Logger) *sessionTable {
 func (t *sessionTable) observe(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
-		if err != nil {
-			return res, err
-		}
 		ss, ok := req.GetSession().(*mcp.ServerSession)
 		if !ok || ss == nil || ss.ID() == "" {
 			return res, err
 		}
-		switch r := req.(type) {
-		case *mcp.ServerRequest[*mcp.InitializeParams]:
+		if r, ok := req.(*mcp.ServerRequest[*mcp.InitializeParams]); ok && err == nil {
 			t.opened(ctx, ss, r, res)
+			return res, err
+		}
+		// Any other first request of a session (a refused initialize, a
+		// ping that opened one) is kept too, unnamed: the table's idle
+		// timer is the only one that closes the go-sdk's sessions (see
+		// httpServing).
+		t.seen(ss)
+		if err != nil {
+			return res, err
+		}
+		switch r := req.(type) {
 		case *mcp.InitializedRequest:
 			t.update(ss.ID(), func(rec *SessionRecord) { rec.Initialized = true })
 		case *mcp.ServerRequest[*mcp.SetLoggingLevelParams]:
@@ -146,8 +153,14 @@ func (t *sessionTable) opened(ctx context.Context, ss *mcp.ServerSession, r *mcp
 	}
 	e := &sessionEntry{rec: rec, ss: ss, last: t.now()}
 	t.mu.Lock()
-	if t.live[rec.ID] != nil { // initialized twice: the go-sdk refuses that, keep the first
+	if cur := t.live[rec.ID]; cur != nil {
+		if cur.rec.Version != "" || cur.ss != ss { // initialized twice: the go-sdk refuses that, keep the first
+			t.mu.Unlock()
+			return
+		}
+		cur.rec = rec // kept unnamed (seen) before its initialize
 		t.mu.Unlock()
+		t.save(ctx, cur, rec)
 		return
 	}
 	t.live[rec.ID] = e
@@ -180,6 +193,23 @@ func (t *sessionTable) save(ctx context.Context, e *sessionEntry, rec SessionRec
 	t.mu.Lock()
 	e.saved = t.now()
 	t.mu.Unlock()
+}
+
+// seen keeps ss, which no initialize opened, so that it idles out.
+func (t *sessionTable) seen(ss *mcp.ServerSession) {
+	t.mu.Lock()
+	if t.live[ss.ID()] != nil {
+		t.mu.Unlock()
+		return
+	}
+	id := ss.ID()
+	e := &sessionEntry{rec: SessionRecord{ID: id}, ss: ss, last: t.now()}
+	t.live[id] = e
+	if t.idle > 0 {
+		e.timer = time.AfterFunc(t.idle, func() { t.expire(id) })
+	}
+	t.mu.Unlock()
+	go t.dropAfter(ss)
 }
 
 // dropAfter forgets ss once it has ended.
