@@ -36,6 +36,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"net/http"
 	"os"
@@ -508,6 +509,11 @@ func main() {
 	// loopback listener, which blocks DNS rebinding.
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", app.HTTPHandler(serveOpts...))
+	// For a load balancer's health check (scripts/replicas.sh): 200 while
+	// the process serves.
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, "ok\n")
+	})
 	srv := &http.Server{Addr: *addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	stopped := make(chan struct{})
 	go func() {
