@@ -40,6 +40,8 @@
 #                         each at 2026-07-28 and forced at 2025-11-25, every
 #                         check that applies required to be SUCCESS (default:
 #                         the three SEP-2640 skills scenarios; '' for none)
+#   CONFORMANCE_EXTENSION_ERAS  the revisions each extension scenario runs at
+#                         (default '2026-07-28 2025-11-25')
 #   CONFORMANCE_URL       test an already running server at this URL instead of
 #                         starting one (the server command is then ignored)
 #   CONFORMANCE_HOST      host to bind/test (default 127.0.0.1; the suite's
@@ -331,7 +333,7 @@ if [[ -z "${CONFORMANCE_ARGS:-}" ]]; then
 	# at its own revision (2026-07-28), then forced onto the handshake
 	# era, and passes only when every check that applies is SUCCESS.
 	for scenario in ${CONFORMANCE_EXTENSIONS-$EXTENSION_SCENARIOS}; do
-		for era in 2026-07-28 2025-11-25; do
+		for era in ${CONFORMANCE_EXTENSION_ERAS:-2026-07-28 2025-11-25}; do
 			log "extension scenario $scenario at $era"
 			STRICT=1 run_suite --scenario "$scenario" --spec-version "$era" --force
 			if ((suite_rc != 0 || summary_rc != 0)); then overall_rc=1; fi
