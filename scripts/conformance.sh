@@ -6,13 +6,13 @@
 #   scripts/conformance.sh [server-command...]
 #
 # With no arguments the server under test is the project's example:
-#   go run ./examples/conformance -http {addr}
+#   go run . -http {addr}     (in examples/conformance, a module of its own)
 # which must serve streamable HTTP at http://{addr}/mcp.
 #
 # Placeholders in the server command (any argument, anywhere in it):
 #   {addr}  127.0.0.1:PORT      {host}  127.0.0.1      {port}  PORT
-# PORT is a free port picked by this script. The command is run from the
-# repository root. Examples:
+# PORT is a free port picked by this script. A command given is run from the
+# repository root; the default one from examples/conformance. Examples:
 #   scripts/conformance.sh
 #   scripts/conformance.sh /tmp/everything-server -http={addr} -stateless=false
 #   CONFORMANCE_ARGS='--scenario tools-call-with-progress' scripts/conformance.sh
@@ -40,6 +40,8 @@
 #                         each at 2026-07-28 and forced at 2025-11-25, every
 #                         check that applies required to be SUCCESS (default:
 #                         the three SEP-2640 skills scenarios; '' for none)
+#   CONFORMANCE_EXTENSION_ERAS  the revisions each extension scenario runs at
+#                         (default '2026-07-28 2025-11-25')
 #   CONFORMANCE_URL       test an already running server at this URL instead of
 #                         starting one (the server command is then ignored)
 #   CONFORMANCE_HOST      host to bind/test (default 127.0.0.1; the suite's
@@ -199,8 +201,12 @@ else
 	PORT="${CONFORMANCE_PORT:-$(free_port)}"
 	ADDR="$HOST:$PORT"
 	URL="http://$ADDR$MCP_PATH"
+	SERVER_DIR="$ROOT"
 	if (($# == 0)); then
-		set -- go run ./examples/conformance -http '{addr}'
+		# examples/conformance is a module of its own (it requires
+		# go-redis, for -redis, which vurb's go.mod never lists).
+		SERVER_DIR="$ROOT/examples/conformance"
+		set -- go run . -http '{addr}'
 	fi
 	cmd=()
 	for arg in "$@"; do
@@ -210,7 +216,7 @@ else
 		cmd+=("$arg")
 	done
 	log "starting server: ${cmd[*]}"
-	cd "$ROOT"
+	cd "$SERVER_DIR"
 	if command -v setsid >/dev/null 2>&1; then
 		setsid "${cmd[@]}" >"$SERVER_LOG" 2>&1 </dev/null &
 	else
@@ -327,7 +333,7 @@ if [[ -z "${CONFORMANCE_ARGS:-}" ]]; then
 	# at its own revision (2026-07-28), then forced onto the handshake
 	# era, and passes only when every check that applies is SUCCESS.
 	for scenario in ${CONFORMANCE_EXTENSIONS-$EXTENSION_SCENARIOS}; do
-		for era in 2026-07-28 2025-11-25; do
+		for era in ${CONFORMANCE_EXTENSION_ERAS:-2026-07-28 2025-11-25}; do
 			log "extension scenario $scenario at $era"
 			STRICT=1 run_suite --scenario "$scenario" --spec-version "$era" --force
 			if ((suite_rc != 0 || summary_rc != 0)); then overall_rc=1; fi

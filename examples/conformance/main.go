@@ -10,9 +10,18 @@
 // elicitation and the session lifecycle) and a loopback address (for the
 // DNS-rebinding check), so serve it on 127.0.0.1.
 //
-//	go run ./examples/conformance                      # stdio
-//	go run ./examples/conformance -http 127.0.0.1:3001 # http://127.0.0.1:3001/mcp
-//	scripts/conformance.sh                             # runs the suite against it
+//	go run .                      # stdio (from examples/conformance)
+//	go run . -http 127.0.0.1:3001 # http://127.0.0.1:3001/mcp
+//	scripts/conformance.sh        # runs the suite against it
+//
+// With -redis redis://HOST:PORT it keeps its tasks and its handshake-era
+// sessions in that Redis (redisstate), and seals request state with a key
+// every replica shares (-state-key, 32 bytes in hex; without it a key is
+// derived from the -redis URL, which is for tests only: anyone who knows
+// the URL knows the key). Several processes started so behind one load
+// balancer are the replicas of one server; scripts/replicas.sh runs the
+// suite through HAProxy in front of three of them (issue #30). It is a
+// module of its own, so that vurb's go.mod never lists a Redis client.
 //
 // In vurb's flat exposition the dotted action "test.simple_text" is the MCP
 // tool "test_simple_text": the names below are the suite's.
@@ -20,11 +29,14 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"net/http"
 	"os"
@@ -34,7 +46,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/redis/go-redis/v9"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/redisstate"
 )
 
 // The suite's test media: a 1×1 PNG and a silent WAV.
@@ -55,13 +69,14 @@ func mustBase64(s string) []byte {
 // update of it every few seconds.
 const WatchedResource = "test://watched-resource"
 
-// NewApp declares the server. It is separate from main so tests can call it.
-func NewApp() *vurb.App {
-	app := vurb.New(
+// NewApp declares the server, with opts after its own. It is separate from
+// main so tests can call it.
+func NewApp(opts ...vurb.Option) *vurb.App {
+	app := vurb.New(append([]vurb.Option{
 		vurb.WithName("vurb-conformance"),
 		vurb.WithVersion("1.0.0"),
 		vurb.WithInstructions("Test server for the MCP conformance suite."),
-	)
+	}, opts...)...)
 	declareTools(app)
 	declareInputTools(app)
 	declareTaskTools(app)
@@ -416,14 +431,70 @@ func announceUpdates(ctx context.Context, app *vurb.App, interval time.Duration)
 	}
 }
 
+// Shared is what the replicas of one server share: a Redis for their
+// tasks and sessions, and the key that seals request state.
+type Shared struct {
+	Addr  string // the Redis's host:port
+	Store *redisstate.Store
+	Key   []byte
+}
+
+// OpenShared connects to the Redis at redisURL (redis://HOST:PORT) and
+// decodes stateKey (hex, at least 16 bytes). An empty stateKey derives one
+// from redisURL: for tests only, since anyone who knows the URL then knows
+// the key.
+func OpenShared(redisURL, stateKey string) (*Shared, error) {
+	opts, err := redis.ParseURL(redisURL)
+	if err != nil {
+		return nil, fmt.Errorf("-redis: %w", err)
+	}
+	// Without it go-redis waits out its ReadTimeout on a Redis that hangs
+	// (redisstate's doc).
+	opts.ContextTimeoutEnabled = true
+	var key []byte
+	if stateKey != "" {
+		if key, err = hex.DecodeString(stateKey); err != nil {
+			return nil, fmt.Errorf("-state-key: %w", err)
+		}
+		if len(key) < 16 {
+			return nil, fmt.Errorf("-state-key: %d bytes; give 32 random bytes in hex", len(key))
+		}
+	} else {
+		sum := sha256.Sum256([]byte("vurb-conformance request state, for tests only: " + redisURL))
+		key = sum[:]
+	}
+	return &Shared{Addr: opts.Addr, Store: redisstate.New(redis.NewClient(opts)), Key: key}, nil
+}
+
 func main() {
 	addr := flag.String("http", "", "serve streamable HTTP at http://ADDR/mcp instead of stdio")
+	redisURL := flag.String("redis", "", "keep tasks and sessions in the Redis at redis://HOST:PORT, shared with the other replicas")
+	stateKey := flag.String("state-key", os.Getenv("CONFORMANCE_STATE_KEY"),
+		"with -redis: the request-state key every replica shares, 32 bytes in hex (default $CONFORMANCE_STATE_KEY; if empty, one derived from the -redis URL, for tests only)")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	app := NewApp()
+	var shared *Shared
+	var opts []vurb.Option
+	if *redisURL != "" {
+		var err error
+		if shared, err = OpenShared(*redisURL, *stateKey); err != nil {
+			log.Fatalf("conformance: %v", err)
+		}
+		if *stateKey == "" {
+			log.Printf("conformance: request-state key derived from the -redis URL: for tests only")
+		}
+		opts = append(opts, vurb.WithRequestStateKeys(shared.Key))
+	}
+	app := NewApp(opts...)
+	var serveOpts []vurb.ServeOption
+	if shared != nil {
+		app.ConfigureTasks(vurb.TaskConfig{Store: shared.Store.Tasks()})
+		serveOpts = append(serveOpts, vurb.WithSessionStore(shared.Store.Sessions()))
+		log.Printf("conformance: tasks and sessions in Redis at %s", shared.Addr)
+	}
 	go announceUpdates(ctx, app, 3*time.Second)
 
 	if *addr == "" {
@@ -437,7 +508,12 @@ func main() {
 	// subscriptions. The go-sdk refuses non-loopback Host headers on a
 	// loopback listener, which blocks DNS rebinding.
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", app.HTTPHandler())
+	mux.Handle("/mcp", app.HTTPHandler(serveOpts...))
+	// For a load balancer's health check (scripts/replicas.sh): 200 while
+	// the process serves.
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, "ok\n")
+	})
 	srv := &http.Server{Addr: *addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	stopped := make(chan struct{})
 	go func() {

@@ -358,3 +358,26 @@ func TestJSONSchema2020Tool(t *testing.T) {
 	is.True(bad.IsError)
 	is.Equal(textOf(t, bad.Content[0]), "[json_schema_2020_12_tool] invalid arguments: missing property 'phone'")
 }
+
+// OpenShared needs no running Redis: the client dials on first use.
+func TestOpenShared(t *testing.T) {
+	is := is.New(t)
+	a, err := OpenShared("redis://127.0.0.1:6399", "")
+	is.NoErr(err)
+	b, err := OpenShared("redis://127.0.0.1:6399", "")
+	is.NoErr(err)
+	is.Equal(a.Key, b.Key) // replicas given one URL derive one key
+	is.Equal(len(a.Key), 32)
+	is.Equal(a.Addr, "127.0.0.1:6399")
+
+	c, err := OpenShared("redis://127.0.0.1:6399", strings.Repeat("ab", 32))
+	is.NoErr(err)
+	is.Equal(c.Key, bytes.Repeat([]byte{0xab}, 32))
+
+	_, err = OpenShared("redis://127.0.0.1:6399", "zz")
+	is.True(err != nil) // not hex
+	_, err = OpenShared("redis://127.0.0.1:6399", "abcd")
+	is.True(err != nil) // too short
+	_, err = OpenShared("http://127.0.0.1:6399", "")
+	is.True(err != nil) // not a Redis URL
+}
