@@ -106,6 +106,15 @@ func (a *Site) cut(srv *http.Server, hs *httpServing) error {
 	for ss := range hs.server.Sessions() {
 		ss.Close()
 	}
+	// A handler's return is not its answer on the wire: net/http writes
+	// what it buffered after the handler returns. Shut down again, briefly,
+	// so that each connection goes idle once its answer is out, then close
+	// what is left.
+	settled, cancel := context.WithTimeout(context.Background(), cutAnswers)
+	defer cancel()
+	if srv.Shutdown(settled) == nil {
+		return nil
+	}
 	return srv.Close()
 }
 
