@@ -200,6 +200,15 @@ type MemoryTaskStore = edge.MemoryTaskStore
 // A MemoryTaskStoreOption sets a bound of NewMemoryTaskStore.
 type MemoryTaskStoreOption = edge.MemoryTaskStoreOption
 
+// TaskCallerShare is the default share of one caller in a task store that
+// holds at most maxTasks tasks and maxBytes bytes: a sixteenth of each
+// (DefaultTaskCallerShare), but at least 16 tasks and 1 MiB where the
+// store has them, so a small store is not cut in sixteen. Stores of your
+// own apply it as NewMemoryTaskStore does.
+func TaskCallerShare(maxTasks int, maxBytes int64) (tasks int, bytes int64) {
+	return edge.TaskCallerShare(maxTasks, maxBytes)
+}
+
 // WithTaskStoreMaxBytes bounds the bytes of records a NewMemoryTaskStore
 // keeps (default DefaultMaxTaskBytes).
 func WithTaskStoreMaxBytes(n int64) MemoryTaskStoreOption { return edge.TaskStoreMaxBytes(n) }

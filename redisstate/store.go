@@ -107,11 +107,12 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 	if c.timeout < 0 {
 		panic(fmt.Sprintf("redisstate: WithTimeout(%v): give a positive bound, or 0 for none", c.timeout))
 	}
-	if c.perCaller == 0 { // as vurb.NewMemoryTaskStore: a small store is not cut in sixteen
-		c.perCaller = max(c.maxTasks/vurb.DefaultTaskCallerShare, min(c.maxTasks, 16))
+	tasks, bytes := vurb.TaskCallerShare(c.maxTasks, c.maxBytes) // as vurb.NewMemoryTaskStore
+	if c.perCaller == 0 {
+		c.perCaller = tasks
 	}
 	if c.perCallerBytes == 0 {
-		c.perCallerBytes = max(c.maxBytes/vurb.DefaultTaskCallerShare, min(c.maxBytes, 1<<20))
+		c.perCallerBytes = bytes
 	}
 	return &Store{tasks: newTaskStore(client, c), sessions: newSessionStore(client, c)}
 }

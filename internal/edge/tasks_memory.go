@@ -68,13 +68,20 @@ func NewMemoryTaskStore(maxTasks int, opts ...MemoryTaskStoreOption) *MemoryTask
 	for _, o := range opts {
 		o(s)
 	}
+	tasks, bytes := TaskCallerShare(s.max, s.maxBytes)
 	if s.perCaller == 0 {
-		s.perCaller = max(s.max/DefaultTaskCallerShare, min(s.max, 16)) // a small store is not cut in sixteen
+		s.perCaller = tasks
 	}
 	if s.perCallerBytes == 0 {
-		s.perCallerBytes = max(s.maxBytes/DefaultTaskCallerShare, min(s.maxBytes, 1<<20))
+		s.perCallerBytes = bytes
 	}
 	return s
+}
+
+// TaskCallerShare is vurb.TaskCallerShare; see its documentation there.
+func TaskCallerShare(maxTasks int, maxBytes int64) (tasks int, bytes int64) {
+	// A small store is not cut in sixteen.
+	return max(maxTasks/DefaultTaskCallerShare, min(maxTasks, 16)), max(maxBytes/DefaultTaskCallerShare, min(maxBytes, 1<<20))
 }
 
 // Create adds t, first dropping expired tasks when there is no room.
