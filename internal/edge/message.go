@@ -51,14 +51,6 @@ func readMessage(r *http.Request, maxBody int64) *message {
 	return m
 }
 
-// rewind gives r a body that reads m again from its start, for the handler
-// behind a front that read it.
-func (m *message) rewind(r *http.Request) {
-	if m != nil && m.whole {
-		r.Body = io.NopCloser(bytes.NewReader(m.body))
-	}
-}
-
 // rpc returns the parsed envelope of m, parsing it on first use.
 func (m *message) rpc() *rpc {
 	if !m.parsed {

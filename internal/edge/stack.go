@@ -171,8 +171,7 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if f.lane != nil && f.lane.serve(w, r, m) {
 		return
 	}
-	m.rewind(r)
-	f.sdkStateless.ServeHTTP(w, r)
+	f.sdkStateless.ServeHTTP(w, r) // r.Body reads what readMessage read: no front consumes it
 }
 
 // The MCP HTTP headers vurb reads (net/http canonicalises their case).
@@ -209,7 +208,6 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message)
 		if answered {
 			return
 		}
-		m.rewind(r)
 	}
 	if e != nil && f.table.store != nil && !f.table.local(e) {
 		f.serveAdopted(w, r, e)
