@@ -64,6 +64,8 @@ type config struct {
 	callLimits limitSet
 	rateStore  RateStore
 
+	replicas Replicas // WithReplicas
+
 	// The validator the app's codecs run: made by finish, with the rules
 	// WithRule registered.
 	rules     []rule

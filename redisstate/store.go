@@ -28,6 +28,7 @@ const DefaultTimeout = 250 * time.Millisecond
 type Store struct {
 	tasks    *TaskStore
 	sessions *SessionStore
+	bus      *Bus
 }
 
 // Option configures a Store.
@@ -114,7 +115,7 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 	if c.perCallerBytes == 0 {
 		c.perCallerBytes = bytes
 	}
-	return &Store{tasks: newTaskStore(client, c), sessions: newSessionStore(client, c)}
+	return &Store{tasks: newTaskStore(client, c), sessions: newSessionStore(client, c), bus: newBus(client, c)}
 }
 
 // Tasks returns the store of tasks, for vurb.TaskConfig's Store.
@@ -122,6 +123,15 @@ func (s *Store) Tasks() *TaskStore { return s.tasks }
 
 // Sessions returns the store of handshake-era sessions.
 func (s *Store) Sessions() *SessionStore { return s.sessions }
+
+// Bus returns the replicas' message bus.
+func (s *Store) Bus() *Bus { return s.bus }
+
+// Replicas returns the stores and the bus for vurb.WithReplicas: the one
+// option that makes an app a replica sharing this Redis.
+func (s *Store) Replicas() vurb.Replicas {
+	return vurb.Replicas{Sessions: s.sessions, Tasks: s.tasks, Bus: s.bus}
+}
 
 // bound returns ctx bounded by the timeout, if there is one.
 func (c *config) bound(ctx context.Context) (context.Context, context.CancelFunc) {

@@ -486,15 +486,12 @@ func main() {
 		if *stateKey == "" {
 			log.Printf("conformance: request-state key derived from the -redis URL: for tests only")
 		}
-		opts = append(opts, vurb.WithRequestStateKeys(shared.Key))
+		// One option: sessions, tasks and the bus between replicas in Redis.
+		opts = append(opts, vurb.WithReplicas(shared.Store.Replicas()), vurb.WithRequestStateKeys(shared.Key))
+		log.Printf("conformance: tasks, sessions and the replicas' bus in Redis at %s", shared.Addr)
 	}
 	app := NewApp(opts...)
 	var serveOpts []vurb.ServeOption
-	if shared != nil {
-		app.ConfigureTasks(vurb.TaskConfig{Store: shared.Store.Tasks()})
-		serveOpts = append(serveOpts, vurb.WithSessionStore(shared.Store.Sessions()))
-		log.Printf("conformance: tasks and sessions in Redis at %s", shared.Addr)
-	}
 	go announceUpdates(ctx, app, 3*time.Second)
 
 	if *addr == "" {

@@ -54,6 +54,15 @@ func (s *serverSet) live() []*mcp.Server {
 
 // NotifyResourceUpdated is vurb.NotifyResourceUpdated; see its documentation there.
 func (a *Site) NotifyResourceUpdated(ctx context.Context, uri string) error {
+	if h := a.replicaHub(); h != nil {
+		h.publish(ctx, busMessage{Kind: busResource, URI: uri})
+	}
+	return a.notifyLocal(ctx, uri)
+}
+
+// notifyLocal tells the subscribers of this process's servers that uri
+// was updated.
+func (a *Site) notifyLocal(ctx context.Context, uri string) error {
 	var errs []error
 	for _, s := range a.servers.live() {
 		if err := ctx.Err(); err != nil {

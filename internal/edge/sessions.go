@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -35,6 +36,10 @@ type SessionRecord struct {
 	Negotiated string `json:"negotiatedProtocolVersion,omitempty"`
 	// Initialized: the client sent notifications/initialized.
 	Initialized bool `json:"initialized,omitempty"`
+	// Subscriptions are the URIs of the resources the session is
+	// subscribed to, so that a replica that connects a go-sdk session
+	// from the record subscribes it there too.
+	Subscriptions []string `json:"subscriptions,omitempty"`
 }
 
 // state is the go-sdk's state of a session with rec's facts, to connect
@@ -82,6 +87,9 @@ type sessionTable struct {
 	// here (adopt) when a request needs the go-sdk's session.
 	store SessionStore
 	adopt func(rec *SessionRecord) (*mcp.StreamableServerTransport, *mcp.ServerSession, error)
+	// hub, when not nil, carries to the other replicas what a session's
+	// requests changed here (bus.go).
+	hub *hub
 
 	mu   sync.Mutex
 	live map[string]*sessionEntry
@@ -128,10 +136,31 @@ func (t *sessionTable) observe(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		switch r := req.(type) {
 		case *mcp.InitializedRequest:
-			t.update(ss.ID(), func(rec *SessionRecord) { rec.Initialized = true })
+			t.update(ss.ID(), func(rec *SessionRecord) bool { rec.Initialized = true; return true })
 		case *mcp.ServerRequest[*mcp.SetLoggingLevelParams]:
-			if r.Params != nil {
-				t.update(ss.ID(), func(rec *SessionRecord) { rec.LogLevel = r.Params.Level })
+			if p := r.Params; p != nil {
+				t.update(ss.ID(), func(rec *SessionRecord) bool { rec.LogLevel = p.Level; return true })
+				t.tell(ctx, ss.ID(), p.Meta, method, &mcp.SetLoggingLevelParams{Meta: replayMeta(), Level: p.Level})
+			}
+		case *mcp.SubscribeRequest:
+			if p := r.Params; p != nil {
+				t.update(ss.ID(), func(rec *SessionRecord) bool {
+					if slices.Contains(rec.Subscriptions, p.URI) {
+						return false
+					}
+					rec.Subscriptions = append(rec.Subscriptions, p.URI)
+					return true
+				})
+				t.tell(ctx, ss.ID(), p.Meta, method, &mcp.SubscribeParams{Meta: replayMeta(), URI: p.URI})
+			}
+		case *mcp.UnsubscribeRequest:
+			if p := r.Params; p != nil {
+				t.update(ss.ID(), func(rec *SessionRecord) bool {
+					n := len(rec.Subscriptions)
+					rec.Subscriptions = slices.DeleteFunc(rec.Subscriptions, func(u string) bool { return u == p.URI })
+					return len(rec.Subscriptions) != n
+				})
+				t.tell(ctx, ss.ID(), p.Meta, method, &mcp.UnsubscribeParams{Meta: replayMeta(), URI: p.URI})
 			}
 		}
 		return res, err
@@ -231,18 +260,65 @@ func (t *sessionTable) dropAfter(ss *mcp.ServerSession) {
 }
 
 // update changes the record of the session id, if it is live, and saves
-// it for the other replicas.
-func (t *sessionTable) update(id string, f func(*SessionRecord)) {
+// it for the other replicas when f reports a change.
+func (t *sessionTable) update(id string, f func(*SessionRecord) bool) {
 	t.mu.Lock()
 	e := t.live[id]
 	if e == nil {
 		t.mu.Unlock()
 		return
 	}
-	f(&e.rec)
 	rec := e.rec
+	rec.Subscriptions = slices.Clone(rec.Subscriptions)
+	if !f(&rec) {
+		t.mu.Unlock()
+		return
+	}
+	e.rec = rec
 	t.mu.Unlock()
 	t.save(context.Background(), e, rec)
+}
+
+// tell announces to the other replicas that the session id made the
+// request method with params, unless meta marks it as replayed here
+// already. It runs before the go-sdk answers the request, so that the
+// client's next request, wherever it lands, finds the change made.
+func (t *sessionTable) tell(ctx context.Context, id string, meta mcp.Meta, method string, params any) {
+	if t.hub == nil || replayed(meta) {
+		return
+	}
+	if msg := replayRequest(method, params); msg != nil {
+		t.hub.announce(ctx, id, msg)
+	}
+}
+
+// holding returns the entry of the session id when this process holds a
+// go-sdk session of it. A record read from the store and not connected
+// is forgotten instead, to be read anew.
+func (t *sessionTable) holding(id string) (*sessionEntry, SessionRecord) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	e := t.live[id]
+	if e == nil {
+		return nil, SessionRecord{}
+	}
+	if e.ss == nil {
+		delete(t.live, id)
+		return nil, SessionRecord{}
+	}
+	return e, e.rec
+}
+
+// forget drops what this process holds of the session id, which another
+// replica ended.
+func (t *sessionTable) forget(id string) {
+	t.mu.Lock()
+	e := t.live[id]
+	delete(t.live, id)
+	t.mu.Unlock()
+	if e != nil && e.ss != nil {
+		e.ss.Close()
+	}
 }
 
 // begin counts a request on the session id as in flight, and returns its
@@ -316,26 +392,26 @@ func (t *sessionTable) load(ctx context.Context, id string) (SessionRecord, *ses
 
 // connect gives the entry of a session opened on another replica a
 // go-sdk session here, from its record, and returns the transport that
-// serves it.
-func (t *sessionTable) connect(e *sessionEntry) (*mcp.StreamableServerTransport, error) {
+// serves it; fresh reports that this call connected it.
+func (t *sessionTable) connect(e *sessionEntry) (_ *mcp.StreamableServerTransport, fresh bool, _ error) {
 	t.mu.Lock()
 	if e.transport != nil {
 		tr := e.transport
 		t.mu.Unlock()
-		return tr, nil
+		return tr, false, nil
 	}
 	rec := e.rec
 	t.mu.Unlock()
 	tr, ss, err := t.adopt(&rec)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	t.mu.Lock()
 	if e.transport != nil { // connected meanwhile
 		tr = e.transport
 		t.mu.Unlock()
 		ss.Close()
-		return tr, nil
+		return tr, false, nil
 	}
 	e.transport, e.ss, e.loaded = tr, ss, t.now()
 	if t.idle > 0 && e.timer == nil {
@@ -344,7 +420,7 @@ func (t *sessionTable) connect(e *sessionEntry) (*mcp.StreamableServerTransport,
 	}
 	t.mu.Unlock()
 	go t.dropAfter(ss)
-	return tr, nil
+	return tr, true, nil
 }
 
 // ended forgets the session id everywhere: its client ended it.
@@ -361,6 +437,16 @@ func (t *sessionTable) ended(ctx context.Context, id string) {
 			t.logger.Warn("vurb: deleting a session's record failed; it expires by itself", "session", id, "err", err)
 		}
 	}
+	if t.hub != nil {
+		t.hub.publish(ctx, busMessage{Kind: busEnded, Session: id})
+	}
+}
+
+// record returns e's record as it stands.
+func (t *sessionTable) record(e *sessionEntry) SessionRecord {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return e.rec
 }
 
 // end counts the request begin counted as done.

@@ -66,8 +66,16 @@ type Site struct {
 	SkillCacheable func(req mcp.Request, c *mcp.Cacheable, listTTLMs int)
 	// Tasks is what the app declared about tasks (nil: no task action).
 	Tasks *TaskTable
+	// Bus carries what one replica learns to the others (WithReplicas;
+	// nil: one process, no bus). SessionStore is the handlers' session
+	// store when their options name none.
+	Bus          Bus
+	SessionStore SessionStore
 
 	servers serverSet
+
+	hubOnce sync.Once
+	hub     *hub
 
 	callViewsOnce sync.Once
 	callViews     *Views

@@ -84,6 +84,9 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 		impl := &mcp.Implementation{Name: a.Name, Version: a.Version}
 		f.lane = newLane(f.sdkStateless, a.Plan.Runtime(), routes, impl, &ho, userCacheable, a.RequestMW, vs)
 	}
+	if cfg.sessionStore == nil {
+		cfg.sessionStore = a.SessionStore
+	}
 	if !ho.Stateless {
 		if f.lane != nil || cfg.sessionStore != nil {
 			// The session lane, and the replicas that share a session
@@ -99,9 +102,15 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 			}
 			server.AddReceivingMiddleware(f.table.observe)
 			ho.SessionTimeout = 0
+			if f.table.store != nil {
+				if f.table.hub = a.replicaHub(); f.table.hub != nil {
+					f.table.hub.join(f)
+				}
+			}
 		}
-		f.sessions = capSessions(withRemote(mcp.NewStreamableHTTPHandler(getServer, &ho)), server,
-			cfg.sessionCap(), cfg.sessionShare(), false)
+		f.sdkSessions = withRemote(mcp.NewStreamableHTTPHandler(getServer, &ho))
+		f.sdkReplay = replayAs(f.sdkSessions)
+		f.sessions = capSessions(f.sdkSessions, server, cfg.sessionCap(), cfg.sessionShare(), false)
 		f.quota, _ = f.sessions.(*sessionQuota)
 	}
 	f.tasks = a.taskFront(routes, vs, &ho)
@@ -144,6 +153,8 @@ type front struct {
 
 	sdkStateless http.Handler
 	sessions     http.Handler  // the session quota and the go-sdk's stateful handler; nil under Stateless
+	sdkSessions  http.Handler  // the go-sdk's stateful handler alone, for replayed messages (replay.go)
+	sdkReplay    http.Handler  // sdkSessions for a replayed message of a session with a subject
 	quota        *sessionQuota // nil: sessions unbounded, or none
 	table        *sessionTable // the sessions' records, for the session lane; nil without it
 }
@@ -198,6 +209,14 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message)
 	}
 	rec, e := f.table.begin(r.Context(), id)
 	defer f.table.end(e)
+	if e != nil && f.table.hub != nil && r.Method == http.MethodPost && rec.mayUse(auth.TokenInfoFromContext(r.Context())) {
+		if m == nil {
+			m = readMessage(r, f.maxBody)
+		}
+		if relayed(m) { // what answers or stops a request of this session another replica may hold
+			f.table.hub.announce(r.Context(), id, m.body)
+		}
+	}
 	if e != nil && f.lane != nil && r.Method == http.MethodPost && rec.Initialized {
 		if m == nil {
 			m = readMessage(r, f.maxBody)
@@ -236,12 +255,40 @@ func (f *front) serveAdopted(w http.ResponseWriter, r *http.Request, e *sessionE
 		http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	tr, err := f.table.connect(e)
+	tr, fresh, err := f.table.connect(e)
 	if err != nil {
 		http.Error(w, "session not found", http.StatusNotFound)
 		return
 	}
+	if fresh { // subscribed on other replicas: here too, for this replica's streams
+		rec := f.table.record(e)
+		for _, uri := range rec.Subscriptions {
+			f.inject(r.Context(), e, &rec, replayRequest("resources/subscribe", &mcp.SubscribeParams{Meta: replayMeta(), URI: uri}))
+		}
+	}
 	done := f.quota.busy(e.rec.ID)
 	defer done()
 	tr.ServeHTTP(w, r)
+}
+
+// relayed reports whether m is a message every replica holding its
+// session must see: an answer to a request the server sent (elicitation,
+// sampling, roots), which the replica that sent it waits for, or a
+// notification about a request in flight or the client's roots.
+func relayed(m *message) bool {
+	if m == nil || !m.whole {
+		return false
+	}
+	e := m.rpc()
+	if !e.ok {
+		return false
+	}
+	if e.method == nil { // a response: an id, and a result or an error
+		return len(e.id) > 0 && e.others
+	}
+	switch string(e.method) {
+	case `"notifications/cancelled"`, `"notifications/roots/list_changed"`:
+		return e.id == nil
+	}
+	return false
 }

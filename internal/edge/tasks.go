@@ -49,6 +49,7 @@ type TaskTable struct {
 	actions map[string]TaskSpec // by canonical key ("reports.build")
 	config  TaskConfig
 	running *runningTasks
+	shared  TaskStore // the replicas' store, when TaskConfig names none
 }
 
 // NewTaskTable returns an empty table.
@@ -60,6 +61,14 @@ func NewTaskTable() *TaskTable {
 func (t *TaskTable) Declare(key string, spec TaskSpec) {
 	t.mu.Lock()
 	t.actions[key] = spec
+	t.mu.Unlock()
+}
+
+// Share makes store the table's store unless TaskConfig names one: the
+// store the app's replicas share (WithReplicas).
+func (t *TaskTable) Share(store TaskStore) {
+	t.mu.Lock()
+	t.shared = store
 	t.mu.Unlock()
 }
 

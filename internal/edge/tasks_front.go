@@ -34,6 +34,9 @@ type taskFront struct {
 	// The go-sdk's own cross-origin check, which the front must not
 	// bypass (Host and Origin are checked before any front: see guard).
 	crossOrigin *http.CrossOriginProtection
+	// hub tells the other replicas of a cancelled task, which may run
+	// there (nil: one process).
+	hub *hub
 }
 
 // taskFront returns the front of the app's tasks over the routes a
@@ -47,7 +50,7 @@ func (a *Site) taskFront(routes []engine.Route, vs *Views, ho *mcp.StreamableHTT
 	impl := &mcp.Implementation{Name: a.Name, Version: a.Version}
 	meta, _ := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl}) // strings only: it cannot fail
 	f := &taskFront{s: s, enc: &lane{impl: impl, json: ho.JSONResponse, serverMeta: meta},
-		headered: map[string]bool{}, crossOrigin: ho.CrossOriginProtection}
+		headered: map[string]bool{}, crossOrigin: ho.CrossOriginProtection, hub: a.replicaHub()}
 	if len(a.RequestMW) > 0 {
 		rt := a.Plan.Runtime()
 		f.mw = append([]mcp.Middleware{containPanics(rt, a.Logger)}, a.RequestMW...)

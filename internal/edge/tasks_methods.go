@@ -163,6 +163,9 @@ func (f *taskFront) cancel(r *http.Request, id string) ([]byte, error) {
 		return nil, f.s.storeError(id, err)
 	}
 	f.s.interrupt(id)
+	if f.hub != nil { // the task may run on another replica
+		f.hub.publish(r.Context(), busMessage{Kind: busTaskCancelled, Session: id})
+	}
 	return ackResult(f.enc.serverMeta), nil
 }
 

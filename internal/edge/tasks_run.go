@@ -98,6 +98,9 @@ func newTaskServer(t *TaskTable, routes []engine.Route, rt *engine.Runtime, logg
 	}
 	t.mu.Lock()
 	if t.config.Store == nil { // made once, under the lock: every handler of the app shares it
+		t.config.Store = t.shared
+	}
+	if t.config.Store == nil {
 		t.config.Store = NewMemoryTaskStore(DefaultMaxTasks)
 	}
 	cfg := t.config
@@ -366,8 +369,11 @@ func (s *taskServer) untrack(id string) {
 }
 
 // interrupt cancels the run of task id, if it runs in this process.
-func (s *taskServer) interrupt(id string) {
-	r := s.running
+func (s *taskServer) interrupt(id string) { s.running.interrupt(id) }
+
+// interrupt cancels the context of the task id, if it runs in this
+// process.
+func (r *runningTasks) interrupt(id string) {
 	r.mu.Lock()
 	cancel := r.m[id]
 	delete(r.m, id)

@@ -1,0 +1,184 @@
+package edge
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+	"weak"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Replicas of one server behind a balancer without affinity each hold
+// some of a session's pieces: the POST stream of a call that asked the
+// client a question, the GET stream that waits for notifications, the
+// go-sdk session a subscription was made on. What one replica learns that
+// the others must act on travels on a Bus: the answer to a question
+// another replica asked, a session's new log level or subscription, a
+// session ended, a resource updated. A single process has no bus and
+// needs none.
+
+// A Bus carries messages between the replicas of one server. redisstate's
+// is Redis publish/subscribe.
+type Bus interface {
+	// Publish sends msg to every replica subscribed, this one included.
+	Publish(ctx context.Context, msg []byte) error
+	// Subscribe calls deliver with each message published from now on,
+	// in order and on one goroutine, until ctx is done. It returns at once;
+	// a subscription that breaks resumes by itself, and what was published
+	// meanwhile is lost.
+	Subscribe(ctx context.Context, deliver func(msg []byte))
+}
+
+// The kinds of bus messages.
+const (
+	// busSession: a message one replica received for a session, which
+	// every replica holding the session passes to its go-sdk session.
+	busSession = "session"
+	// busEnded: the session's client ended it.
+	busEnded = "ended"
+	// busResource: a resource was updated.
+	busResource = "resource"
+	// busTaskCancelled: a client cancelled the task (whose id is in
+	// Session), which may run on any replica.
+	busTaskCancelled = "task-cancelled"
+)
+
+// busMessage is what travels on the bus, as JSON.
+type busMessage struct {
+	From    string          `json:"from"` // the replica that published it, which ignores it
+	Kind    string          `json:"kind"`
+	Session string          `json:"session,omitempty"`
+	URI     string          `json:"uri,omitempty"`
+	Body    json.RawMessage `json:"body,omitempty"`
+}
+
+// busTimeout bounds one publish, and one delivery of what arrived.
+const busTimeout = 2 * time.Second
+
+// hub is one app's end of the bus: it publishes what this replica learns
+// and passes what the others learned to the fronts that hold sessions.
+type hub struct {
+	bus    Bus
+	id     string // this replica's, random: its own messages come back
+	logger *slog.Logger
+	site   *Site
+
+	mu     sync.Mutex
+	fronts map[weak.Pointer[front]]struct{} // weak: a handler may be dropped
+}
+
+// replicaHub returns the app's hub, nil without a bus; the first call
+// subscribes, for the life of the process.
+func (a *Site) replicaHub() *hub {
+	if a.Bus == nil {
+		return nil
+	}
+	a.hubOnce.Do(func() {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		a.hub = &hub{bus: a.Bus, id: hex.EncodeToString(b[:]), logger: a.Logger, site: a,
+			fronts: map[weak.Pointer[front]]struct{}{}}
+		a.Bus.Subscribe(context.Background(), a.hub.deliver)
+	})
+	return a.hub
+}
+
+// join makes f receive the session messages of the bus.
+func (h *hub) join(f *front) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for w := range h.fronts {
+		if w.Value() == nil {
+			delete(h.fronts, w)
+		}
+	}
+	h.fronts[weak.Make(f)] = struct{}{}
+}
+
+func (h *hub) live() []*front {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]*front, 0, len(h.fronts))
+	for w := range h.fronts {
+		if f := w.Value(); f != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// publish sends m to the other replicas. A bus that fails is logged: what
+// it carries is lost, and this replica goes on serving.
+func (h *hub) publish(ctx context.Context, m busMessage) {
+	m.From = h.id
+	data, err := json.Marshal(m)
+	if err != nil {
+		h.logger.Error("vurb: encoding a bus message failed", "kind", m.Kind, "err", err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), busTimeout)
+	defer cancel()
+	if err := h.bus.Publish(ctx, data); err != nil {
+		h.logger.Warn("vurb: publishing to the other replicas failed; they miss this", "kind", m.Kind,
+			"session", m.Session, "err", err)
+	}
+}
+
+// deliver acts on a message another replica published.
+func (h *hub) deliver(data []byte) {
+	defer func() {
+		if p := recover(); p != nil {
+			h.logger.Error("vurb: acting on a bus message panicked", "panic", fmt.Sprint(p))
+		}
+	}()
+	var m busMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		h.logger.Warn("vurb: a bus message is not one of vurb's; ignored", "err", err)
+		return
+	}
+	if m.From == h.id {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), busTimeout)
+	defer cancel()
+	switch m.Kind {
+	case busResource:
+		if err := h.site.notifyLocal(ctx, m.URI); err != nil {
+			h.logger.Debug("vurb: a resource update from another replica was not delivered to all", "uri", m.URI, "err", err)
+		}
+	case busTaskCancelled:
+		if t := h.site.Tasks; t != nil {
+			t.running.interrupt(m.Session)
+		}
+	case busEnded:
+		for _, f := range h.live() {
+			f.table.forget(m.Session)
+		}
+	case busSession:
+		for _, f := range h.live() {
+			f.replay(ctx, m.Session, m.Body)
+		}
+	}
+}
+
+// announce tells the other replicas that the session id received msg
+// (a JSON-RPC message), for their go-sdk sessions of it.
+func (h *hub) announce(ctx context.Context, id string, msg []byte) {
+	h.publish(ctx, busMessage{Kind: busSession, Session: id, Body: msg})
+}
+
+// replayMetaKey marks a request one replica replays on another's behalf,
+// so that the replica replaying it does not announce it again.
+const replayMetaKey = "vurb/replayed"
+
+// replayed reports whether meta marks a replayed request.
+func replayed(meta mcp.Meta) bool {
+	_, ok := meta[replayMetaKey]
+	return ok
+}

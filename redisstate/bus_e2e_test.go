@@ -1,0 +1,181 @@
+package redisstate_test
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/redis/go-redis/v9"
+	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/redisstate"
+)
+
+// What one replica learns that another must act on travels on the bus:
+// each test puts two replicas sharing one Redis (vurb.WithReplicas) behind
+// a round-robin balancer with no affinity, and a go-sdk client of the
+// handshake era whose requests alternate between them.
+
+const watched = "test://watched"
+
+// busReplica is one replica: an app of its own, with its own Redis client.
+func busReplica(t *testing.T, client *redis.Client) (*vurb.App, http.Handler) {
+	t.Helper()
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)),
+		vurb.WithReplicas(redisstate.New(client).Replicas()),
+		vurb.WithRequestStateKeys([]byte("0123456789abcdef0123456789abcdef")))
+	vurb.Action(app, "user.ask", func(ctx context.Context, _ struct{}) (string, error) {
+		res, err := vurb.AskElicitation(ctx, "name", &mcp.ElicitParams{Message: "Your name?",
+			RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}})
+		if err != nil {
+			return "", err
+		}
+		name, _ := res.Content["name"].(string)
+		return "hello " + name, nil
+	})
+	vurb.Query(app, "user.log", func(ctx context.Context, _ struct{}) (string, error) {
+		return "logged", vurb.Log(ctx, "info", "a message at info")
+	})
+	vurb.Resource(app, watched, "watched", func(context.Context) (vurb.Contents, error) {
+		return vurb.Contents{Text: "now"}, nil
+	})
+	return app, app.HTTPHandler()
+}
+
+// busCluster is two replicas behind a round-robin balancer.
+func busCluster(t *testing.T) (apps [2]*vurb.App, lb *roundRobin, url string) {
+	rs := startRedis(t)
+	var handlers [2]http.Handler
+	for i := range apps {
+		apps[i], handlers[i] = busReplica(t, rs.client(t))
+	}
+	lb = &roundRobin{replicas: handlers[:], down: map[int]bool{}, served: make([]int, 2)}
+	srv := httptest.NewServer(lb)
+	t.Cleanup(srv.Close)
+	return apps, lb, srv.URL
+}
+
+func connect(t *testing.T, url string, opts *mcp.ClientOptions, standalone bool) *mcp.ClientSession {
+	t.Helper()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "roamer", Version: "1"}, opts).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: url, DisableStandaloneSSE: !standalone},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func callText(t *testing.T, cs *mcp.ClientSession, name string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if res.IsError {
+		t.Fatalf("%s: %s", name, text)
+	}
+	return text
+}
+
+// The answer to an elicitation the client POSTs to the replica that did
+// not ask: it reaches the one that did, and the call completes.
+func TestAnswerReachesTheReplicaThatAsked(t *testing.T) {
+	is := is.New(t)
+	_, lb, url := busCluster(t)
+	cs := connect(t, url, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+		},
+	}, false)
+	for range 4 { // the call and its answer on one replica, then on two
+		is.Equal(callText(t, cs, "user_ask"), "hello Ada")
+	}
+	lb.mu.Lock()
+	defer lb.mu.Unlock()
+	is.True(lb.served[0] > 2 && lb.served[1] > 2)
+}
+
+// A log level set through one replica holds on the other: every call's
+// message arrives, wherever the call runs.
+func TestLogLevelHoldsOnEveryReplica(t *testing.T) {
+	is := is.New(t)
+	_, _, url := busCluster(t)
+	var mu sync.Mutex
+	var got []string
+	cs := connect(t, url, &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			mu.Lock()
+			got = append(got, r.Params.Data.(string))
+			mu.Unlock()
+		},
+	}, false)
+	callText(t, cs, "user_log") // no level set yet: no message
+	is.NoErr(cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "info"}))
+	for range 4 {
+		is.Equal(callText(t, cs, "user_log"), "logged")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	is.Equal(len(got), 4) // one per call after setLevel, on both replicas
+}
+
+// A session its client ended on one replica is unknown to the other at
+// once, not a second later.
+func TestEndedSessionIsGoneEverywhere(t *testing.T) {
+	is := is.New(t)
+	_, _, url := busCluster(t)
+	cs := connect(t, url, nil, false)
+	for range 2 { // both replicas now hold the session
+		callText(t, cs, "user_log")
+	}
+	id := cs.ID()
+	is.NoErr(cs.Close()) // DELETE, on one of them
+	for range 2 {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", id)
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		res, err := http.DefaultClient.Do(req)
+		is.NoErr(err)
+		res.Body.Close()
+		is.Equal(res.StatusCode, http.StatusNotFound)
+	}
+}
+
+// An update raised on either replica reaches a subscriber whose standing
+// stream another replica may hold.
+func TestResourceUpdateReachesEverySubscriber(t *testing.T) {
+	is := is.New(t)
+	apps, _, url := busCluster(t)
+	updates := make(chan string, 8)
+	cs := connect(t, url, &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
+			updates <- r.Params.URI
+		},
+	}, true)
+	is.NoErr(cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: watched}))
+	for range 2 { // let both replicas connect the session: the GET stream is on one of them
+		callText(t, cs, "user_log")
+	}
+	for i := range apps {
+		is.NoErr(apps[i].NotifyResourceUpdated(context.Background(), watched))
+		select {
+		case uri := <-updates:
+			is.Equal(uri, watched)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("the update raised on replica %d never arrived", i)
+		}
+	}
+}
