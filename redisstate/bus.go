@@ -23,14 +23,16 @@ func newBus(client redis.UniversalClient, c config) *Bus {
 }
 
 // Publish sends msg to every replica subscribed, within the store's
-// timeout.
-func (b *Bus) Publish(ctx context.Context, msg []byte) error {
+// timeout, and returns how many subscriptions received it (with Redis
+// Cluster, those of the node it reached).
+func (b *Bus) Publish(ctx context.Context, msg []byte) (int, error) {
 	ctx, cancel := b.c.bound(ctx)
 	defer cancel()
-	if err := b.client.Publish(ctx, b.channel, msg).Err(); err != nil {
-		return b.c.failed("publish", err)
+	n, err := b.client.Publish(ctx, b.channel, msg).Result()
+	if err != nil {
+		return 0, b.c.failed("publish", err)
 	}
-	return nil
+	return int(n), nil
 }
 
 // Subscribe calls deliver with each message published from now on, in

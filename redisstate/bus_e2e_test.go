@@ -125,9 +125,13 @@ func TestLogLevelHoldsOnEveryReplica(t *testing.T) {
 	for range 4 {
 		is.Equal(callText(t, cs, "user_log"), "logged")
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	is.Equal(len(got), 4) // one per call after setLevel, on both replicas
+	// The go-sdk client hands a notification to its handler on a goroutine
+	// of its own, which may run after the call it came with returned.
+	count := func() int { mu.Lock(); defer mu.Unlock(); return len(got) }
+	for deadline := time.Now().Add(2 * time.Second); count() < 4 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	is.Equal(count(), 4) // one per call after setLevel, on both replicas
 }
 
 // A session its client ended on one replica is unknown to the other at

@@ -26,8 +26,10 @@ import (
 // A Bus carries messages between the replicas of one server. redisstate's
 // is Redis publish/subscribe.
 type Bus interface {
-	// Publish sends msg to every replica subscribed, this one included.
-	Publish(ctx context.Context, msg []byte) error
+	// Publish sends msg to every replica subscribed, this one included,
+	// and returns how many subscriptions received it (Redis's PUBLISH
+	// answer), which tells a replica how many acknowledgements to wait for.
+	Publish(ctx context.Context, msg []byte) (receivers int, err error)
 	// Subscribe calls deliver with each message published from now on,
 	// in order and on one goroutine, until ctx is done. It returns at once;
 	// a subscription that breaks resumes by itself, and what was published
@@ -47,6 +49,8 @@ const (
 	// busTaskCancelled: a client cancelled the task (whose id is in
 	// Session), which may run on any replica.
 	busTaskCancelled = "task-cancelled"
+	// busAck: a replica acted on the message of Nonce.
+	busAck = "ack"
 )
 
 // busMessage is what travels on the bus, as JSON.
@@ -56,6 +60,9 @@ type busMessage struct {
 	Session string          `json:"session,omitempty"`
 	URI     string          `json:"uri,omitempty"`
 	Body    json.RawMessage `json:"body,omitempty"`
+	// Nonce names a message whose publisher waits for every replica to
+	// acknowledge it.
+	Nonce string `json:"nonce,omitempty"`
 }
 
 // busTimeout bounds one publish, and one delivery of what arrived.
@@ -69,8 +76,9 @@ type hub struct {
 	logger *slog.Logger
 	site   *Site
 
-	mu     sync.Mutex
-	fronts map[weak.Pointer[front]]struct{} // weak: a handler may be dropped
+	mu      sync.Mutex
+	fronts  map[weak.Pointer[front]]struct{} // weak: a handler may be dropped
+	waiting map[string]chan struct{}         // by nonce: announcements waiting for acknowledgements
 }
 
 // replicaHub returns the app's hub, nil without a bus; the first call
@@ -83,7 +91,7 @@ func (a *Site) replicaHub() *hub {
 		var b [8]byte
 		_, _ = rand.Read(b[:])
 		a.hub = &hub{bus: a.Bus, id: hex.EncodeToString(b[:]), logger: a.Logger, site: a,
-			fronts: map[weak.Pointer[front]]struct{}{}}
+			fronts: map[weak.Pointer[front]]struct{}{}, waiting: map[string]chan struct{}{}}
 		a.Bus.Subscribe(context.Background(), a.hub.deliver)
 	})
 	return a.hub
@@ -113,20 +121,60 @@ func (h *hub) live() []*front {
 	return out
 }
 
-// publish sends m to the other replicas. A bus that fails is logged: what
-// it carries is lost, and this replica goes on serving.
-func (h *hub) publish(ctx context.Context, m busMessage) {
+// publish sends m to the other replicas, and returns how many
+// subscriptions received it, -1 when it did not go. A bus that fails is
+// logged: what it carries is lost, and this replica goes on serving.
+func (h *hub) publish(ctx context.Context, m busMessage) int {
 	m.From = h.id
 	data, err := json.Marshal(m)
 	if err != nil {
 		h.logger.Error("vurb: encoding a bus message failed", "kind", m.Kind, "err", err)
-		return
+		return -1
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), busTimeout)
 	defer cancel()
-	if err := h.bus.Publish(ctx, data); err != nil {
+	n, err := h.bus.Publish(ctx, data)
+	if err != nil {
 		h.logger.Warn("vurb: publishing to the other replicas failed; they miss this", "kind", m.Kind,
 			"session", m.Session, "err", err)
+		return -1
+	}
+	return n
+}
+
+// ackWait bounds how long an announcement waits for the other replicas
+// to acknowledge it.
+const ackWait = 250 * time.Millisecond
+
+// publishAndWait publishes m and returns once every other replica has
+// acted on it (or after ackWait): a change announced before a request is
+// answered is then made everywhere before the client's next request,
+// wherever that lands.
+func (h *hub) publishAndWait(ctx context.Context, m busMessage) {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	m.Nonce = hex.EncodeToString(b[:])
+	acks := make(chan struct{}, 256)
+	h.mu.Lock()
+	h.waiting[m.Nonce] = acks
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		delete(h.waiting, m.Nonce)
+		h.mu.Unlock()
+	}()
+	n := h.publish(ctx, m)
+	t := time.NewTimer(ackWait)
+	defer t.Stop()
+	for range n - 1 { // every subscription but this replica's own
+		select {
+		case <-acks:
+		case <-t.C:
+			h.logger.Debug("vurb: not every replica acknowledged a change in time", "session", m.Session)
+			return
+		case <-ctx.Done():
+			return
+		}
 	}
 }
 
@@ -142,8 +190,23 @@ func (h *hub) deliver(data []byte) {
 		h.logger.Warn("vurb: a bus message is not one of vurb's; ignored", "err", err)
 		return
 	}
+	if m.Kind == busAck {
+		h.mu.Lock()
+		acks := h.waiting[m.Nonce]
+		h.mu.Unlock()
+		if acks != nil {
+			select {
+			case acks <- struct{}{}:
+			default:
+			}
+		}
+		return
+	}
 	if m.From == h.id {
 		return
+	}
+	if m.Nonce != "" { // its publisher waits until every replica acted on it
+		defer h.publish(context.Background(), busMessage{Kind: busAck, Nonce: m.Nonce})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), busTimeout)
 	defer cancel()
@@ -171,6 +234,11 @@ func (h *hub) deliver(data []byte) {
 // (a JSON-RPC message), for their go-sdk sessions of it.
 func (h *hub) announce(ctx context.Context, id string, msg []byte) {
 	h.publish(ctx, busMessage{Kind: busSession, Session: id, Body: msg})
+}
+
+// announceAndWait is announce, returning once the others hold msg.
+func (h *hub) announceAndWait(ctx context.Context, id string, msg []byte) {
+	h.publishAndWait(ctx, busMessage{Kind: busSession, Session: id, Body: msg})
 }
 
 // replayMetaKey marks a request one replica replays on another's behalf,

@@ -98,6 +98,38 @@ func replayRequest(method string, params any) []byte {
 	return data
 }
 
+// markReplayed returns the notification msg with replayMetaKey in its
+// params' _meta (a response, which has none, as it is).
+func markReplayed(msg []byte) []byte {
+	var env map[string]json.RawMessage
+	if json.Unmarshal(msg, &env) != nil || env["method"] == nil {
+		return msg
+	}
+	var params map[string]any
+	if p := env["params"]; p != nil && json.Unmarshal(p, &params) != nil {
+		return msg
+	}
+	if params == nil {
+		params = map[string]any{}
+	}
+	meta, _ := params["_meta"].(map[string]any)
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	meta[replayMetaKey] = true
+	params["_meta"] = meta
+	p, err := json.Marshal(params)
+	if err != nil {
+		return msg
+	}
+	env["params"] = p
+	out, err := json.Marshal(env)
+	if err != nil {
+		return msg
+	}
+	return out
+}
+
 // replayMeta is the _meta of a replayed request.
 func replayMeta() mcp.Meta { return mcp.Meta{replayMetaKey: true} }
 

@@ -134,17 +134,23 @@ func (t *sessionTable) observe(next mcp.MethodHandler) mcp.MethodHandler {
 		if err != nil {
 			return res, err
 		}
+		// A message another replica received was saved there: saving this
+		// replica's view of the record again could undo a later change.
 		switch r := req.(type) {
 		case *mcp.InitializedRequest:
-			t.update(ss.ID(), func(rec *SessionRecord) bool { rec.Initialized = true; return true })
+			var meta mcp.Meta
+			if r.Params != nil {
+				meta = r.Params.Meta
+			}
+			t.update(ss.ID(), !replayed(meta), func(rec *SessionRecord) bool { rec.Initialized = true; return true })
 		case *mcp.ServerRequest[*mcp.SetLoggingLevelParams]:
 			if p := r.Params; p != nil {
-				t.update(ss.ID(), func(rec *SessionRecord) bool { rec.LogLevel = p.Level; return true })
+				t.update(ss.ID(), !replayed(p.Meta), func(rec *SessionRecord) bool { rec.LogLevel = p.Level; return true })
 				t.tell(ctx, ss.ID(), p.Meta, method, &mcp.SetLoggingLevelParams{Meta: replayMeta(), Level: p.Level})
 			}
 		case *mcp.SubscribeRequest:
 			if p := r.Params; p != nil {
-				t.update(ss.ID(), func(rec *SessionRecord) bool {
+				t.update(ss.ID(), !replayed(p.Meta), func(rec *SessionRecord) bool {
 					if slices.Contains(rec.Subscriptions, p.URI) {
 						return false
 					}
@@ -155,7 +161,7 @@ func (t *sessionTable) observe(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		case *mcp.UnsubscribeRequest:
 			if p := r.Params; p != nil {
-				t.update(ss.ID(), func(rec *SessionRecord) bool {
+				t.update(ss.ID(), !replayed(p.Meta), func(rec *SessionRecord) bool {
 					n := len(rec.Subscriptions)
 					rec.Subscriptions = slices.DeleteFunc(rec.Subscriptions, func(u string) bool { return u == p.URI })
 					return len(rec.Subscriptions) != n
@@ -259,9 +265,9 @@ func (t *sessionTable) dropAfter(ss *mcp.ServerSession) {
 	t.mu.Unlock()
 }
 
-// update changes the record of the session id, if it is live, and saves
-// it for the other replicas when f reports a change.
-func (t *sessionTable) update(id string, f func(*SessionRecord) bool) {
+// update changes the record of the session id, if it is live, and, when
+// save is set, saves it for the other replicas if f reports a change.
+func (t *sessionTable) update(id string, save bool, f func(*SessionRecord) bool) {
 	t.mu.Lock()
 	e := t.live[id]
 	if e == nil {
@@ -276,7 +282,9 @@ func (t *sessionTable) update(id string, f func(*SessionRecord) bool) {
 	}
 	e.rec = rec
 	t.mu.Unlock()
-	t.save(context.Background(), e, rec)
+	if save {
+		t.save(context.Background(), e, rec)
+	}
 }
 
 // tell announces to the other replicas that the session id made the
@@ -288,7 +296,7 @@ func (t *sessionTable) tell(ctx context.Context, id string, meta mcp.Meta, metho
 		return
 	}
 	if msg := replayRequest(method, params); msg != nil {
-		t.hub.announce(ctx, id, msg)
+		t.hub.announceAndWait(ctx, id, msg)
 	}
 }
 
@@ -438,7 +446,7 @@ func (t *sessionTable) ended(ctx context.Context, id string) {
 		}
 	}
 	if t.hub != nil {
-		t.hub.publish(ctx, busMessage{Kind: busEnded, Session: id})
+		t.hub.publishAndWait(ctx, busMessage{Kind: busEnded, Session: id}) // a DELETE answered is ended everywhere
 	}
 }
 

@@ -214,7 +214,7 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message)
 			m = readMessage(r, f.maxBody)
 		}
 		if relayed(m) { // what answers or stops a request of this session another replica may hold
-			f.table.hub.announce(r.Context(), id, m.body)
+			f.table.hub.announce(r.Context(), id, markReplayed(m.body))
 		}
 	}
 	if e != nil && f.lane != nil && r.Method == http.MethodPost && rec.Initialized {
@@ -274,7 +274,8 @@ func (f *front) serveAdopted(w http.ResponseWriter, r *http.Request, e *sessionE
 // relayed reports whether m is a message every replica holding its
 // session must see: an answer to a request the server sent (elicitation,
 // sampling, roots), which the replica that sent it waits for, or a
-// notification about a request in flight or the client's roots.
+// notification that the session is initialized, about a request in
+// flight, or about the client's roots.
 func relayed(m *message) bool {
 	if m == nil || !m.whole {
 		return false
@@ -287,7 +288,7 @@ func relayed(m *message) bool {
 		return len(e.id) > 0 && e.others
 	}
 	switch string(e.method) {
-	case `"notifications/cancelled"`, `"notifications/roots/list_changed"`:
+	case `"notifications/initialized"`, `"notifications/cancelled"`, `"notifications/roots/list_changed"`:
 		return e.id == nil
 	}
 	return false

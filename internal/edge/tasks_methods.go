@@ -164,7 +164,7 @@ func (f *taskFront) cancel(r *http.Request, id string) ([]byte, error) {
 	}
 	f.s.interrupt(id)
 	if f.hub != nil { // the task may run on another replica
-		f.hub.publish(r.Context(), busMessage{Kind: busTaskCancelled, Session: id})
+		f.hub.publishAndWait(r.Context(), busMessage{Kind: busTaskCancelled, Session: id})
 	}
 	return ackResult(f.enc.serverMeta), nil
 }
