@@ -1,13 +1,15 @@
 // Package redisstate keeps the state of a vurb server in Redis, so that
 // the replicas of a server behind a load balancer, with no affinity, can
 // each answer any request: a task started on one is polled, answered,
-// cancelled and completed on any other (TaskStore), and a handshake-era
-// session opened on one is known to all (SessionStore).
+// cancelled and completed on any other (TaskStore), a handshake-era
+// session opened on one is known to all (SessionStore), and what one
+// replica learns that the others must act on reaches them (Bus: an answer
+// to a question another replica asked, a session's log level and
+// subscriptions, a session ended, a task cancelled, a resource updated).
 //
 //	client := redis.NewClient(&redis.Options{Addr: "redis:6379", ContextTimeoutEnabled: true})
-//	state := redisstate.New(client)
-//	app := vurb.New(vurb.WithRequestStateKeys(key)) // the same key on every replica
-//	app.ConfigureTasks(vurb.TaskConfig{Store: state.Tasks()})
+//	app := vurb.New(vurb.WithReplicas(redisstate.New(client).Replicas()),
+//		vurb.WithRequestStateKeys(key)) // the same key on every replica
 //
 // One process needs nothing from here: vurb's default stores, kept in
 // memory, cost no round trip. It is a module of its own so that vurb's
@@ -44,6 +46,13 @@
 // A session is one JSON value (vurb.SessionRecord) whose key expires at
 // the ttl each Save gives. Session keys carry no hash tag and spread over
 // a cluster's shards.
+//
+// # The bus
+//
+// Bus is Redis publish/subscribe on one channel (the prefix, then "bus"):
+// one subscription per app, which go-redis resubscribes by itself when
+// its connection breaks. Publish/subscribe keeps nothing, so a message
+// published while a replica's subscription is down is lost to it.
 //
 // # When Redis is down or slow
 //
