@@ -1,7 +1,9 @@
 package redisstate_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -181,5 +183,41 @@ func TestResourceUpdateReachesEverySubscriber(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatalf("the update raised on replica %d never arrived", i)
 		}
+	}
+}
+
+// A task cancelled through the replica that does not run it stops its
+// handler on the one that does: the bus carries the cancellation.
+func TestTaskCancelStopsTheHandlerOnAnotherReplica(t *testing.T) {
+	is := is.New(t)
+	rs := startRedis(t)
+	stopped := make(chan error, 1)
+	handler := func() http.Handler {
+		app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)),
+			vurb.WithReplicas(redisstate.New(rs.client(t)).Replicas()),
+			vurb.WithRequestStateKeys(bytes.Repeat([]byte{7}, 32)))
+		vurb.Query(app, "jobs.slow", func(ctx context.Context, _ struct{}) (string, error) {
+			if err := vurb.SetTaskStatus(ctx, "half way"); err != nil {
+				return "", err
+			}
+			select {
+			case <-ctx.Done():
+				stopped <- ctx.Err()
+				return "", ctx.Err()
+			case <-time.After(30 * time.Second):
+				return "never cancelled", nil
+			}
+		}).Task()
+		return app.HTTPHandler()
+	}
+	first, second := handler(), handler()
+	id := start(t, first, "jobs_slow")
+	poll(t, second, id, func(task map[string]any) bool { return task["statusMessage"] == "half way" })
+	rpc(t, second, "tasks/cancel", id, `"taskId":"`+id+`"`)
+	select {
+	case err := <-stopped:
+		is.True(errors.Is(err, context.Canceled))
+	case <-time.After(5 * time.Second):
+		t.Fatal("the handler on the first replica was never cancelled")
 	}
 }
