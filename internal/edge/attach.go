@@ -51,7 +51,7 @@ func (a *Site) view(cfg *serveConfig) []engine.Route {
 func toolHandler(r engine.Route, vs *Views) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if req == nil {
-			return r.Call(ctx, nil, engine.Origin{})
+			return r.Call(ctx, nil, &engine.Origin{})
 		}
 		var meta mcp.Meta
 		if req.Params != nil {
@@ -63,10 +63,10 @@ func toolHandler(r engine.Route, vs *Views) mcp.ToolHandler {
 			return nil, engine.UnknownTool(vs.plan.Runtime(), r.Wire().Name)
 		}
 		if req.Params == nil {
-			return seen.Call(ctx, nil, o)
+			return seen.Call(ctx, nil, &o)
 		}
 		o.ProgressToken = req.Params.GetProgressToken()
 		o.Answers, o.RequestState = req.Params.InputResponses, req.Params.RequestState
-		return seen.Call(ctx, req.Params.Arguments, o)
+		return seen.Call(ctx, req.Params.Arguments, &o)
 	}
 }

@@ -17,7 +17,7 @@ func (a *Site) Call(ctx context.Context, name string, args json.RawMessage, o en
 		a.callViews = a.views(&cfg)
 	})
 	if a.callViews == nil {
-		return p.Call(ctx, name, args, o)
+		return p.Call(ctx, name, args, &o)
 	}
 	return a.callSeen(ctx, name, args, o)
 }
@@ -31,5 +31,5 @@ func (a *Site) callSeen(ctx context.Context, name string, args json.RawMessage, 
 	if r == nil {
 		return nil, engine.UnknownTool(p.Runtime(), name)
 	}
-	return r.Call(ctx, args, o)
+	return r.Call(ctx, args, &o)
 }

@@ -248,14 +248,14 @@ func (l *lane) call(w http.ResponseWriter, r *http.Request, req laneRequest) {
 		l.respond(w, r, req, nil, engine.UnknownTool(l.rt, req.name))
 		return
 	}
-	res, err := l.contained(r.Context(), rt, req, o)
+	res, err := l.contained(r.Context(), rt, req, &o)
 	l.respond(w, r, req, res, err)
 }
 
 // contained runs the call, answering a panic outside the handler (the
 // engine contains the handler's own) as the go-sdk path's containPanics
 // does: an internal error with a reference, the stack in the app's log.
-func (l *lane) contained(ctx context.Context, rt engine.Route, req laneRequest, o engine.Origin) (res *mcp.CallToolResult, err error) {
+func (l *lane) contained(ctx context.Context, rt engine.Route, req laneRequest, o *engine.Origin) (res *mcp.CallToolResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			ref := l.rt.NewRef()
@@ -312,7 +312,7 @@ func (l *lane) runCall(ctx context.Context, _ string, req mcp.Request) (mcp.Resu
 	if r == nil {
 		return nil, engine.UnknownTool(l.rt, call.Params.Name)
 	}
-	res, err := r.Call(ctx, call.Params.Arguments, o)
+	res, err := r.Call(ctx, call.Params.Arguments, &o)
 	if err != nil {
 		return nil, err
 	}

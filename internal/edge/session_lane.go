@@ -43,7 +43,7 @@ func (l *lane) serveSession(w http.ResponseWriter, r *http.Request, m *message, 
 		l.respond(w, r, req, nil, engine.UnknownTool(l.rt, req.name))
 		return true
 	}
-	res, err := l.contained(r.Context(), rt, req, o)
+	res, err := l.contained(r.Context(), rt, req, &o)
 	if errors.Is(err, engine.ErrHandover) {
 		return false
 	}

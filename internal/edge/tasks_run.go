@@ -248,7 +248,7 @@ type callOutcome struct {
 func (e *execution) launch(args json.RawMessage, o engine.Origin) <-chan callOutcome {
 	done := make(chan callOutcome, 1)
 	go func() {
-		res, err := e.run(args, o)
+		res, err := e.run(args, &o)
 		if !e.finish() {
 			done <- callOutcome{res, err}
 			return
@@ -264,7 +264,7 @@ func (e *execution) launch(args json.RawMessage, o engine.Origin) <-chan callOut
 // run runs e's route, containing a panic outside the handler (the engine
 // contains the handler's own): the task's goroutine is vurb's, and a panic
 // that left it would end the process.
-func (e *execution) run(args json.RawMessage, o engine.Origin) (res *mcp.CallToolResult, err error) {
+func (e *execution) run(args json.RawMessage, o *engine.Origin) (res *mcp.CallToolResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			ref := rand.Text()[:10]

@@ -37,8 +37,10 @@ type Route interface {
 	Wire() *mcp.Tool
 	// Endpoints are the actions the route reaches, in declaration order.
 	Endpoints() []*Endpoint
-	// Call runs a call of the wire tool with its raw arguments.
-	Call(ctx context.Context, args json.RawMessage, o Origin) (*mcp.CallToolResult, error)
+	// Call runs a call of the wire tool with its raw arguments. It reads
+	// o and neither keeps nor changes it: o is a pointer only so that the
+	// call's frames stay small (see Endpoint.call).
+	Call(ctx context.Context, args json.RawMessage, o *Origin) (*mcp.CallToolResult, error)
 }
 
 // UnknownTool is the protocol error for a name the plan (or the view) does

@@ -46,6 +46,6 @@ type flatRoute struct {
 func (r *flatRoute) Wire() *mcp.Tool        { return r.wire }
 func (r *flatRoute) Endpoints() []*Endpoint { return []*Endpoint{r.ep} }
 
-func (r *flatRoute) Call(ctx context.Context, args json.RawMessage, o Origin) (*mcp.CallToolResult, error) {
+func (r *flatRoute) Call(ctx context.Context, args json.RawMessage, o *Origin) (*mcp.CallToolResult, error) {
 	return r.ep.call(ctx, args, o)
 }

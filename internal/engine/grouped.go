@@ -124,8 +124,8 @@ func (r *groupedRoute) Wire() *mcp.Tool        { return r.wire }
 func (r *groupedRoute) Endpoints() []*Endpoint { return r.eps }
 
 // Call picks the endpoint by the discriminator and runs it.
-func (r *groupedRoute) Call(ctx context.Context, args json.RawMessage, o Origin) (*mcp.CallToolResult, error) {
-	ep, res := r.pick(args, &o)
+func (r *groupedRoute) Call(ctx context.Context, args json.RawMessage, o *Origin) (*mcp.CallToolResult, error) {
+	ep, res := r.pick(args, o)
 	if res != nil {
 		return res, nil
 	}

@@ -30,18 +30,32 @@ type outcome struct {
 // call runs the endpoint: decode and validate, the chain under the
 // deadline, then the state-sync notice. Without an observer it costs one
 // nil check more than exec.
-func (ep *Endpoint) call(ctx context.Context, args json.RawMessage, o Origin) (*mcp.CallToolResult, error) {
+//
+// The request's goroutine decodes the arguments at the bottom of call,
+// exec and the decoder, and the go-sdk gives each request a fresh
+// goroutine whose stack has just the room the SDK's own handler needs: a
+// frame more than that on the way to the decoder and the runtime copies
+// the stack, on every call, which cost about 8 µs of a 230 µs in-memory
+// round trip. So the frames above the decoder stay small: the origin goes
+// by pointer, the observer's events are in observed, and what runs after
+// the decoding is in dispatch.
+func (ep *Endpoint) call(ctx context.Context, args json.RawMessage, o *Origin) (*mcp.CallToolResult, error) {
 	id := ep.rt.ids.Add(1)
-	obs := ep.rt.Observer
-	if obs == nil {
-		res, outcome, err := ep.exec(ctx, args, o, id)
-		if outcome == OutcomeOK && ep.notice != "" {
-			res = withNotice(res, ep.notice)
-		} else if outcome == OutcomeCancelled && ep.rt.cutting.Load() != 0 {
-			ep.cut(FormatID(id))
-		}
-		return res, err
+	if ep.rt.Observer != nil {
+		return ep.observed(ctx, args, o, id)
 	}
+	res, outcome, err := ep.exec(ctx, args, o, id)
+	if outcome == OutcomeOK && ep.notice != "" {
+		res = withNotice(res, ep.notice)
+	} else if outcome == OutcomeCancelled && ep.rt.cutting.Load() != 0 {
+		ep.cut(FormatID(id))
+	}
+	return res, err
+}
+
+// observed is call with the observer's events.
+func (ep *Endpoint) observed(ctx context.Context, args json.RawMessage, o *Origin, id uint64) (*mcp.CallToolResult, error) {
+	obs := ep.rt.Observer
 	start := time.Now()
 	rid := FormatID(id) // once for all of the call's events
 	obs(ctx, ep.event(CallStarted, rid, start))
@@ -72,8 +86,9 @@ func withNotice(res *mcp.CallToolResult, notice string) *mcp.CallToolResult {
 	return &out
 }
 
-// exec decodes, validates and runs the chain, and says how the call ended.
-func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id uint64) (*mcp.CallToolResult, Outcome, error) {
+// exec decodes and validates, then runs the chain (dispatch), and says
+// how the call ended.
+func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o *Origin, id uint64) (*mcp.CallToolResult, Outcome, error) {
 	if len(ep.scopes) > 0 { // before the arguments: a caller without the scopes learns nothing from them
 		if missing := Missing(ep.scopes, o.Token); missing != nil {
 			return ep.denied(missing), OutcomeDenied, nil
@@ -81,9 +96,20 @@ func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id
 	}
 	in, err := ep.decode(args, ep.opts, ep.skip)
 	if err != nil {
-		return ErrorResult(ep.prefix + fmt.Sprintf(ep.rt.Messages.InvalidArguments, err)), OutcomeValidation, nil
+		return ep.invalid(err), OutcomeValidation, nil
 	}
-	if stop, res, outcome, err := ep.limit(ctx, &o); stop { // limits.go: a slot, then rate limits
+	return ep.dispatch(ctx, args, in, o, id)
+}
+
+// invalid is the answer to arguments the decoder refused.
+func (ep *Endpoint) invalid(err error) *mcp.CallToolResult {
+	return ErrorResult(ep.prefix + fmt.Sprintf(ep.rt.Messages.InvalidArguments, err))
+}
+
+// dispatch runs the chain of a call whose arguments are valid (in): its
+// limits, then the handler, on a worker under the deadline.
+func (ep *Endpoint) dispatch(ctx context.Context, args json.RawMessage, in any, o *Origin, id uint64) (*mcp.CallToolResult, Outcome, error) {
+	if stop, res, outcome, err := ep.limit(ctx, o); stop { // limits.go: a slot, then rate limits
 		return res, outcome, err
 	}
 	if ok, bound := ep.admit(); !ok {
@@ -92,7 +118,7 @@ func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id
 	cc := newCallContext(ctx, time.Now().Add(ep.timeout))
 	cc.call.Tool, cc.call.Action, cc.call.Key, cc.call.Name = ep.tool, ep.action, ep.key, ep.name
 	cc.call.Input, cc.call.Arguments = in, args
-	cc.call.id, cc.call.origin, cc.call.ep = id, o, ep
+	cc.call.id, cc.call.origin, cc.call.ep = id, *o, ep
 	ep.rt.calls.add(id, cc)
 	defer ep.rt.calls.remove(id)
 	defer cc.end()
@@ -100,8 +126,8 @@ func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o Origin, id
 		ep.release(cc)
 		return nil, OutcomeValidation, err
 	}
-	if o.Admit != nil {
-		if err := o.Admit(); err != nil {
+	if admit := cc.call.origin.Admit; admit != nil {
+		if err := admit(); err != nil {
 			ep.release(cc)
 			return nil, OutcomeBusy, err
 		}
