@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -52,7 +53,11 @@ func busReplica(t *testing.T, client *redis.Client) (*vurb.App, http.Handler) {
 
 // busCluster is two replicas behind a round-robin balancer.
 func busCluster(t *testing.T) (apps [2]*vurb.App, lb *roundRobin, url string) {
-	rs := startRedis(t)
+	apps, lb, url, _ = busClusterOn(t, startRedis(t))
+	return apps, lb, url
+}
+
+func busClusterOn(t *testing.T, rs *redisServer) (apps [2]*vurb.App, lb *roundRobin, url string, _ *redisServer) {
 	var handlers [2]http.Handler
 	for i := range apps {
 		apps[i], handlers[i] = busReplica(t, rs.client(t))
@@ -60,7 +65,7 @@ func busCluster(t *testing.T) (apps [2]*vurb.App, lb *roundRobin, url string) {
 	lb = &roundRobin{replicas: handlers[:], down: map[int]bool{}, served: make([]int, 2)}
 	srv := httptest.NewServer(lb)
 	t.Cleanup(srv.Close)
-	return apps, lb, srv.URL
+	return apps, lb, srv.URL, rs
 }
 
 func connect(t *testing.T, url string, opts *mcp.ClientOptions, standalone bool) *mcp.ClientSession {
@@ -219,5 +224,63 @@ func TestTaskCancelStopsTheHandlerOnAnotherReplica(t *testing.T) {
 		is.True(errors.Is(err, context.Canceled))
 	case <-time.After(5 * time.Second):
 		t.Fatal("the handler on the first replica was never cancelled")
+	}
+}
+
+// With Redis down, the replicas go on serving the sessions they hold, a
+// change answers within the bus's bound, and no goroutine piles up; once
+// Redis is back the bus carries changes again, without a restart.
+func TestBusOutageThenRecovery(t *testing.T) {
+	is := is.New(t)
+	rs := startRedis(t)
+	_, _, url, _ := busClusterOn(t, rs)
+	var mu sync.Mutex
+	logged := 0
+	cs := connect(t, url, &mcp.ClientOptions{
+		LoggingMessageHandler: func(context.Context, *mcp.LoggingMessageRequest) { mu.Lock(); logged++; mu.Unlock() },
+	}, false)
+	count := func() int { mu.Lock(); defer mu.Unlock(); return logged }
+	ctx := context.Background()
+	is.NoErr(cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}))
+	for range 2 { // both replicas hold the session, at level info
+		callText(t, cs, "user_log")
+	}
+
+	rs.stop()
+	before := runtime.NumGoroutine()
+	for range 3 {
+		start := time.Now()
+		is.NoErr(cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}))
+		if d := time.Since(start); d > time.Second {
+			t.Fatalf("setLevel with Redis down took %v", d)
+		}
+		for range 2 {
+			is.Equal(callText(t, cs, "user_log"), "logged") // served from what each replica holds
+		}
+	}
+	if after := runtime.NumGoroutine(); after > before+4 {
+		t.Fatalf("%d goroutines after the calls with Redis down, %d before", after, before)
+	}
+
+	rs.restart(t)
+	// Level error on one replica: once the bus is back, the other drops
+	// info messages too, and two calls (one on each) log nothing.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		is.NoErr(cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "error"}))
+		time.Sleep(50 * time.Millisecond) // late notifications of earlier calls
+		n := count()
+		for range 2 {
+			callText(t, cs, "user_log")
+		}
+		time.Sleep(50 * time.Millisecond)
+		if count() == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("Redis back for 10 s, a log level set on one replica still does not reach the other")
+		}
+		is.NoErr(cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"})) // and try again
+		time.Sleep(200 * time.Millisecond)
 	}
 }
