@@ -284,3 +284,45 @@ func TestBusOutageThenRecovery(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 }
+
+// A client of revision 2026-07-28 subscribes over a subscriptions/listen
+// stream, which one replica holds: an update raised on either reaches it.
+func TestListenStreamGetsUpdatesFromEveryReplica(t *testing.T) {
+	is := is.New(t)
+	apps, _, url := busCluster(t)
+	updates := make(chan string, 64)
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "listener", Version: "1"}, &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { updates <- r.Params.URI },
+	}).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	is.NoErr(err)
+	defer cs.Close()
+	is.NoErr(cs.Subscribe(ctx, &mcp.SubscribeParams{URI: watched}))
+	// The stream may open after Subscribe returns: wait for a first update
+	// raised on both replicas.
+	for settled := false; !settled; {
+		for _, app := range apps {
+			is.NoErr(app.NotifyResourceUpdated(ctx, watched))
+		}
+		select {
+		case <-updates:
+			settled = true
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	time.Sleep(100 * time.Millisecond)
+	for len(updates) > 0 {
+		<-updates
+	}
+	for i, app := range apps {
+		for range 3 {
+			is.NoErr(app.NotifyResourceUpdated(ctx, watched))
+			select {
+			case uri := <-updates:
+				is.Equal(uri, watched)
+			case <-time.After(5 * time.Second):
+				t.Fatalf("an update raised on replica %d never reached the listen stream", i)
+			}
+		}
+	}
+}
