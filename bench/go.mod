@@ -6,13 +6,17 @@ replace github.com/vurb-go/vurb => ../
 
 replace github.com/vurb-go/vurb/otel => ../otel
 
+replace github.com/vurb-go/vurb/redisstate => ../redisstate
+
 require (
 	github.com/go-playground/validator/v10 v10.30.6
 	github.com/google/jsonschema-go v0.4.3
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/redis/go-redis/v9 v9.23.0
 	github.com/vurb-go/vurb v0.0.0-00010101000000-000000000000
 	github.com/vurb-go/vurb/otel v0.0.0-00010101000000-000000000000
+	github.com/vurb-go/vurb/redisstate v0.0.0-00010101000000-000000000000
 	go.opentelemetry.io/otel/metric v1.47.0
 	go.opentelemetry.io/otel/sdk v1.47.0
 	go.opentelemetry.io/otel/sdk/metric v1.47.0
@@ -39,6 +43,7 @@ require (
 	go.opentelemetry.io/auto/sdk v1.2.1 // indirect
 	go.opentelemetry.io/otel v1.47.0 // indirect
 	go.opentelemetry.io/otel/log v1.47.0 // indirect
+	go.uber.org/atomic v1.12.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/oauth2 v0.36.0 // indirect

@@ -25,9 +25,22 @@
 # It prints the suite's output, then a summary of pass counts per run and
 # the failing checks, and tears everything down (trap).
 #
-# It reports; it does not judge: its exit status is 0 whatever the suite
-# finds, and non-zero only when the harness itself could not be set up.
-# It is not part of .ci/run.
+# By default it reports; it does not judge: its exit status is 0 whatever
+# the suite finds, and 2 only when the harness itself could not be set up.
+# With REPLICAS_STRICT=1 it judges, from the same summary: it exits 1
+# unless, in each requirement set, every scenario passes, scored or not,
+# and every extension run passes (every check SUCCESS). An extension
+# scenario that the suite itself skips as a whole (no check run, `Passed:
+# 0/0`, as 0.2.0-alpha.12 does with tasks-status-notifications pending
+# its harness rewrite) cannot pass on any server: it is listed as `skip`
+# and does not count. .ci/run runs it so (CI_REPLICAS=0 turns it off).
+#
+# HAProxy retries a request whose replica refused the connection or closed
+# it without an answer (`retries 3`, `option redispatch`, `retry-on
+# conn-failure empty-response`), on another replica: a replica that dies
+# is invisible to clients, but for the calls it was running (an empty
+# response is retried too, so a call cut by the death runs again
+# elsewhere; for a test server that is what we want).
 #
 # Environment (all optional):
 #   REPLICAS            how many replicas (default 3)
@@ -35,6 +48,7 @@
 #   REPLICAS_SCENARIOS  extension scenarios (default: the ten tasks-* ones)
 #   REPLICAS_ERAS       the revisions they run at (default 2026-07-28)
 #   REPLICAS_LOG        also keep the full output in this file
+#   REPLICAS_STRICT     1: exit 1 unless every scenario passes (see above)
 #   REPLICAS_KEEP_LOGS  also copy the logs of redis, the replicas and HAProxy,
 #                       and haproxy.cfg, into this dir
 #   CONFORMANCE_*       passed on to scripts/conformance.sh (its -h)
@@ -55,6 +69,8 @@ if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
 	exit 0
 fi
 [[ "$REPLICAS" =~ ^[1-9][0-9]*$ ]] || die "REPLICAS must be a positive number, not '$REPLICAS'"
+STRICT="${REPLICAS_STRICT:-0}"
+[[ "$STRICT" == 0 || "$STRICT" == 1 ]] || die "REPLICAS_STRICT must be 0 or 1, not '$STRICT'"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/vurb-replicas.XXXXXX")"
 PIDS=() # every process this script started, each in its own process group
@@ -174,7 +190,10 @@ LB_PORT="$(free_port)"
 cat >"$WORK/haproxy.cfg" <<EOF
 # Round robin per request, no affinity: no cookie, no stick table, no
 # prefer-last-server; HAProxy picks a server for each request, even on a
-# kept-alive client connection.
+# kept-alive client connection. A request whose replica refused the
+# connection or closed it without answering goes to another one (retries,
+# redispatch, retry-on), so a replica's death is invisible to clients
+# even before the health check marks it down (2 failed checks, 1s apart).
 global
 	maxconn 2000
 	log stdout format raw local0
@@ -191,6 +210,9 @@ defaults
 	timeout server 5m
 	timeout http-request 30s
 	timeout http-keep-alive 30s
+	retries 3
+	option redispatch
+	retry-on conn-failure empty-response
 
 frontend mcp
 	bind $HOST:$LB_PORT
@@ -248,22 +270,49 @@ CONFORMANCE_URL="$URL" CONFORMANCE_REQUIREMENTS="$REQUIREMENTS" CONFORMANCE_EXTE
 		kind == "set" && /^(✓|✗) [^ ]+: / { name = $2; sub(/:$/, "", name); ok[name] = ($1 == "✓") }
 		kind == "set" && /^  (✓|✗) [^ ]+ \(/ { unscored[$2] = 1 }
 		kind == "set" && /^Total: / { checks = $2 " passed, " $4 " failed" }
-		/^conformance: [0-9]+ passed, [0-9]+ failed/ { verdict = ($2 > 0 && $4 == 0) ? "pass" : "FAIL"; last = $0 }
+		# A scenario the suite skips as a whole runs no check: "Passed: 0/0".
+		kind == "ext" && /^Passed: 0\/0,/ { empty = 1 }
+		/^conformance: [0-9]+ passed, [0-9]+ failed/ { verdict = ($2 > 0 && $4 == 0) ? "pass" : (empty ? "skip" : "FAIL"); empty = 0; last = $0 }
 		END {
 			flush()
 			if (!n && !sets) print "one run (CONFORMANCE_ARGS): " last
 			if (n) {
-				passed = 0
-				for (i = 1; i <= n; i++) if (ext[order[i]] == "pass") passed++
-				printf "extension scenarios, every check SUCCESS: %d of %d runs pass\n", passed, n
+				passed = skipped = 0
+				for (i = 1; i <= n; i++) { if (ext[order[i]] == "pass") passed++; if (ext[order[i]] == "skip") skipped++ }
+				printf "extension scenarios, every check SUCCESS: %d of %d runs pass (%d skipped by the suite itself)\n", passed, n, skipped
 				for (i = 1; i <= n; i++) printf "  %-4s %s\n", ext[order[i]], order[i]
 			}
 		}
 	' "$OUT"
 	echo "(conformance.sh exit $suite_rc)"
-} | tee -a "$OUT"
+} | tee -a "$OUT" >"$WORK/summary.txt"
 
 if [[ "${REPLICAS_KEEP_LOGS:-}" != "" ]]; then
 	mkdir -p "$REPLICAS_KEEP_LOGS" && cp "$WORK"/*.log "$WORK/haproxy.cfg" "$REPLICAS_KEEP_LOGS"/
 fi
-exit 0
+cat "$WORK/summary.txt"
+[[ "$STRICT" == 1 ]] || exit 0
+
+# Strict: judged from the summary above, and from what should be in it:
+# one line per requirement set and one per extension run, so that a run
+# the suite never finished fails too.
+eras=(${REPLICAS_ERAS:-2026-07-28})
+want_sets=$(wc -w <<<"$REQUIREMENTS")
+want_ext=$(($(wc -w <<<"$SCENARIOS") * ${#eras[@]}))
+got_sets=$(grep -c '^requirements ' "$WORK/summary.txt" || true)
+got_ext=$(grep -cE '^  (pass|skip|FAIL) +[^ ]+ at [0-9-]+$' "$WORK/summary.txt" || true)
+bad=()
+((got_sets == want_sets)) || bad+=("$got_sets of $want_sets requirement sets reported")
+((got_ext == want_ext)) || bad+=("$got_ext of $want_ext extension runs reported")
+# Every failing scenario, of a set (scored or not) or an extension run, is
+# a "  FAIL" line; a set that ran nothing is "0 of 0".
+while read -r line; do bad+=("$line"); done < <(
+	grep -E '^requirements [^ ]+: 0 of 0 scored' "$WORK/summary.txt" | sed 's/;.*//' || true
+	grep -E '^  FAIL ' "$WORK/summary.txt" | sed 's/^  //' || true
+)
+if ((${#bad[@]})); then
+	log "REPLICAS_STRICT: FAILED with $REPLICAS replica(s):"
+	printf '  %s\n' "${bad[@]}" >&2
+	exit 1
+fi
+log "REPLICAS_STRICT: every scenario passes with $REPLICAS replica(s)"

@@ -25,13 +25,13 @@ type contender struct {
 }
 
 var contenders = map[string]contender{
-	"vurb":     {http: vurbHTTP, stdio: vurbStdio, sessionless: func() http.Handler { return newVurb().HTTPHandler() }},
-	"vurb-sdk": {http: vurbSDKHTTP, stdio: vurbStdio, sessionless: func() http.Handler { return newVurb().HTTPHandler(vurb.NoFastLane()) }},
+	"vurb":     {http: vurbHTTP, stdio: vurbStdio, sessionless: func() http.Handler { return newVurb().HTTPHandler(shared.serve...) }},
+	"vurb-sdk": {http: vurbSDKHTTP, stdio: vurbStdio, sessionless: func() http.Handler { return newVurb().HTTPHandler(serving(vurb.NoFastLane())...) }},
 	// vurb-inline runs handlers on the caller's goroutine: beside vurb, it
 	// shows what the worker hand-off costs a served call.
 	"vurb-inline": {http: func(stateless bool) http.Handler { return vurbWith(stateless, vurb.WithInlineHandlers()) },
 		stdio:       func(ctx context.Context) error { return newVurb(vurb.WithInlineHandlers()).Serve(ctx, vurb.Stdio()) },
-		sessionless: func() http.Handler { return newVurb(vurb.WithInlineHandlers()).HTTPHandler() }},
+		sessionless: func() http.Handler { return newVurb(vurb.WithInlineHandlers()).HTTPHandler(shared.serve...) }},
 	"gosdk-raw": {http: goSDKHTTP, stdio: goSDKStdio, sessionless: func() http.Handler { return goSDKHTTP(true) }},
 	"mcp-go":    {http: mcpGoHTTP, stdio: mcpGoStdio},
 }
@@ -43,32 +43,38 @@ var discard = slog.New(slog.DiscardHandler)
 // --- vurb: only its public API, which the refactor keeps ---------------------
 
 func newVurb(opts ...vurb.Option) *vurb.App {
-	app := vurb.New(append([]vurb.Option{vurb.WithName("bench"), vurb.WithVersion("1.0.0"), vurb.WithLogger(discard)}, opts...)...)
+	base := []vurb.Option{vurb.WithName("bench"), vurb.WithVersion("1.0.0"), vurb.WithLogger(discard)}
+	app := vurb.New(append(append(base, shared.opts...), opts...)...)
 	vurb.Query(app, "docs.search", search).Describe("Search the documents")
 	return app
 }
 
 func vurbHTTP(stateless bool) http.Handler {
 	if stateless {
-		return newVurb().HTTPHandler(vurb.Stateless())
+		return newVurb().HTTPHandler(serving(vurb.Stateless())...)
 	}
-	return newVurb().HTTPHandler()
+	return newVurb().HTTPHandler(shared.serve...)
 }
 
 func vurbWith(stateless bool, opts ...vurb.Option) http.Handler {
 	if stateless {
-		return newVurb(opts...).HTTPHandler(vurb.Stateless())
+		return newVurb(opts...).HTTPHandler(serving(vurb.Stateless())...)
 	}
-	return newVurb(opts...).HTTPHandler()
+	return newVurb(opts...).HTTPHandler(shared.serve...)
+}
+
+// serving is opts after what -redis set (shared.serve).
+func serving(opts ...vurb.ServeOption) []vurb.ServeOption {
+	return append(append([]vurb.ServeOption(nil), shared.serve...), opts...)
 }
 
 // vurbSDKHTTP is vurb with its fast lane off: every request through the
 // go-sdk's handlers.
 func vurbSDKHTTP(stateless bool) http.Handler {
 	if stateless {
-		return newVurb().HTTPHandler(vurb.Stateless(), vurb.NoFastLane())
+		return newVurb().HTTPHandler(serving(vurb.Stateless(), vurb.NoFastLane())...)
 	}
-	return newVurb().HTTPHandler(vurb.NoFastLane())
+	return newVurb().HTTPHandler(serving(vurb.NoFastLane())...)
 }
 
 func vurbStdio(ctx context.Context) error { return newVurb().Serve(ctx, vurb.Stdio()) }

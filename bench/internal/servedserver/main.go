@@ -10,6 +10,11 @@
 // stdio it speaks MCP on stdin and stdout, and serves /stats on a
 // loopback listener of its own whose address it prints on stderr.
 //
+// With -redis redis://HOST:PORT the vurb contenders keep their
+// handshake-era sessions in that Redis and share a request-state key with
+// every process started with the same URL: several such processes behind
+// a balancer are replicas of one server (TestServedReplicas).
+//
 // It stops by itself: when its standard input reaches end of file (its
 // parent closed it or died), on SIGINT or SIGTERM, or after -max-life.
 package main
@@ -35,7 +40,14 @@ func main() {
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	memProfile := flag.String("memprofile", "", "write an allocation profile to this file at exit")
 	maxLife := flag.Duration("max-life", 30*time.Minute, "exit after this long whatever happens")
+	redisURL := flag.String("redis", "", "vurb contenders: keep sessions in the Redis at redis://HOST:PORT, shared with the other replicas")
 	flag.Parse()
+	if *redisURL != "" {
+		if err := useRedis(*name, *redisURL); err != nil {
+			fmt.Fprintln(os.Stderr, "servedserver:", err)
+			os.Exit(1)
+		}
+	}
 	if err := run(*name, *transport, *cpuProfile, *memProfile, *maxLife); err != nil {
 		fmt.Fprintln(os.Stderr, "servedserver:", err)
 		os.Exit(1)
