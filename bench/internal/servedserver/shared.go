@@ -10,9 +10,9 @@ import (
 )
 
 // shared is what -redis gives every vurb contender built after it is set:
-// the request-state key every replica shares and, for handshake-era
-// sessions, a session store in that Redis, so that several processes
-// behind one balancer are the replicas of one server (issue #30).
+// the request-state key every replica shares and WithReplicas (sessions,
+// tasks and the bus between replicas in that Redis), so that several
+// processes behind one balancer are the replicas of one server (issue #30).
 var shared struct {
 	opts  []vurb.Option
 	serve []vurb.ServeOption
@@ -33,7 +33,6 @@ func useRedis(contender, redisURL string) error {
 	opts.ContextTimeoutEnabled = true
 	key := sha256.Sum256([]byte("vurb bench request state: " + redisURL))
 	store := redisstate.New(redis.NewClient(opts))
-	shared.opts = []vurb.Option{vurb.WithRequestStateKeys(key[:])}
-	shared.serve = []vurb.ServeOption{vurb.WithSessionStore(store.Sessions())}
+	shared.opts = []vurb.Option{vurb.WithRequestStateKeys(key[:]), vurb.WithReplicas(store.Replicas())}
 	return nil
 }
