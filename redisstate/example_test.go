@@ -58,3 +58,33 @@ func ExampleNew() {
 	// Output:
 	// completed - report ready
 }
+
+// The bus every replica of a server subscribes to, which
+// vurb.WithReplicas gives the app: what one replica publishes, every
+// subscription receives, in order.
+func ExampleBus() {
+	client := redis.NewClient(&redis.Options{Addr: os.Getenv("REDIS_ADDR"), ContextTimeoutEnabled: true})
+	defer client.Close()
+	bus := redisstate.New(client, redisstate.WithPrefix("example-bus:")).Bus()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel() // ends the subscription
+	got := make(chan string, 8)
+	bus.Subscribe(ctx, func(msg []byte) { got <- string(msg) })
+
+	// Subscribe returns at once: a message published before the
+	// subscription is made reaches nobody (0 receivers).
+	for {
+		n, err := bus.Publish(ctx, []byte("session ended"))
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		if n > 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	fmt.Println(<-got)
+	// Output: session ended
+}
