@@ -360,7 +360,11 @@ func ShutdownGrace(d time.Duration) ServeOption { return WithShutdownGrace(d) }
 // session is used, and forgets it when the client ends the session
 // (DELETE). Give every replica the same WithRequestStateKeys too. A store
 // that fails is logged, and each replica serves the sessions it holds.
-// redisstate.New(...).Sessions() is one in Redis.
+// redisstate.New(...).Sessions() is one in Redis. WithReplicas gives the
+// handlers a session store and, with it, the bus that carries what a
+// session's requests change on one replica (a log level, a subscription,
+// the answer to a question another replica asked) to the others: a store
+// alone does not. This option overrides WithReplicas' store.
 func WithSessionStore(store SessionStore) ServeOption {
 	if store == nil {
 		panic("vurb: WithSessionStore needs a store; leave the option out to keep sessions in this process")
