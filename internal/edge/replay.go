@@ -99,30 +99,33 @@ func replayRequest(method string, params any) []byte {
 }
 
 // markReplayed returns the notification msg with replayMetaKey in its
-// params' _meta (a response, which has none, as it is).
+// params' _meta (a response, which has none, as it is). The other members
+// keep their bytes: nothing is decoded into Go values and back.
 func markReplayed(msg []byte) []byte {
-	var env map[string]json.RawMessage
+	var env, params, meta map[string]json.RawMessage
 	if json.Unmarshal(msg, &env) != nil || env["method"] == nil {
 		return msg
 	}
-	var params map[string]any
 	if p := env["params"]; p != nil && json.Unmarshal(p, &params) != nil {
 		return msg
 	}
-	if params == nil {
-		params = map[string]any{}
-	}
-	meta, _ := params["_meta"].(map[string]any)
-	if meta == nil {
-		meta = map[string]any{}
-	}
-	meta[replayMetaKey] = true
-	params["_meta"] = meta
-	p, err := json.Marshal(params)
-	if err != nil {
+	if m := params["_meta"]; m != nil && json.Unmarshal(m, &meta) != nil {
 		return msg
 	}
-	env["params"] = p
+	if params == nil {
+		params = map[string]json.RawMessage{}
+	}
+	if meta == nil {
+		meta = map[string]json.RawMessage{}
+	}
+	meta[replayMetaKey] = json.RawMessage("true")
+	var err error
+	if params["_meta"], err = json.Marshal(meta); err != nil {
+		return msg
+	}
+	if env["params"], err = json.Marshal(params); err != nil {
+		return msg
+	}
 	out, err := json.Marshal(env)
 	if err != nil {
 		return msg
