@@ -100,7 +100,7 @@ func TestServedReplicas(t *testing.T) {
 			}
 		}
 	}
-	startHAProxy(t, haproxy, haproxyDefaults+lb.String())
+	startHAProxy(t, haproxy, haproxyDefaults(t)+lb.String())
 	if only := os.Getenv("REPLICAS_CELLS"); only != "" {
 		cells = slices.DeleteFunc(cells, func(c replicaCell) bool { return !strings.Contains(c.String(), only) })
 	}
@@ -129,24 +129,30 @@ func TestServedReplicas(t *testing.T) {
 // calls, and calls in handshake-era sessions.
 var replicaTransports = []string{"http-2026", "http-stateful"}
 
-// haproxyDefaults is scripts/replicas.sh's HAProxy, less its logging: a
-// server picked per request, even on a kept-alive connection, with no
-// affinity, and a request whose replica refused the connection or closed
-// it unanswered sent to another.
-const haproxyDefaults = `global
-	maxconn 2000
-
-defaults
-	mode http
-	timeout connect 5s
-	timeout client 5m
-	timeout server 5m
-	timeout http-request 30s
-	timeout http-keep-alive 30s
-	retries 3
-	option redispatch
-	retry-on conn-failure empty-response
-`
+// haproxyDefaults is the global and defaults sections of
+// scripts/haproxy.cfg, the balancer scripts/replicas.sh runs, less their
+// logging: a line per request would cost HAProxy time the table measures.
+func haproxyDefaults(t *testing.T) string {
+	t.Helper()
+	tmpl, err := os.ReadFile(filepath.Join("..", "scripts", "haproxy.cfg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _, ok := strings.Cut(string(tmpl), "\nfrontend ")
+	if !ok {
+		t.Fatal("scripts/haproxy.cfg has no frontend section")
+	}
+	var out strings.Builder
+	for line := range strings.Lines(head) {
+		switch fields := strings.Fields(line); {
+		case len(fields) > 0 && fields[0] == "log",
+			len(fields) > 1 && fields[0] == "option" && (fields[1] == "httplog" || fields[1] == "logasap"):
+			continue
+		}
+		out.WriteString(line)
+	}
+	return out.String()
+}
 
 // replicaCell is one row of the table: a transport and a number of
 // clients, through HAProxy to that many replicas, or (replicas 0) to one

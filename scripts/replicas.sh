@@ -187,45 +187,11 @@ for i in $(seq 1 "$REPLICAS"); do
 done
 
 LB_PORT="$(free_port)"
-cat >"$WORK/haproxy.cfg" <<EOF
-# Round robin per request, no affinity: no cookie, no stick table, no
-# prefer-last-server; HAProxy picks a server for each request, even on a
-# kept-alive client connection. A request whose replica refused the
-# connection or closed it without answering goes to another one (retries,
-# redispatch, retry-on), so a replica's death is invisible to clients
-# even before the health check marks it down (2 failed checks, 1s apart).
-global
-	maxconn 2000
-	log stdout format raw local0
-
-# One line per request in haproxy.log (REPLICAS_KEEP_LOGS): which replica
-# answered, with what status, for which Mcp-Session-Id.
-defaults
-	mode http
-	log global
-	option httplog
-	option logasap # an event stream is logged when it starts, not when it ends
-	timeout connect 5s
-	timeout client 5m
-	timeout server 5m
-	timeout http-request 30s
-	timeout http-keep-alive 30s
-	retries 3
-	option redispatch
-	retry-on conn-failure empty-response
-
-frontend mcp
-	bind $HOST:$LB_PORT
-	capture request header Mcp-Session-Id len 64
-	default_backend replicas
-
-backend replicas
-	balance roundrobin
-	option httpchk
-	http-check send meth GET uri /healthz
-	http-check expect status 200
-$servers
-EOF
+# scripts/haproxy.cfg, the balancer every replicas run shares, with this
+# run's address and servers.
+BIND="$HOST:$LB_PORT" SERVERS="$servers" awk \
+	'/^@SERVERS@$/ { printf "%s", ENVIRON["SERVERS"]; next } { sub(/@BIND@/, ENVIRON["BIND"]); print }' \
+	"$ROOT/scripts/haproxy.cfg" >"$WORK/haproxy.cfg"
 "$HAPROXY" -c -q -f "$WORK/haproxy.cfg" || die "haproxy refused its config:"$'\n'"$(cat "$WORK/haproxy.cfg")"
 start haproxy "$HAPROXY" -db -f "$WORK/haproxy.cfg"
 URL="http://$HOST:$LB_PORT/mcp"

@@ -138,7 +138,7 @@ func startCluster(t *testing.T, redisAddr, haproxyBin string, n int) *cluster {
 
 	lb := "127.0.0.1:" + freePort(t)
 	cfg := filepath.Join(dir, "haproxy.cfg")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(haproxyConfig, lb, servers.String())), 0o600); err != nil {
+	if err := os.WriteFile(cfg, []byte(haproxyConfig(t, lb, servers.String())), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command(haproxyBin, "-c", "-q", "-f", cfg).CombinedOutput(); err != nil {
@@ -150,34 +150,16 @@ func startCluster(t *testing.T, redisAddr, haproxyBin string, n int) *cluster {
 	return c
 }
 
-// haproxyConfig is scripts/replicas.sh's: round robin per request with no
-// affinity, health checks on /healthz, and a request whose replica refused
-// the connection or closed it unanswered sent to another one. Its verbs
-// are the address HAProxy listens on and the server lines.
-const haproxyConfig = `global
-	maxconn 2000
-
-defaults
-	mode http
-	timeout connect 5s
-	timeout client 5m
-	timeout server 5m
-	timeout http-request 30s
-	timeout http-keep-alive 30s
-	retries 3
-	option redispatch
-	retry-on conn-failure empty-response
-
-frontend mcp
-	bind %s
-	default_backend replicas
-
-backend replicas
-	balance roundrobin
-	option httpchk
-	http-check send meth GET uri /healthz
-	http-check expect status 200
-%s`
+// haproxyConfig is scripts/haproxy.cfg, the balancer scripts/replicas.sh
+// runs, listening on bind, with the server lines servers.
+func haproxyConfig(t *testing.T, bind, servers string) string {
+	t.Helper()
+	tmpl, err := os.ReadFile(filepath.Join("..", "..", "scripts", "haproxy.cfg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.NewReplacer("@BIND@", bind, "@SERVERS@\n", servers).Replace(string(tmpl))
+}
 
 // kill ends replica i with SIGKILL, as a crash or the OOM killer would.
 func (c *cluster) kill(t *testing.T, i int) {
