@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"sync"
 	"time"
-	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -76,9 +75,10 @@ type hub struct {
 	logger *slog.Logger
 	site   *Site
 
+	fronts weakSet[front] // the fronts that hold sessions: a handler may be dropped
+
 	mu      sync.Mutex
-	fronts  map[weak.Pointer[front]]struct{} // weak: a handler may be dropped
-	waiting map[string]chan struct{}         // by nonce: announcements waiting for acknowledgements
+	waiting map[string]chan struct{} // by nonce: announcements waiting for acknowledgements
 }
 
 // replicaHub returns the app's hub, nil without a bus; the first call
@@ -91,34 +91,10 @@ func (a *Site) replicaHub() *hub {
 		var b [8]byte
 		_, _ = rand.Read(b[:])
 		a.hub = &hub{bus: a.Bus, id: hex.EncodeToString(b[:]), logger: a.Logger, site: a,
-			fronts: map[weak.Pointer[front]]struct{}{}, waiting: map[string]chan struct{}{}}
+			waiting: map[string]chan struct{}{}}
 		a.Bus.Subscribe(context.Background(), a.hub.deliver)
 	})
 	return a.hub
-}
-
-// join makes f receive the session messages of the bus.
-func (h *hub) join(f *front) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for w := range h.fronts {
-		if w.Value() == nil {
-			delete(h.fronts, w)
-		}
-	}
-	h.fronts[weak.Make(f)] = struct{}{}
-}
-
-func (h *hub) live() []*front {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	out := make([]*front, 0, len(h.fronts))
-	for w := range h.fronts {
-		if f := w.Value(); f != nil {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // publish sends m to the other replicas, and returns how many
@@ -220,11 +196,11 @@ func (h *hub) deliver(data []byte) {
 			t.running.interrupt(m.Session)
 		}
 	case busEnded:
-		for _, f := range h.live() {
+		for _, f := range h.fronts.live() {
 			f.table.forget(m.Session)
 		}
 	case busSession:
-		for _, f := range h.live() {
+		for _, f := range h.fronts.live() {
 			f.replay(ctx, m.Session, m.Body)
 		}
 	}

@@ -9,44 +9,45 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// serverSet is the servers an app made, for notifications every subscriber
-// must receive. Weak: a stateless deployment may make one per request, and
-// the app must not keep them all alive.
-type serverSet struct {
-	mu      sync.Mutex
-	servers map[weak.Pointer[mcp.Server]]struct{}
+// weakSet holds values without keeping them alive: the servers an app
+// made, for notifications every subscriber must receive (a stateless
+// deployment may make one per request, and the app must not keep them
+// all), and the fronts a replica's bus delivers to.
+type weakSet[T any] struct {
+	mu     sync.Mutex
+	values map[weak.Pointer[T]]struct{}
 }
 
-// add records server, and drops the servers the garbage collector has
-// taken since.
-func (s *serverSet) add(server *mcp.Server) {
+// add records v, and drops the values the garbage collector has taken
+// since.
+func (s *weakSet[T]) add(v *T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.servers == nil {
-		s.servers = map[weak.Pointer[mcp.Server]]struct{}{}
+	if s.values == nil {
+		s.values = map[weak.Pointer[T]]struct{}{}
 	}
-	for w := range s.servers {
+	for w := range s.values {
 		if w.Value() == nil {
-			delete(s.servers, w)
+			delete(s.values, w)
 		}
 	}
-	s.servers[weak.Make(server)] = struct{}{}
+	s.values[weak.Make(v)] = struct{}{}
 }
 
-func (s *serverSet) remove(server *mcp.Server) {
+func (s *weakSet[T]) remove(v *T) {
 	s.mu.Lock()
-	delete(s.servers, weak.Make(server))
+	delete(s.values, weak.Make(v))
 	s.mu.Unlock()
 }
 
-// live returns the servers still in use.
-func (s *serverSet) live() []*mcp.Server {
+// live returns the values still in use.
+func (s *weakSet[T]) live() []*T {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]*mcp.Server, 0, len(s.servers))
-	for w := range s.servers {
-		if server := w.Value(); server != nil {
-			out = append(out, server)
+	out := make([]*T, 0, len(s.values))
+	for w := range s.values {
+		if v := w.Value(); v != nil {
+			out = append(out, v)
 		}
 	}
 	return out

@@ -72,7 +72,7 @@ type Site struct {
 	Bus          Bus
 	SessionStore SessionStore
 
-	servers serverSet
+	servers weakSet[mcp.Server]
 
 	hubOnce sync.Once
 	hub     *hub

@@ -104,7 +104,7 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 			ho.SessionTimeout = 0
 			if f.table.store != nil {
 				if f.table.hub = a.replicaHub(); f.table.hub != nil {
-					f.table.hub.join(f)
+					f.table.hub.fronts.add(f)
 				}
 			}
 		}
