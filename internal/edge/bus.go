@@ -3,7 +3,6 @@ package edge
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -88,9 +87,7 @@ func (a *Site) replicaHub() *hub {
 		return nil
 	}
 	a.hubOnce.Do(func() {
-		var b [8]byte
-		_, _ = rand.Read(b[:])
-		a.hub = &hub{bus: a.Bus, id: hex.EncodeToString(b[:]), logger: a.Logger, site: a,
+		a.hub = &hub{bus: a.Bus, id: rand.Text(), logger: a.Logger, site: a,
 			waiting: map[string]chan struct{}{}}
 		a.Bus.Subscribe(context.Background(), a.hub.deliver)
 	})
@@ -127,9 +124,7 @@ const ackWait = 250 * time.Millisecond
 // answered is then made everywhere before the client's next request,
 // wherever that lands.
 func (h *hub) publishAndWait(ctx context.Context, m busMessage) {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	m.Nonce = hex.EncodeToString(b[:])
+	m.Nonce = rand.Text()
 	acks := make(chan struct{}, 256)
 	h.mu.Lock()
 	h.waiting[m.Nonce] = acks
