@@ -130,12 +130,22 @@ if ((${#missing[@]})); then
 fi
 HAPROXY="$(command -v haproxy || echo /usr/sbin/haproxy)"
 
-# A free port: one nothing answers on, and not already handed out.
+# A free port: one nothing answers on, not already handed out, and below
+# the kernel's ephemeral range. A port inside that range can be held by
+# an outgoing connection (the conformance run just before leaves many), and
+# then nothing answers on it yet binding it fails: CI once lost its Redis
+# that way.
 USED_PORTS=" "
+EPHEMERAL_LOW=32768
+if [[ -r /proc/sys/net/ipv4/ip_local_port_range ]]; then
+	read -r EPHEMERAL_LOW _ </proc/sys/net/ipv4/ip_local_port_range
+fi
+PORT_LOW=10000
+((EPHEMERAL_LOW > PORT_LOW + 1000)) || PORT_LOW=1024
 free_port() {
 	local p
 	for _ in $(seq 1 200); do
-		p=$((20000 + RANDOM % 40000))
+		p=$((PORT_LOW + RANDOM % (EPHEMERAL_LOW - PORT_LOW)))
 		[[ "$USED_PORTS" == *" $p "* ]] && continue
 		if ! (exec 3<>"/dev/tcp/$HOST/$p") 2>/dev/null; then
 			USED_PORTS+="$p "
