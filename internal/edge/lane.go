@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -39,7 +40,8 @@ type lane struct {
 	sdk      http.Handler // the go-sdk's stateless handler: everything else
 	rt       *engine.Runtime
 	routes   map[string]engine.Route
-	headered map[string]bool // tools with x-mcp-header bindings: the go-sdk checks them
+	names    map[string]string // each route's name by itself: a known name read without a copy
+	headered map[string]bool   // tools with x-mcp-header bindings: the go-sdk checks them
 	impl     *mcp.Implementation
 	json     bool // JSONResponse: application/json instead of an event stream
 	lists    *listCache
@@ -53,7 +55,8 @@ type lane struct {
 	handshake []string
 	// views are the app's per-caller tool lists, nil when it has none
 	// (see visibility.go); tools/list then goes to the go-sdk.
-	views *Views
+	views   *Views
+	headers laneHeaders
 }
 
 // newLane returns the lane over the routes a server exposes, or nil when an
@@ -64,8 +67,10 @@ func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *
 	if ho.EventStore != nil || ho.CrossOriginProtection != nil || userCacheable {
 		return nil
 	}
-	l := &lane{sdk: sdk, rt: rt, routes: make(map[string]engine.Route, len(routes)), headered: map[string]bool{},
-		impl: impl, json: ho.JSONResponse, lists: &listCache{sdk: sdk}, caps: &capsCache{}}
+	l := &lane{sdk: sdk, rt: rt, routes: make(map[string]engine.Route, len(routes)), names: make(map[string]string, len(routes)), headered: map[string]bool{},
+		impl: impl, json: ho.JSONResponse, lists: &listCache{sdk: sdk}, caps: &capsCache{},
+		headers: laneHeaders{cacheControl: []string{"no-cache, no-transform"}, json: []string{"application/json"},
+			stream: []string{"text/event-stream"}, keepAlive: []string{"keep-alive"}}}
 	meta, err := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl})
 	if err != nil {
 		return nil
@@ -80,7 +85,7 @@ func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *
 	}
 	for _, r := range routes {
 		name := r.Wire().Name
-		l.routes[name] = r
+		l.routes[name], l.names[name] = r, name
 		if mirrorsHeaders(r) {
 			l.headered[name] = true
 		}
@@ -130,7 +135,7 @@ func (l *lane) understand(r *http.Request, m *message) (req laneRequest, ok bool
 	if m == nil || !m.whole {
 		return req, false
 	}
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+	if !jsonContent(r.Header.Get("Content-Type")) {
 		return req, false
 	}
 	if !acceptsBoth(r.Header.Values("Accept")) {
@@ -184,16 +189,15 @@ func (l *lane) parse(e *rpc, req *laneRequest) bool {
 	if req.id, ok = requestID(e.id); !ok {
 		return false
 	}
-	if req.method, ok = plainString(e.method); !ok {
-		return false
-	}
-	switch req.method {
-	case "tools/list":
+	switch string(e.method) { // the methods the lane answers, without copying them
+	case `"tools/list"`:
+		req.method = "tools/list"
 		if e.name != nil || e.args != nil {
 			return false
 		}
-	case "tools/call":
-		if req.name, ok = plainString(e.name); !ok {
+	case `"tools/call"`:
+		req.method = "tools/call"
+		if req.name, ok = l.toolName(e.name); !ok {
 			return false
 		}
 		req.args = e.args
@@ -201,6 +205,17 @@ func (l *lane) parse(e *rpc, req *laneRequest) bool {
 		return false
 	}
 	return l.parseMeta(e, req)
+}
+
+// toolName is the name a tools/call names: a tool's own name when it
+// is one, read without a copy.
+func (l *lane) toolName(raw []byte) (string, bool) {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		if name, ok := l.names[string(raw[1:len(raw)-1])]; ok {
+			return name, true
+		}
+	}
+	return plainString(raw)
 }
 
 // parseMeta reads the request's _meta: a 2026-07-28 request's protocol
@@ -373,12 +388,17 @@ func (l *lane) respond(w http.ResponseWriter, r *http.Request, req laneRequest, 
 			return
 		}
 	}
-	data, err := appendCallResult(make([]byte, 0, 256), meta, res, resultType)
+	buf, framed := l.frameStart(make([]byte, 0, 512), req)
+	buf, err = appendCallResult(buf, meta, res, resultType)
 	if err != nil {
 		l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
 		return
 	}
-	l.write(w, req, data)
+	if !framed { // a string id: the go-sdk's encoder writes it
+		l.write(w, req, buf)
+		return
+	}
+	l.sendFramed(w, l.frameEnd(buf))
 }
 
 // list answers tools/list with the go-sdk's own answer, asked once per
@@ -394,6 +414,10 @@ func (l *lane) list(w http.ResponseWriter, r *http.Request, req laneRequest, bod
 
 // write sends a result the way the go-sdk's stateless handler does.
 func (l *lane) write(w http.ResponseWriter, req laneRequest, result []byte) {
+	if buf, framed := l.frameStart(make([]byte, 0, len(result)+64), req); framed && len(result) > 0 {
+		l.sendFramed(w, l.frameEnd(append(buf, result...)))
+		return
+	}
 	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.id, Result: result})
 	if err != nil {
 		l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
@@ -449,9 +473,64 @@ func (l *lane) send(w http.ResponseWriter, status int, data []byte) {
 	h.Set("Connection", "keep-alive")
 	w.WriteHeader(status)
 	buf := make([]byte, 0, len(data)+24)
-	buf = append(buf, "event: message\ndata: "...)
+	buf = append(buf, sseEvent...)
 	buf = append(append(buf, data...), "\n\n"...)
 	w.Write(buf)
+}
+
+// sseEvent opens the one event of an event-stream answer.
+const sseEvent = "event: message\ndata: "
+
+// frameStart begins, in buf, the answer to req as the go-sdk frames a
+// result: the event's opening unless the lane answers JSON, then the
+// response envelope up to its result, written as jsonrpc.EncodeMessage
+// writes it (members in its order, no HTML escaping, an integer id as a
+// JSON number). A string id is left to EncodeMessage (framed is false):
+// it is rare and its escaping is the encoder's. What follows must be
+// compact JSON, as EncodeMessage compacts a result, and frameEnd closes
+// it.
+func (l *lane) frameStart(buf []byte, req laneRequest) (_ []byte, framed bool) {
+	id, ok := req.id.Raw().(int64)
+	if !ok {
+		return buf, false
+	}
+	if !l.json {
+		buf = append(buf, sseEvent...)
+	}
+	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
+	buf = strconv.AppendInt(buf, id, 10)
+	return append(buf, `,"result":`...), true
+}
+
+// frameEnd closes what frameStart began.
+func (l *lane) frameEnd(buf []byte) []byte {
+	buf = append(buf, '}')
+	if !l.json {
+		buf = append(buf, "\n\n"...)
+	}
+	return buf
+}
+
+// sendFramed sends an answer frameStart and frameEnd framed, with the
+// go-sdk's headers. The header values are the lane's own, set once:
+// net/http copies them when the header is written.
+func (l *lane) sendFramed(w http.ResponseWriter, framed []byte) {
+	h := w.Header()
+	h["Cache-Control"] = l.headers.cacheControl
+	if l.json {
+		h["Content-Type"] = l.headers.json
+	} else {
+		h["Content-Type"] = l.headers.stream
+		h["Connection"] = l.headers.keepAlive
+	}
+	w.WriteHeader(http.StatusOK)
+	w.Write(framed)
+}
+
+// laneHeaders are the values of the headers every answer carries, made
+// once per lane rather than per answer.
+type laneHeaders struct {
+	cacheControl, json, stream, keepAlive []string
 }
 
 // listCache keeps the go-sdk's tools/list results, one per kind of
@@ -496,7 +575,9 @@ func (c *listCache) get(r *http.Request, newRev bool, body []byte) ([]byte, bool
 func acceptsBoth(values []string) bool {
 	var jsonOK, streamOK bool
 	for _, v := range values {
-		for _, part := range strings.Split(v, ",") {
+		for v != "" {
+			var part string
+			part, v, _ = strings.Cut(v, ",")
 			mt, _, _ := strings.Cut(strings.TrimSpace(part), ";")
 			switch strings.TrimSpace(mt) {
 			case "application/json":
@@ -510,6 +591,16 @@ func acceptsBoth(values []string) bool {
 		}
 	}
 	return jsonOK && streamOK
+}
+
+// jsonContent reports whether a Content-Type value names JSON, as the
+// go-sdk reads it: the bare type, as clients send it, without parsing.
+func jsonContent(v string) bool {
+	if v == "application/json" {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(v)
+	return err == nil && mt == "application/json"
 }
 
 // handshakeRevisions are the handshake-era revisions the go-sdk

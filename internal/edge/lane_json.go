@@ -20,7 +20,7 @@ import (
 
 // members calls f with each member of the object doc, in order; f returns
 // false to stop. It returns false when doc is not an object it can walk.
-func members(doc []byte, f func(key string, value []byte) bool) bool {
+func members(doc []byte, f func(key, value []byte) bool) bool {
 	i := skipSpace(doc, 0)
 	if i >= len(doc) || doc[i] != '{' {
 		return false
@@ -47,7 +47,7 @@ func members(doc []byte, f func(key string, value []byte) bool) bool {
 		}
 		start := skipSpace(doc, i+1)
 		stop, ok := skipValue(doc, start)
-		if !ok || !f(string(key), doc[start:stop]) {
+		if !ok || !f(key, doc[start:stop]) {
 			return false
 		}
 		i = skipSpace(doc, stop)
@@ -196,11 +196,12 @@ func appendCallResult(buf, meta []byte, res *mcp.CallToolResult, resultType stri
 	if content == nil && !(resultType != "" && res.InputRequests != nil) {
 		content = []mcp.Content{} // an input-required result of 2026-07-28 has none: null
 	}
-	data, err := json.Marshal(content)
+	buf = append(buf, `"content":`...)
+	buf, err := appendContent(buf, content)
 	if err != nil {
 		return nil, err
 	}
-	buf = append(append(buf, `"content":`...), data...)
+	var data []byte
 	if res.StructuredContent != nil {
 		if data, err = json.Marshal(res.StructuredContent); err != nil {
 			return nil, err
@@ -226,6 +227,36 @@ func appendCallResult(buf, meta []byte, res *mcp.CallToolResult, resultType stri
 		buf = append(append(buf, `,"inputRequests":`...), data...)
 	}
 	return append(buf, '}'), nil
+}
+
+// appendContent appends content as json.Marshal writes it. Plain text
+// blocks (no _meta, no annotations), what nearly every result holds, are
+// written here, the text quoted by json.Marshal: the go-sdk's
+// TextContent.MarshalJSON writes the same members, and encoding/json's
+// compaction of a marshaller's output leaves compact, HTML-escaped JSON
+// as it is.
+func appendContent(buf []byte, content []mcp.Content) ([]byte, error) {
+	if content == nil {
+		return append(buf, "null"...), nil
+	}
+	for _, c := range content {
+		if t, ok := c.(*mcp.TextContent); !ok || t == nil || t.Meta != nil || t.Annotations != nil {
+			data, err := json.Marshal(content)
+			return append(buf, data...), err
+		}
+	}
+	buf = append(buf, '[')
+	for i, c := range content {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		text, err := json.Marshal(c.(*mcp.TextContent).Text)
+		if err != nil {
+			return nil, err
+		}
+		buf = append(append(append(buf, `{"type":"text","text":`...), text...), '}')
+	}
+	return append(buf, ']'), nil
 }
 
 // sdkMaxDepth is the nesting the go-sdk's JSON-RPC reader refuses beyond

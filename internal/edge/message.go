@@ -32,24 +32,58 @@ func readMessage(r *http.Request, maxBody int64) *message {
 	if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
 		return nil
 	}
-	var buf bytes.Buffer
-	if n := r.ContentLength; n > 0 && n <= maxBody {
-		buf.Grow(int(n) + bytes.MinRead) // one read to the end, most often
-	}
-	_, err := buf.ReadFrom(io.LimitReader(r.Body, maxBody+1))
-	m := &message{body: buf.Bytes()}
-	m.whole = err == nil && int64(len(m.body)) <= maxBody
+	body, err := readBounded(r.Body, r.ContentLength, maxBody)
+	m := &message{body: body}
+	m.whole = err == nil && int64(len(body)) <= maxBody
 	if m.whole {
 		r.Body.Close()
-		r.Body = io.NopCloser(bytes.NewReader(m.body))
+		rb := &replayBody{}
+		rb.Reset(body)
+		r.Body = rb
 	} else {
 		r.Body = struct {
 			io.Reader
 			io.Closer
-		}{io.MultiReader(bytes.NewReader(m.body), r.Body), r.Body}
+		}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
 	}
 	return m
 }
+
+// readBounded reads body to its end, or to one byte past max, whichever
+// comes first. A declared length within the bound sizes the buffer
+// exactly, one byte more to see the end: one allocation, most often.
+func readBounded(body io.Reader, declared, max int64) ([]byte, error) {
+	size := int64(512)
+	if declared > 0 && declared <= max {
+		size = declared + 1
+	}
+	buf := make([]byte, 0, size)
+	for int64(len(buf)) <= max {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		room := buf[len(buf):cap(buf)]
+		if over := max + 1 - int64(len(buf)); int64(len(room)) > over {
+			room = room[:over]
+		}
+		n, err := body.Read(room)
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
+}
+
+// replayBody reads a message's body again, for the handler behind the
+// front; closing it does nothing.
+type replayBody struct{ bytes.Reader }
+
+// Close implements io.Closer.
+func (*replayBody) Close() error { return nil }
 
 // rpc returns the parsed envelope of m, parsing it on first use.
 func (m *message) rpc() *rpc {
@@ -96,8 +130,8 @@ func (e *rpc) parse(body []byte) {
 	if e.valid = json.Valid(body); !e.valid {
 		return
 	}
-	e.ok = members(body, func(key string, value []byte) bool {
-		switch key {
+	e.ok = members(body, func(key, value []byte) bool {
+		switch string(key) {
 		case "jsonrpc":
 			e.version = value
 		case "id":
@@ -114,8 +148,8 @@ func (e *rpc) parse(body []byte) {
 	if !e.ok {
 		return
 	}
-	e.paramsOK = e.params == nil || members(e.params, func(key string, value []byte) bool {
-		switch key {
+	e.paramsOK = e.params == nil || members(e.params, func(key, value []byte) bool {
+		switch string(key) {
 		case "_meta":
 			e.meta = value
 		case "name":
@@ -138,8 +172,8 @@ func (e *rpc) parse(body []byte) {
 	if !e.paramsOK {
 		return
 	}
-	e.metaOK = e.meta == nil || members(e.meta, func(key string, value []byte) bool {
-		switch key {
+	e.metaOK = e.meta == nil || members(e.meta, func(key, value []byte) bool {
+		switch string(key) {
 		case mcp.MetaKeyProtocolVersion:
 			e.revision = value
 		case mcp.MetaKeyClientCapabilities:

@@ -2,7 +2,6 @@ package edge
 
 import (
 	"errors"
-	"mime"
 	"net/http"
 	"slices"
 	"strings"
@@ -58,7 +57,7 @@ func (l *lane) understandSession(r *http.Request, m *message, rec *SessionRecord
 		return req, false
 	}
 	h := r.Header
-	if mt, _, err := mime.ParseMediaType(h.Get("Content-Type")); err != nil || mt != "application/json" {
+	if !jsonContent(h.Get("Content-Type")) {
 		return req, false
 	}
 	if !acceptsBoth(h.Values("Accept")) || len(h.Values("Last-Event-ID")) > 0 {

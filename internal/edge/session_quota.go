@@ -75,9 +75,9 @@ func (q *sessionQuota) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // use serves a request on the session id, counting it as in flight.
 func (q *sessionQuota) use(w http.ResponseWriter, r *http.Request, id string) {
-	done := q.busy(id)
+	u := q.busy(id)
 	q.next.ServeHTTP(w, r)
-	done()
+	q.idle(u)
 	if r.Method == http.MethodDelete {
 		q.mu.Lock()
 		q.forget(id)
@@ -85,11 +85,11 @@ func (q *sessionQuota) use(w http.ResponseWriter, r *http.Request, id string) {
 	}
 }
 
-// busy counts a request on the session id as in flight until the
-// function it returns is called; q may be nil (no quota).
-func (q *sessionQuota) busy(id string) func() {
+// busy counts a request on the session id as in flight until idle is
+// given what busy returned; q may be nil (no quota).
+func (q *sessionQuota) busy(id string) *sessionUse {
 	if q == nil {
-		return func() {}
+		return nil
 	}
 	q.mu.Lock()
 	u := q.open[id]
@@ -98,15 +98,18 @@ func (q *sessionQuota) busy(id string) func() {
 		u.last = q.now()
 	}
 	q.mu.Unlock()
+	return u
+}
+
+// idle ends the request busy counted on u (nil: none was).
+func (q *sessionQuota) idle(u *sessionUse) {
 	if u == nil {
-		return func() {}
+		return
 	}
-	return func() {
-		q.mu.Lock()
-		u.active--
-		u.last = q.now()
-		q.mu.Unlock()
-	}
+	q.mu.Lock()
+	u.active--
+	u.last = q.now()
+	q.mu.Unlock()
 }
 
 // opening serves a request that opens a session, if the caller and the

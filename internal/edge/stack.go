@@ -221,9 +221,9 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message)
 		if m == nil {
 			m = readMessage(r, f.maxBody)
 		}
-		done := f.quota.busy(id)
+		u := f.quota.busy(id)
 		answered := f.lane.serveSession(w, r, m, &rec)
-		done()
+		f.quota.idle(u)
 		if answered {
 			return
 		}
@@ -266,8 +266,7 @@ func (f *front) serveAdopted(w http.ResponseWriter, r *http.Request, e *sessionE
 			f.inject(r.Context(), e, &rec, replayRequest("resources/subscribe", &mcp.SubscribeParams{Meta: replayMeta(), URI: uri}))
 		}
 	}
-	done := f.quota.busy(e.rec.ID)
-	defer done()
+	defer f.quota.idle(f.quota.busy(e.rec.ID))
 	tr.ServeHTTP(w, r)
 }
 

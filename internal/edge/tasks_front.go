@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"mime"
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -109,7 +108,7 @@ func (f *taskFront) picks(r *http.Request) bool {
 	default:
 		return false
 	}
-	if mt, _, err := mime.ParseMediaType(h.Get("Content-Type")); err != nil || mt != "application/json" {
+	if !jsonContent(h.Get("Content-Type")) {
 		return false
 	}
 	if !acceptsBoth(h.Values("Accept")) {
