@@ -388,7 +388,7 @@ func (l *lane) respond(w http.ResponseWriter, r *http.Request, req laneRequest, 
 			return
 		}
 	}
-	buf, framed := l.frameStart(make([]byte, 0, 512), req)
+	buf, framed := l.frameStart(make([]byte, 0, answerSize(res, meta)), req)
 	buf, err = appendCallResult(buf, meta, res, resultType)
 	if err != nil {
 		l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
@@ -399,6 +399,20 @@ func (l *lane) respond(w http.ResponseWriter, r *http.Request, req laneRequest, 
 		return
 	}
 	l.sendFramed(w, l.frameEnd(buf))
+}
+
+// answerSize is room enough for the answer of res, most often: the
+// framing, _meta, and each text block's text with a margin for escapes.
+func answerSize(res *mcp.CallToolResult, meta []byte) int {
+	n := 128 + len(meta)
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok && t != nil {
+			n += 32 + len(t.Text) + len(t.Text)/8
+		} else {
+			n += 256
+		}
+	}
+	return n
 }
 
 // list answers tools/list with the go-sdk's own answer, asked once per
