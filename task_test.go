@@ -88,6 +88,9 @@ func taskRPC(t *testing.T, h http.Handler, caps, method, name, params string) (i
 	}
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, req)
+	if ct := w.Header().Get("Content-Type"); ct != "application/json" && ct != "text/event-stream" {
+		t.Fatalf("%s: Content-Type %q: a client reads the answer by it", method, ct)
+	}
 	data := bytes.TrimSpace(w.Body.Bytes())
 	if i := bytes.Index(data, []byte("data: ")); i >= 0 {
 		data = data[i+len("data: "):]

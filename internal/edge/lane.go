@@ -69,8 +69,7 @@ func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *
 	}
 	l := &lane{sdk: sdk, rt: rt, routes: make(map[string]engine.Route, len(routes)), names: make(map[string]string, len(routes)), headered: map[string]bool{},
 		impl: impl, json: ho.JSONResponse, lists: &listCache{sdk: sdk}, caps: &capsCache{},
-		headers: laneHeaders{cacheControl: []string{"no-cache, no-transform"}, json: []string{"application/json"},
-			stream: []string{"text/event-stream"}, keepAlive: []string{"keep-alive"}}}
+		headers: newLaneHeaders()}
 	meta, err := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl})
 	if err != nil {
 		return nil
@@ -545,6 +544,11 @@ func (l *lane) sendFramed(w http.ResponseWriter, framed []byte) {
 // once per lane rather than per answer.
 type laneHeaders struct {
 	cacheControl, json, stream, keepAlive []string
+}
+
+func newLaneHeaders() laneHeaders {
+	return laneHeaders{cacheControl: []string{"no-cache, no-transform"}, json: []string{"application/json"},
+		stream: []string{"text/event-stream"}, keepAlive: []string{"keep-alive"}}
 }
 
 // listCache keeps the go-sdk's tools/list results, one per kind of

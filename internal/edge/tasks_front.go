@@ -48,7 +48,7 @@ func (a *Site) taskFront(routes []engine.Route, vs *Views, ho *mcp.StreamableHTT
 	s.views = vs
 	impl := &mcp.Implementation{Name: a.Name, Version: a.Version}
 	meta, _ := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl}) // strings only: it cannot fail
-	f := &taskFront{s: s, enc: &lane{impl: impl, json: ho.JSONResponse, serverMeta: meta},
+	f := &taskFront{s: s, enc: &lane{impl: impl, json: ho.JSONResponse, serverMeta: meta, headers: newLaneHeaders()},
 		headered: map[string]bool{}, crossOrigin: ho.CrossOriginProtection, hub: a.replicaHub()}
 	if len(a.RequestMW) > 0 {
 		rt := a.Plan.Runtime()
