@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -249,14 +250,30 @@ func tail(data []byte, lines int) []byte {
 	return data
 }
 
+// freePort is a port a replica or HAProxy can bind a moment later: one
+// that binds now, below the kernel's ephemeral range. A port the kernel
+// hands out for ":0" lies inside that range, where an outgoing connection
+// can take it between the check and the bind (scripts/replicas.sh lost
+// its Redis that way in CI).
 func freePort(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	low := 32768
+	if data, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(data)); len(f) == 2 {
+			if n, err := strconv.Atoi(f[0]); err == nil && n > 11000 {
+				low = n
+			}
+		}
 	}
-	defer l.Close()
-	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	for range 200 {
+		port := strconv.Itoa(10000 + rand.IntN(low-10000))
+		if l, err := net.Listen("tcp", "127.0.0.1:"+port); err == nil {
+			l.Close()
+			return port
+		}
+	}
+	t.Fatal("no free port below the ephemeral range")
+	return ""
 }
 
 // waitFor polls ready until it succeeds, for up to 30 seconds.
