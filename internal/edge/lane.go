@@ -40,8 +40,7 @@ type lane struct {
 	sdk      http.Handler // the go-sdk's stateless handler: everything else
 	rt       *engine.Runtime
 	routes   map[string]engine.Route
-	names    map[string]string // each route's name by itself: a known name read without a copy
-	headered map[string]bool   // tools with x-mcp-header bindings: the go-sdk checks them
+	headered map[string]bool // tools with x-mcp-header bindings: the go-sdk checks them
 	impl     *mcp.Implementation
 	json     bool // JSONResponse: application/json instead of an event stream
 	lists    *listCache
@@ -67,7 +66,7 @@ func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *
 	if ho.EventStore != nil || ho.CrossOriginProtection != nil || userCacheable {
 		return nil
 	}
-	l := &lane{sdk: sdk, rt: rt, routes: make(map[string]engine.Route, len(routes)), names: make(map[string]string, len(routes)), headered: map[string]bool{},
+	l := &lane{sdk: sdk, rt: rt, routes: make(map[string]engine.Route, len(routes)), headered: map[string]bool{},
 		impl: impl, json: ho.JSONResponse, lists: &listCache{sdk: sdk}, caps: &capsCache{},
 		headers: newLaneHeaders()}
 	meta, err := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl})
@@ -84,7 +83,7 @@ func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *
 	}
 	for _, r := range routes {
 		name := r.Wire().Name
-		l.routes[name], l.names[name] = r, name
+		l.routes[name] = r
 		if mirrorsHeaders(r) {
 			l.headered[name] = true
 		}
@@ -210,8 +209,8 @@ func (l *lane) parse(e *rpc, req *laneRequest) bool {
 // is one, read without a copy.
 func (l *lane) toolName(raw []byte) (string, bool) {
 	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
-		if name, ok := l.names[string(raw[1:len(raw)-1])]; ok {
-			return name, true
+		if r, ok := l.routes[string(raw[1:len(raw)-1])]; ok {
+			return r.Wire().Name, true
 		}
 	}
 	return plainString(raw)
@@ -397,7 +396,7 @@ func (l *lane) respond(w http.ResponseWriter, r *http.Request, req laneRequest, 
 		l.write(w, req, buf)
 		return
 	}
-	l.sendFramed(w, l.frameEnd(buf))
+	l.sendFramed(w, http.StatusOK, l.frameEnd(buf))
 }
 
 // answerSize is room enough for the answer of res, most often: the
@@ -428,7 +427,7 @@ func (l *lane) list(w http.ResponseWriter, r *http.Request, req laneRequest, bod
 // write sends a result the way the go-sdk's stateless handler does.
 func (l *lane) write(w http.ResponseWriter, req laneRequest, result []byte) {
 	if buf, framed := l.frameStart(make([]byte, 0, len(result)+64), req); framed && len(result) > 0 {
-		l.sendFramed(w, l.frameEnd(append(buf, result...)))
+		l.sendFramed(w, http.StatusOK, l.frameEnd(append(buf, result...)))
 		return
 	}
 	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.id, Result: result})
@@ -474,21 +473,11 @@ func (l *lane) writeError(w http.ResponseWriter, req laneRequest, rpcErr *jsonrp
 // send frames one message as the go-sdk does: JSON, or an event stream of
 // one event.
 func (l *lane) send(w http.ResponseWriter, status int, data []byte) {
-	h := w.Header()
-	h.Set("Cache-Control", "no-cache, no-transform")
-	if l.json {
-		h.Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		w.Write(data)
-		return
+	if !l.json {
+		buf := make([]byte, 0, len(sseEvent)+len(data)+2)
+		data = append(append(append(buf, sseEvent...), data...), "\n\n"...)
 	}
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Connection", "keep-alive")
-	w.WriteHeader(status)
-	buf := make([]byte, 0, len(data)+24)
-	buf = append(buf, sseEvent...)
-	buf = append(append(buf, data...), "\n\n"...)
-	w.Write(buf)
+	l.sendFramed(w, status, data)
 }
 
 // sseEvent opens the one event of an event-stream answer.
@@ -524,10 +513,11 @@ func (l *lane) frameEnd(buf []byte) []byte {
 	return buf
 }
 
-// sendFramed sends an answer frameStart and frameEnd framed, with the
-// go-sdk's headers. The header values are the lane's own, set once:
-// net/http copies them when the header is written.
-func (l *lane) sendFramed(w http.ResponseWriter, framed []byte) {
+// sendFramed sends an answer framed as the lane answers (by send, or by
+// frameStart and frameEnd), with the go-sdk's headers. The header values
+// are the lane's own, made once: net/http copies them when the header is
+// written.
+func (l *lane) sendFramed(w http.ResponseWriter, status int, framed []byte) {
 	h := w.Header()
 	h["Cache-Control"] = l.headers.cacheControl
 	if l.json {
@@ -536,7 +526,7 @@ func (l *lane) sendFramed(w http.ResponseWriter, framed []byte) {
 		h["Content-Type"] = l.headers.stream
 		h["Connection"] = l.headers.keepAlive
 	}
-	w.WriteHeader(http.StatusOK)
+	w.WriteHeader(status)
 	w.Write(framed)
 }
 
