@@ -232,7 +232,11 @@ func WithRequestStateMaxAge(d time.Duration) Option { return func(c *config) { c
 // worker's. By default vurb hands each call's chain to a pooled worker
 // goroutine, so that a handler which ignores its context cannot hold the
 // call past its deadline; the hand-off has a small cost per call
-// (bench/README.md). Inline,
+// (bench/README.md). The HTTP lanes need no hand-off for that: they run
+// the chain on the request's goroutine and answer the deadline from a
+// watch on the call's context, so this option changes the go-sdk's paths
+// (stdio, in-memory, sessions the lanes hand over) and in-process calls.
+// Inline,
 // that cost is gone, but such a handler holds the call until it returns:
 // the deadline still reaches the handler through ctx, and a handler that
 // returns late gets the timeout message. Choose it when every handler

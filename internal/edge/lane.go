@@ -261,7 +261,11 @@ func (l *lane) call(w http.ResponseWriter, r *http.Request, req laneRequest) {
 		l.respond(w, r, req, nil, engine.UnknownTool(l.rt, req.name))
 		return
 	}
+	o.Answer = l.overdue(w, r, req)
 	res, err := l.contained(r.Context(), rt, req, &o)
+	if err == engine.ErrAnswered {
+		return
+	}
 	l.respond(w, r, req, res, err)
 }
 

@@ -42,9 +42,13 @@ func (l *lane) serveSession(w http.ResponseWriter, r *http.Request, m *message, 
 		l.respond(w, r, req, nil, engine.UnknownTool(l.rt, req.name))
 		return true
 	}
+	o.Answer = l.overdue(w, r, req)
 	res, err := l.contained(r.Context(), rt, req, &o)
-	if errors.Is(err, engine.ErrHandover) {
+	switch {
+	case errors.Is(err, engine.ErrHandover):
 		return false
+	case err == engine.ErrAnswered:
+		return true
 	}
 	l.respond(w, r, req, res, err)
 	return true

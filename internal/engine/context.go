@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -26,6 +27,8 @@ type callContext struct {
 	round           Round                       // the call's, see RoundFrom
 	fate            atomic.Uint32               // the handler's, see limit.go
 	cutAt           atomic.Bool                 // the shutdown cut it (see cut.go)
+	claim           atomic.Uint32               // who answers a watched call (watched.go)
+	watch           sync.WaitGroup              // a watched call's watch answering (watched.go)
 }
 
 // newCallContext returns the context of a call with the given deadline;

@@ -139,6 +139,9 @@ func (ep *Endpoint) dispatch(ctx context.Context, args json.RawMessage, in any, 
 		defer ep.release(cc)
 		return ep.finish(ctx, cc, ep.run(cc))
 	}
+	if cc.call.origin.Answer != nil && ep.rt.Observer == nil {
+		return ep.watched(ctx, cc) // watched.go: the caller answers a call its deadline ends
+	}
 	// The chain runs on a worker goroutine so that a handler which ignores
 	// its context cannot hold the call past its deadline. Such a handler
 	// keeps running after the call has returned; its late result is dropped.
@@ -156,14 +159,7 @@ func (ep *Endpoint) dispatch(ctx context.Context, args json.RawMessage, in any, 
 		return ep.handBack(ctx, cc, w, out)
 	default:
 	}
-	ep.abandon(ctx, cc)
-	if ctx.Err() != nil {
-		return nil, OutcomeCancelled, ctx.Err()
-	}
-	if cc.cutAt.Load() {
-		return ep.cutResult(), OutcomeCancelled, nil
-	}
-	return ep.timedOut(), OutcomeTimeout, nil
+	return ep.overdue(ctx, cc)
 }
 
 // cutResult is the answer of a call the shutdown cut: the client can act

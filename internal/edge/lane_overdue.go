@@ -1,0 +1,59 @@
+package edge
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The lanes run a call's handler on the request's own goroutine (see the
+// engine's watched.go): when the call's deadline (or the shutdown's cut)
+// comes first, the engine's watch answers from its own goroutine while
+// the handler holds the request's. That answer is the one the call would
+// have given; it goes out whole, with its length, at once, and the
+// connection closes behind it (HTTP/1), since the handler holds it until
+// it returns: the client's next request goes on another.
+
+// overdue returns the engine.Origin.Answer of a lane call of req on w.
+func (l *lane) overdue(w http.ResponseWriter, r *http.Request, req laneRequest) func(*mcp.CallToolResult, error) {
+	return func(res *mcp.CallToolResult, err error) {
+		held := heldAnswer{header: w.Header()}
+		l.respond(&held, r, req, res, err)
+		if held.status == 0 && len(held.body) == 0 {
+			return // the client went away: nobody reads an answer
+		}
+		h := w.Header()
+		h.Set("Content-Length", strconv.Itoa(len(held.body)))
+		if r.ProtoMajor == 1 {
+			h.Set("Connection", "close")
+		}
+		if held.status == 0 {
+			held.status = http.StatusOK
+		}
+		w.WriteHeader(held.status)
+		w.Write(held.body)
+		http.NewResponseController(w).Flush()
+	}
+}
+
+// heldAnswer is a ResponseWriter that keeps what respond writes, so that
+// overdue sends it whole, with its length.
+type heldAnswer struct {
+	header http.Header
+	status int
+	body   []byte
+}
+
+func (a *heldAnswer) Header() http.Header { return a.header }
+
+func (a *heldAnswer) WriteHeader(status int) {
+	if a.status == 0 {
+		a.status = status
+	}
+}
+
+func (a *heldAnswer) Write(p []byte) (int, error) {
+	a.body = append(a.body, p...)
+	return len(p), nil
+}

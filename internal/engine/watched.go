@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"context"
+	"errors"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A caller that writes its own answer (vurb's lanes, which hold the HTTP
+// response) need not hand the chain to a worker to keep a handler that
+// ignores its context from holding the call past its deadline: the chain
+// runs on the caller's goroutine, and if the call's context ends first,
+// a watch on it answers from another goroutine (Origin.Answer) while the
+// handler runs on. Served, the hand-off's two goroutine switches and
+// their wake-ups were a tenth of a handshake-era call's server CPU at 64
+// clients (bench/README.md, "The lanes run handlers on the request's
+// goroutine").
+//
+// The call's answer is claimed once, by whichever side is first: the
+// chain returning (its answer wins, even when the deadline passes while
+// the caller claims it), or the watch.
+
+// ErrAnswered is what a call made with Origin.Answer returns when its
+// context ended before its chain returned: Answer has answered it, and
+// its caller writes nothing more.
+var ErrAnswered = errors.New("vurb: the call was answered when its context ended")
+
+// Who claimed a watched call's answer (callContext.claim).
+const (
+	claimNone   uint32 = iota
+	claimCaller        // the chain returned, or its goroutine exited
+	claimWatch         // the call's context ended first
+)
+
+// watched runs the chain on the caller's goroutine, its answer given by
+// the chain or, if the call's context ends first, by Origin.Answer (see
+// above). An app with an observer keeps the hand-off (dispatch), so that
+// a call's events end when its client is answered.
+func (ep *Endpoint) watched(ctx context.Context, cc *callContext) (*mcp.CallToolResult, Outcome, error) {
+	answer := cc.call.origin.Answer
+	stop := context.AfterFunc(cc, func() {
+		cc.watch.Add(1) // before the claim: a caller that finds it taken waits for the answer
+		defer cc.watch.Done()
+		if !cc.claim.CompareAndSwap(claimNone, claimWatch) {
+			return
+		}
+		res, outcome, err := ep.overdue(ctx, cc)
+		if outcome == OutcomeCancelled && ep.rt.cutting.Load() != 0 {
+			ep.cut(cc.call.RequestID())
+		}
+		answer(res, err)
+	})
+	returned := false
+	defer func() {
+		if returned {
+			return
+		}
+		// runtime.Goexit is unwinding the caller's goroutine: the call is
+		// answered as exited, as a worker's would be, before it ends.
+		ep.release(cc)
+		if cc.claim.CompareAndSwap(claimNone, claimCaller) {
+			stop()
+			answer(ep.exited(cc).res, nil)
+			return
+		}
+		cc.watch.Wait()
+	}()
+	out := ep.run(cc)
+	returned = true
+	ep.release(cc)
+	if cc.claim.CompareAndSwap(claimNone, claimCaller) {
+		stop()
+		return ep.finish(ctx, cc, out)
+	}
+	cc.watch.Wait() // until Answer has returned
+	return nil, OutcomeTimeout, ErrAnswered
+}
+
+// overdue is the answer of a call whose context ended before its chain
+// returned: nothing when the caller went away, the cut result when the
+// shutdown cut it, the timeout result otherwise.
+func (ep *Endpoint) overdue(ctx context.Context, cc *callContext) (*mcp.CallToolResult, Outcome, error) {
+	ep.abandon(ctx, cc)
+	if ctx.Err() != nil {
+		return nil, OutcomeCancelled, ctx.Err()
+	}
+	if cc.cutAt.Load() {
+		return ep.cutResult(), OutcomeCancelled, nil
+	}
+	return ep.timedOut(), OutcomeTimeout, nil
+}
