@@ -3,9 +3,11 @@ package vurb_test
 import (
 	"context"
 	"log/slog"
+	"net"
 	"net/http/httptest"
 	"regexp"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -122,6 +124,63 @@ func TestLanesAnswerAGoexitAsAnInternalError(t *testing.T) {
 			is.NoErr(err)
 			is.Equal(text(res), "pong")
 			is.Equal(app.HandlerStats().Running, 0) // the exited handler gave its slot back
+		})
+	}
+}
+
+func TestLanesAnswerTheCutWhileTheHandlerRunsOn(t *testing.T) {
+	for _, lc := range laneClients {
+		t.Run(lc.name, func(t *testing.T) {
+			is := is.New(t)
+			release := make(chan struct{})
+			defer close(release)
+			started := make(chan struct{}, 1)
+			app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+			vurb.Query(app, "jobs.stuck", func(context.Context, noInput) (string, error) {
+				started <- struct{}{}
+				<-release // ignores its context, the cut's included
+				return "late", nil
+			}).Timeout(time.Minute)
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			is.NoErr(err)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			opts := []vurb.ServeOption{vurb.ShutdownGrace(200 * time.Millisecond)}
+			if lc.stateless {
+				opts = append(opts, vurb.Stateless())
+			}
+			served := make(chan error, 1)
+			go func() { served <- app.ServeListener(ctx, ln, opts...) }()
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).
+				Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + "/mcp"},
+					&mcp.ClientSessionOptions{ProtocolVersion: lc.version})
+			is.NoErr(err)
+			defer cs.Close()
+			answer := make(chan *mcp.CallToolResult, 1)
+			go func() {
+				res, _ := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "jobs_stuck", Arguments: map[string]any{}})
+				answer <- res
+			}()
+			<-started
+			start := time.Now()
+			cancel()
+			select {
+			case res := <-answer:
+				is.True(res != nil && res.IsError)
+				is.True(strings.Contains(text(res), "shutting down")) // answered as cut
+			case <-time.After(5 * time.Second):
+				t.Fatal("the cut call was not answered while its handler ran on")
+			}
+			select {
+			case err := <-served:
+				is.NoErr(err)
+			case <-time.After(5 * time.Second):
+				t.Fatal("the server did not stop while a cut handler ran on")
+			}
+			// The handler still holds its connection: the shutdown waits for
+			// it as for any request, up to twice cutAnswers (1 s), then
+			// closes it.
+			is.True(time.Since(start) < 3*time.Second)
 		})
 	}
 }

@@ -74,11 +74,11 @@ type Origin struct {
 	// Answer, when not nil, runs the call's chain on the caller's
 	// goroutine instead of a worker's: the caller holds what it answers
 	// through (an HTTP response) and can answer while its goroutine is held.
-	// If the call's context ends before its chain returns (the deadline,
-	// the shutdown's cut, the caller's cancellation), Answer is called
-	// once, from another goroutine, with what the call answers then (nil
-	// and the context's error when the caller went away); the call then
-	// returns ErrAnswered, once its chain has returned and Answer with it.
+	// If the deadline or the shutdown's cut comes before its chain
+	// returns, Answer is called once, from another goroutine, with what the
+	// call answers then (nil and the context's error when the caller has
+	// gone meanwhile); the call then returns ErrAnswered, once its chain
+	// has returned and Answer with it.
 	// It is also called, on the caller's goroutine, for a chain that
 	// runtime.Goexit ends. An app with an observer keeps the hand-off.
 	Answer func(*mcp.CallToolResult, error)

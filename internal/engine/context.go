@@ -27,8 +27,13 @@ type callContext struct {
 	round           Round                       // the call's, see RoundFrom
 	fate            atomic.Uint32               // the handler's, see limit.go
 	cutAt           atomic.Bool                 // the shutdown cut it (see cut.go)
-	claim           atomic.Uint32               // who answers a watched call (watched.go)
-	watch           sync.WaitGroup              // a watched call's watch answering (watched.go)
+	// A watched call's (watched.go): its watch, whether that fired and is
+	// on, who claimed the answer, and the watch answering.
+	fire     func()
+	fired    atomic.Bool
+	watching atomic.Bool
+	claim    atomic.Uint32
+	watch    sync.WaitGroup
 }
 
 // newCallContext returns the context of a call with the given deadline;

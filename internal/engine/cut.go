@@ -52,6 +52,9 @@ func (r *runningCalls) cut() {
 		for _, cc := range calls {
 			cc.cutAt.Store(true)
 			cc.cancel()
+			if cc.watching.Load() { // a watched call is answered now, as a worker's would be
+				go cc.fire()
+			}
 		}
 	}
 }

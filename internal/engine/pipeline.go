@@ -119,6 +119,9 @@ func (ep *Endpoint) dispatch(ctx context.Context, args json.RawMessage, in any, 
 	cc.call.Tool, cc.call.Action, cc.call.Key, cc.call.Name = ep.tool, ep.action, ep.key, ep.name
 	cc.call.Input, cc.call.Arguments = in, args
 	cc.call.id, cc.call.origin, cc.call.ep = id, *o, ep
+	if ep.watches(cc) {
+		cc.fire = ep.watcher(ctx, cc) // before the call is listed, where the cut reads it
+	}
 	ep.rt.calls.add(id, cc)
 	defer ep.rt.calls.remove(id)
 	defer cc.end()
@@ -139,8 +142,8 @@ func (ep *Endpoint) dispatch(ctx context.Context, args json.RawMessage, in any, 
 		defer ep.release(cc)
 		return ep.finish(ctx, cc, ep.run(cc))
 	}
-	if cc.call.origin.Answer != nil && ep.rt.Observer == nil {
-		return ep.watched(ctx, cc) // watched.go: the caller answers a call its deadline ends
+	if cc.fire != nil {
+		return ep.watched(ctx, cc) // watched.go: the caller answers, and a watch if the deadline comes first
 	}
 	// The chain runs on a worker goroutine so that a handler which ignores
 	// its context cannot hold the call past its deadline. Such a handler

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -10,36 +11,45 @@ import (
 // A caller that writes its own answer (vurb's lanes, which hold the HTTP
 // response) need not hand the chain to a worker to keep a handler that
 // ignores its context from holding the call past its deadline: the chain
-// runs on the caller's goroutine, and if the call's context ends first,
-// a watch on it answers from another goroutine (Origin.Answer) while the
-// handler runs on. Served, the hand-off's two goroutine switches and
-// their wake-ups were a tenth of a handshake-era call's server CPU at 64
-// clients (bench/README.md, "The lanes run handlers on the request's
-// goroutine").
+// runs on the caller's goroutine, and if the deadline (or the shutdown's
+// cut) comes first, a watch answers from its own goroutine
+// (Origin.Answer) while the handler runs on. Served, the hand-off's two
+// goroutine switches and their wake-ups were a tenth of a handshake-era
+// call's server CPU at 64 clients (bench/README.md, "The lanes run
+// handlers on the request's goroutine").
 //
-// The call's answer is claimed once, by whichever side is first: the
-// chain returning (its answer wins, even when the deadline passes while
-// the caller claims it), or the watch.
+// The watch is a timer at the deadline, fired early by the cut; a caller
+// that went away is not watched, since nobody reads its answer. The
+// call's answer is claimed once, by whichever side is first: the chain
+// returning (its answer wins, even when the deadline passes while the
+// caller claims it), or the watch.
 
 // ErrAnswered is what a call made with Origin.Answer returns when its
-// context ended before its chain returned: Answer has answered it, and
-// its caller writes nothing more.
-var ErrAnswered = errors.New("vurb: the call was answered when its context ended")
+// deadline (or the shutdown's cut) came before its chain returned: Answer
+// has answered it, and its caller writes nothing more.
+var ErrAnswered = errors.New("vurb: the call was answered when its deadline came")
 
 // Who claimed a watched call's answer (callContext.claim).
 const (
 	claimNone   uint32 = iota
 	claimCaller        // the chain returned, or its goroutine exited
-	claimWatch         // the call's context ended first
+	claimWatch         // the deadline or the cut came first
 )
 
-// watched runs the chain on the caller's goroutine, its answer given by
-// the chain or, if the call's context ends first, by Origin.Answer (see
-// above). An app with an observer keeps the hand-off (dispatch), so that
-// a call's events end when its client is answered.
-func (ep *Endpoint) watched(ctx context.Context, cc *callContext) (*mcp.CallToolResult, Outcome, error) {
-	answer := cc.call.origin.Answer
-	stop := context.AfterFunc(cc, func() {
+// watches says whether dispatch runs the chain of cc on the caller's
+// goroutine under a watch. An app with an observer keeps the hand-off, so
+// that a call's events end when its client is answered.
+func (ep *Endpoint) watches(cc *callContext) bool {
+	return cc.call.origin.Answer != nil && ep.rt.Observer == nil && !ep.rt.Inline
+}
+
+// watcher returns the watch of cc. It answers at most once, however many
+// times it fires (the timer, the cut).
+func (ep *Endpoint) watcher(ctx context.Context, cc *callContext) func() {
+	return func() {
+		if !cc.fired.CompareAndSwap(false, true) {
+			return
+		}
 		cc.watch.Add(1) // before the claim: a caller that finds it taken waits for the answer
 		defer cc.watch.Done()
 		if !cc.claim.CompareAndSwap(claimNone, claimWatch) {
@@ -49,8 +59,18 @@ func (ep *Endpoint) watched(ctx context.Context, cc *callContext) (*mcp.CallTool
 		if outcome == OutcomeCancelled && ep.rt.cutting.Load() != 0 {
 			ep.cut(cc.call.RequestID())
 		}
-		answer(res, err)
-	})
+		cc.call.origin.Answer(res, err)
+	}
+}
+
+// watched runs the chain on the caller's goroutine, its answer given by
+// the chain or, if the deadline or the cut comes first, by the watch.
+func (ep *Endpoint) watched(ctx context.Context, cc *callContext) (*mcp.CallToolResult, Outcome, error) {
+	timer := time.AfterFunc(time.Until(cc.deadline), cc.fire)
+	cc.watching.Store(true)
+	if cc.cutAt.Load() { // cut before the watch was on (see runningCalls.cut)
+		go cc.fire()
+	}
 	returned := false
 	defer func() {
 		if returned {
@@ -60,8 +80,8 @@ func (ep *Endpoint) watched(ctx context.Context, cc *callContext) (*mcp.CallTool
 		// answered as exited, as a worker's would be, before it ends.
 		ep.release(cc)
 		if cc.claim.CompareAndSwap(claimNone, claimCaller) {
-			stop()
-			answer(ep.exited(cc).res, nil)
+			timer.Stop()
+			cc.call.origin.Answer(ep.exited(cc).res, nil)
 			return
 		}
 		cc.watch.Wait()
@@ -70,7 +90,7 @@ func (ep *Endpoint) watched(ctx context.Context, cc *callContext) (*mcp.CallTool
 	returned = true
 	ep.release(cc)
 	if cc.claim.CompareAndSwap(claimNone, claimCaller) {
-		stop()
+		timer.Stop()
 		return ep.finish(ctx, cc, out)
 	}
 	cc.watch.Wait() // until Answer has returned
