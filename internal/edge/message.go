@@ -22,6 +22,10 @@ type message struct {
 
 	parsed bool
 	env    rpc
+
+	// replay is r's body once the message is read whole: it lives here,
+	// in the message's one allocation, since most requests never read it.
+	replay replayBody
 }
 
 // readMessage reads r's body (a POST's) up to maxBody bytes, and gives r a
@@ -37,9 +41,8 @@ func readMessage(r *http.Request, maxBody int64) *message {
 	m.whole = err == nil && int64(len(body)) <= maxBody
 	if m.whole {
 		r.Body.Close()
-		rb := &replayBody{}
-		rb.Reset(body)
-		r.Body = rb
+		m.replay.Reset(body)
+		r.Body = &m.replay
 	} else {
 		r.Body = struct {
 			io.Reader
