@@ -256,13 +256,13 @@ func (l *lane) call(w http.ResponseWriter, r *http.Request, req laneRequest) {
 		l.respond(w, r, req, res, err)
 		return
 	}
-	rt := l.route(req.name, &o)
+	c := l.newCall(o, w, r, req)
+	rt := l.route(req.name, &c.o)
 	if rt == nil {
 		l.respond(w, r, req, nil, engine.UnknownTool(l.rt, req.name))
 		return
 	}
-	o.Answer = l.overdue(w, r, req)
-	res, err := l.contained(r.Context(), rt, req, &o)
+	res, err := l.contained(r.Context(), rt, req, &c.o)
 	if err == engine.ErrAnswered {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
 )
 
 // The lanes run a call's handler on the request's own goroutine (see the
@@ -15,26 +16,42 @@ import (
 // connection closes behind it (HTTP/1), since the handler holds it until
 // it returns: the client's next request goes on another.
 
-// overdue returns the engine.Origin.Answer of a lane call of req on w.
-func (l *lane) overdue(w http.ResponseWriter, r *http.Request, req laneRequest) func(*mcp.CallToolResult, error) {
-	return func(res *mcp.CallToolResult, err error) {
-		held := heldAnswer{header: w.Header()}
-		l.respond(&held, r, req, res, err)
-		if held.status == 0 && len(held.body) == 0 {
-			return // the client went away: nobody reads an answer
-		}
-		h := w.Header()
-		h.Set("Content-Length", strconv.Itoa(len(held.body)))
-		if r.ProtoMajor == 1 {
-			h.Set("Connection", "close")
-		}
-		if held.status == 0 {
-			held.status = http.StatusOK
-		}
-		w.WriteHeader(held.status)
-		w.Write(held.body)
-		http.NewResponseController(w).Flush()
+// laneCall is one call the lane runs: its origin, and what answering it
+// late takes, in one allocation; it is the origin's Answerer.
+type laneCall struct {
+	o   engine.Origin
+	l   *lane
+	w   http.ResponseWriter
+	r   *http.Request
+	req laneRequest
+}
+
+// newCall returns the call of req with origin o, answered on w.
+func (l *lane) newCall(o engine.Origin, w http.ResponseWriter, r *http.Request, req laneRequest) *laneCall {
+	c := &laneCall{o: o, l: l, w: w, r: r, req: req}
+	c.o.Answerer = c
+	return c
+}
+
+// AnswerLate answers the call when its deadline or the cut came first.
+func (c *laneCall) AnswerLate(res *mcp.CallToolResult, err error) {
+	w := c.w
+	held := heldAnswer{header: w.Header()}
+	c.l.respond(&held, c.r, c.req, res, err)
+	if held.status == 0 && len(held.body) == 0 {
+		return // the client went away: nobody reads an answer
 	}
+	h := w.Header()
+	h.Set("Content-Length", strconv.Itoa(len(held.body)))
+	if c.r.ProtoMajor == 1 {
+		h.Set("Connection", "close")
+	}
+	if held.status == 0 {
+		held.status = http.StatusOK
+	}
+	w.WriteHeader(held.status)
+	w.Write(held.body)
+	http.NewResponseController(w).Flush()
 }
 
 // heldAnswer is a ResponseWriter that keeps what respond writes, so that

@@ -34,16 +34,15 @@ func (l *lane) serveSession(w http.ResponseWriter, r *http.Request, m *message, 
 	if req.method == "tools/list" {
 		return l.views == nil && l.list(w, r, req, m.body)
 	}
-	o := engine.Origin{Detached: true, SessionID: rec.ID, Version: rec.Version, Capabilities: rec.Capabilities,
+	c := l.newCall(engine.Origin{Detached: true, SessionID: rec.ID, Version: rec.Version, Capabilities: rec.Capabilities,
 		Client: rec.Client, LogLevel: rec.LogLevel, Remote: rec.Remote, RawMeta: req.meta, Header: r.Header,
-		Token: auth.TokenInfoFromContext(r.Context())}
-	rt := l.route(req.name, &o)
+		Token: auth.TokenInfoFromContext(r.Context())}, w, r, req)
+	rt := l.route(req.name, &c.o)
 	if rt == nil {
 		l.respond(w, r, req, nil, engine.UnknownTool(l.rt, req.name))
 		return true
 	}
-	o.Answer = l.overdue(w, r, req)
-	res, err := l.contained(r.Context(), rt, req, &o)
+	res, err := l.contained(r.Context(), rt, req, &c.o)
 	switch {
 	case errors.Is(err, engine.ErrHandover):
 		return false

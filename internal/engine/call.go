@@ -71,17 +71,17 @@ type Origin struct {
 	// LogLevel is the level a detached call's client set for log messages
 	// ("" when it set none: the go-sdk sends none).
 	LogLevel mcp.LoggingLevel
-	// Answer, when not nil, runs the call's chain on the caller's
+	// Answerer, when not nil, runs the call's chain on the caller's
 	// goroutine instead of a worker's: the caller holds what it answers
 	// through (an HTTP response) and can answer while its goroutine is held.
 	// If the deadline or the shutdown's cut comes before its chain
-	// returns, Answer is called once, from another goroutine, with what the
+	// returns, AnswerLate is called once, from another goroutine, with what the
 	// call answers then (nil and the context's error when the caller has
 	// gone meanwhile); the call then returns ErrAnswered, once its chain
-	// has returned and Answer with it.
+	// has returned and AnswerLate with it.
 	// It is also called, on the caller's goroutine, for a chain that
 	// runtime.Goexit ends. An app with an observer keeps the hand-off.
-	Answer func(*mcp.CallToolResult, error)
+	Answerer Answerer
 	// Lazy, when not nil, fills Capabilities and Client the first time
 	// either is needed (Resolve): a go-sdk request's _meta yields them by
 	// re-encoding, which costs more than most calls need.

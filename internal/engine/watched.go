@@ -13,7 +13,7 @@ import (
 // ignores its context from holding the call past its deadline: the chain
 // runs on the caller's goroutine, and if the deadline (or the shutdown's
 // cut) comes first, a watch answers from its own goroutine
-// (Origin.Answer) while the handler runs on. Served, the hand-off's two
+// (Origin.Answerer) while the handler runs on. Served, the hand-off's two
 // goroutine switches and their wake-ups were a tenth of a handshake-era
 // call's server CPU at 64 clients (bench/README.md, "The lanes run
 // handlers on the request's goroutine").
@@ -24,9 +24,16 @@ import (
 // returning (its answer wins, even when the deadline passes while the
 // caller claims it), or the watch.
 
-// ErrAnswered is what a call made with Origin.Answer returns when its
-// deadline (or the shutdown's cut) came before its chain returned: Answer
-// has answered it, and its caller writes nothing more.
+// An Answerer answers a call whose deadline, or the shutdown's cut, came
+// before its chain returned (Origin.Answerer): from another goroutine
+// than the caller's, which the handler still holds, and once.
+type Answerer interface {
+	AnswerLate(res *mcp.CallToolResult, err error)
+}
+
+// ErrAnswered is what a call made with Origin.Answerer returns when its
+// deadline (or the shutdown's cut) came before its chain returned: its
+// Answerer has answered it, and its caller writes nothing more.
 var ErrAnswered = errors.New("vurb: the call was answered when its deadline came")
 
 // Who claimed a watched call's answer (callContext.claim).
@@ -40,7 +47,7 @@ const (
 // goroutine under a watch. An app with an observer keeps the hand-off, so
 // that a call's events end when its client is answered.
 func (ep *Endpoint) watches(cc *callContext) bool {
-	return cc.call.origin.Answer != nil && ep.rt.Observer == nil && !ep.rt.Inline
+	return cc.call.origin.Answerer != nil && ep.rt.Observer == nil && !ep.rt.Inline
 }
 
 // watcher returns the watch of cc. It answers at most once, however many
@@ -59,7 +66,7 @@ func (ep *Endpoint) watcher(ctx context.Context, cc *callContext) func() {
 		if outcome == OutcomeCancelled && ep.rt.cutting.Load() != 0 {
 			ep.cut(cc.call.RequestID())
 		}
-		cc.call.origin.Answer(res, err)
+		cc.call.origin.Answerer.AnswerLate(res, err)
 	}
 }
 
@@ -81,7 +88,7 @@ func (ep *Endpoint) watched(ctx context.Context, cc *callContext) (*mcp.CallTool
 		ep.release(cc)
 		if cc.claim.CompareAndSwap(claimNone, claimCaller) {
 			timer.Stop()
-			cc.call.origin.Answer(ep.exited(cc).res, nil)
+			cc.call.origin.Answerer.AnswerLate(ep.exited(cc).res, nil)
 			return
 		}
 		cc.watch.Wait()
@@ -93,7 +100,7 @@ func (ep *Endpoint) watched(ctx context.Context, cc *callContext) (*mcp.CallTool
 		timer.Stop()
 		return ep.finish(ctx, cc, out)
 	}
-	cc.watch.Wait() // until Answer has returned
+	cc.watch.Wait() // until AnswerLate has returned
 	return nil, OutcomeTimeout, ErrAnswered
 }
 

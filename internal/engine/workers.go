@@ -7,7 +7,7 @@ import (
 
 // A handler runs on a goroutine other than its caller's (see dispatch), so
 // that one which ignores its context cannot hold its call past the
-// deadline; a caller that answers for itself (Origin.Answer, watched.go)
+// deadline; a caller that answers for itself (Origin.Answerer, watched.go)
 // runs it on its own goroutine instead. A fresh goroutine per call costs more than its start: it has
 // the smallest stack, and a middleware chain or a handler doing real work
 // grows that stack by copying it, frame by frame, on every call. Served,
