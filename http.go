@@ -329,7 +329,7 @@ func WithFastLane(enabled bool) ServeOption {
 	return edge.FastLane(enabled)
 }
 
-// WithFastLane(false) is WithFastLane(false).
+// NoFastLane is WithFastLane(false).
 //
 // Deprecated: use WithFastLane(false), named as every option is.
 func NoFastLane() ServeOption { return WithFastLane(false) }
@@ -339,7 +339,11 @@ func NoFastLane() ServeOption { return WithFastLane(false) }
 const DefaultShutdownGrace = edge.DefaultShutdownGrace
 
 // WithShutdownGrace sets how long ListenAndServe waits for in-flight calls when
-// it stops (default DefaultShutdownGrace).
+// it stops (default DefaultShutdownGrace). A handler that ignores its
+// context and outlives its deadline on HTTP has had its call answered with
+// the timeout, but it still holds its request, so the grace waits for it
+// as for any call in flight; when the grace ends it is cut, and its
+// connection closed at most two seconds later.
 func WithShutdownGrace(d time.Duration) ServeOption {
 	return edge.ShutdownGrace(d)
 }
