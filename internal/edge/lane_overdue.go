@@ -33,44 +33,22 @@ func (l *lane) newCall(o engine.Origin, w http.ResponseWriter, r *http.Request, 
 	return c
 }
 
-// AnswerLate answers the call when its deadline or the cut came first.
+// AnswerLate answers the call when its deadline or the cut came first:
+// respond writes into a recorder over w's header, so that the answer goes
+// out whole, with its length.
 func (c *laneCall) AnswerLate(res *mcp.CallToolResult, err error) {
 	w := c.w
-	held := heldAnswer{header: w.Header()}
+	held := recorder{header: w.Header()}
 	c.l.respond(&held, c.r, c.req, res, err)
-	if held.status == 0 && len(held.body) == 0 {
+	if held.code == 0 && held.body.Len() == 0 {
 		return // the client went away: nobody reads an answer
 	}
 	h := w.Header()
-	h.Set("Content-Length", strconv.Itoa(len(held.body)))
+	h.Set("Content-Length", strconv.Itoa(held.body.Len()))
 	if c.r.ProtoMajor == 1 {
 		h.Set("Connection", "close")
 	}
-	if held.status == 0 {
-		held.status = http.StatusOK
-	}
-	w.WriteHeader(held.status)
-	w.Write(held.body)
+	w.WriteHeader(held.status())
+	w.Write(held.body.Bytes())
 	http.NewResponseController(w).Flush()
-}
-
-// heldAnswer is a ResponseWriter that keeps what respond writes, so that
-// overdue sends it whole, with its length.
-type heldAnswer struct {
-	header http.Header
-	status int
-	body   []byte
-}
-
-func (a *heldAnswer) Header() http.Header { return a.header }
-
-func (a *heldAnswer) WriteHeader(status int) {
-	if a.status == 0 {
-		a.status = status
-	}
-}
-
-func (a *heldAnswer) Write(p []byte) (int, error) {
-	a.body = append(a.body, p...)
-	return len(p), nil
 }

@@ -86,22 +86,29 @@ func (ep *Endpoint) watched(ctx context.Context, cc *callContext) (*mcp.CallTool
 		// runtime.Goexit is unwinding the caller's goroutine: the call is
 		// answered as exited, as a worker's would be, before it ends.
 		ep.release(cc)
-		if cc.claim.CompareAndSwap(claimNone, claimCaller) {
-			timer.Stop()
+		if cc.claimAnswer(timer) {
 			cc.call.origin.Answerer.AnswerLate(ep.exited(cc).res, nil)
-			return
 		}
-		cc.watch.Wait()
 	}()
 	out := ep.run(cc)
 	returned = true
 	ep.release(cc)
-	if cc.claim.CompareAndSwap(claimNone, claimCaller) {
-		timer.Stop()
+	if cc.claimAnswer(timer) {
 		return ep.finish(ctx, cc, out)
 	}
-	cc.watch.Wait() // until AnswerLate has returned
 	return nil, OutcomeTimeout, ErrAnswered
+}
+
+// claimAnswer says whether the caller answers the call: true when its
+// chain came first, and the watch's timer is stopped; false once the
+// watch, which came first, has answered.
+func (cc *callContext) claimAnswer(timer *time.Timer) bool {
+	if cc.claim.CompareAndSwap(claimNone, claimCaller) {
+		timer.Stop()
+		return true
+	}
+	cc.watch.Wait()
+	return false
 }
 
 // overdue is the answer of a call whose context ended before its chain
