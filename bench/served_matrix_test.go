@@ -13,7 +13,12 @@ import (
 
 // servedContenders are the servers compared, in table order: vurb, the
 // go-sdk's raw server.AddTool (what vurb builds on), mcp-go.
-var servedContenders = []string{"vurb", "vurb-inline", "vurb-sdk", "gosdk-raw", "mcp-go"}
+var servedContenders = []string{"vurb", "vurb-base", "vurb-inline", "vurb-sdk", "gosdk-raw", "mcp-go"}
+
+// servedBase is the servedserver binary that vurb-base runs: the vurb
+// contender of another build (SERVED_BASE=path), so that a change to vurb
+// is measured against the build before it in the same interleaved run.
+func servedBase() string { return os.Getenv("SERVED_BASE") }
 
 // servedSupports reports whether contender serves transport: mcp-go does
 // not speak revision 2026-07-28, and vurb-sdk (vurb with its fast lane off)
@@ -26,6 +31,8 @@ func servedSupports(contender, transport string) bool {
 		return false
 	}
 	switch {
+	case contender == "vurb-base" && servedBase() == "":
+		return false
 	case contender == "mcp-go" && transport == "http-2026":
 		return false
 	case contender == "vurb-sdk" && transport == "stdio":

@@ -30,8 +30,12 @@ type servedProc struct {
 // for stdio does the initialize handshake. extra are more flags for the
 // server (-cpuprofile).
 func startServed(tb testing.TB, contender, transport string, extra ...string) (*servedProc, error) {
-	args := append([]string{"-contender", contender, "-transport", transport}, extra...)
-	cmd := exec.Command(servedBinary(tb), args...)
+	bin, as := servedBinary(tb), contender
+	if contender == "vurb-base" {
+		bin, as = servedBase(), "vurb"
+	}
+	args := append([]string{"-contender", as, "-transport", transport}, extra...)
+	cmd := exec.Command(bin, args...)
 	p := &servedProc{contender: contender, transport: transport, cmd: cmd, log: new(tailLog), exited: make(chan struct{})}
 	var err error
 	if p.stdin, err = cmd.StdinPipe(); err != nil {

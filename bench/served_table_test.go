@@ -27,6 +27,8 @@ import (
 //	SERVED_WARMUP=200ms     untimed calls before each burst
 //	SERVED_OUT=file.md      also write the table there
 //	SERVED_CONTENDERS=a,b   only these contenders (and SERVED_TRANSPORTS)
+//	SERVED_BASE=path        adds vurb-base: the vurb contender of the
+//	                        servedserver binary at path (another build)
 //	SERVED_PROFILE_DIR=dir  CPU and allocation profiles of every server:
 //	                        dir/<contender>-<transport>.cpu.prof and .mem.prof
 func TestServedTable(t *testing.T) {

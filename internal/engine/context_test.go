@@ -138,3 +138,55 @@ func TestCallContextRaces(t *testing.T) {
 }
 
 type ctxTestKey struct{}
+
+func TestCallContextStaysLazy(t *testing.T) {
+	is := is.New(t)
+	c := callContextFor(context.WithValue(context.Background(), ctxTestKey{}, "v"), time.Hour)
+	_, ok := c.Deadline()
+	is.True(ok)
+	is.NoErr(c.Err())
+	is.True(CallFrom(c) == &c.call)
+	is.Equal(c.Value(ctxTestKey{}), "v")
+	is.Equal(c.state.Load(), ctxLazy) // none of that needed the real context
+	c.end()
+	is.Equal(c.state.Load(), ctxEnded)
+	is.True(errors.Is(c.Err(), context.Canceled))
+}
+
+func TestCallContextErrPastTheDeadlineWithoutDone(t *testing.T) {
+	is := is.New(t)
+	c := callContextFor(context.Background(), time.Millisecond)
+	defer c.end()
+	time.Sleep(5 * time.Millisecond)
+	is.True(errors.Is(c.Err(), context.DeadlineExceeded))
+	select {
+	case <-c.Done(): // Err was non-nil, so Done must be closed
+	default:
+		t.Fatal("Err reported the deadline but Done is open")
+	}
+}
+
+func TestCallContextParentCancelledBeforeUse(t *testing.T) {
+	is := is.New(t)
+	parent, cancel := context.WithCancel(context.Background())
+	c := callContextFor(parent, time.Hour)
+	defer c.end()
+	cancel()
+	is.True(errors.Is(c.Err(), context.Canceled))
+	select {
+	case <-c.Done():
+	default:
+		t.Fatal("Err reported the parent's cancellation but Done is open")
+	}
+}
+
+func TestCallContextEndRacesItsFirstUse(t *testing.T) {
+	for range 200 {
+		c := callContextFor(context.Background(), time.Hour)
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() { defer wg.Done(); c.end() }()
+		go func() { defer wg.Done(); <-c.Done() }() // must close whichever came first
+		wg.Wait()
+	}
+}

@@ -51,7 +51,7 @@ func (r *runningCalls) cut() {
 		s.mu.Unlock()
 		for _, cc := range calls {
 			cc.cutAt.Store(true)
-			cc.cancel()
+			cc.end()
 			if cc.watching.Load() { // a watched call is answered now, as a worker's would be
 				go cc.fire()
 			}
