@@ -42,6 +42,7 @@ type Codec struct {
 	fields []Field
 	tree   builtSchema        // for Merge: the root node and its recursive $defs
 	conds  map[condKey]string // the words of the conditional rules, for their refusals
+	pass   *passCheck         // proves the common rules hold without the validator; nil: always ask it
 	raw    *rawSchema         // a hand-written schema (CodecFromSchema); nil for a struct
 	// pending: a Codec that stands for a schema not given yet (Pending);
 	// every use panics with this text.
@@ -124,7 +125,7 @@ func (v *Validator) CodecFor(t reflect.Type) *Codec {
 func (v *Validator) buildCodec(t reflect.Type) *Codec {
 	si := v.infoOf(t)
 	sh, structs := compileShape(v, t)
-	c := &Codec{typ: t, v: v, shape: sh, conds: condPhrases(v, structs)}
+	c := &Codec{typ: t, v: v, shape: sh, conds: condPhrases(v, structs), pass: newPassCheck(t, v.foreign)}
 	c.tree = buildSchema(v, t, modeInput)
 	root := c.tree.root.clone()
 	if len(c.tree.defNames) > 0 {

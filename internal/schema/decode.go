@@ -111,8 +111,10 @@ func (c *Codec) decode(data []byte, dst any, opts DecodeOptions, skip string) er
 		// UnmarshalJSON or UnmarshalText (or base64 for []byte) can do that.
 		issues = append(issues, Issue{Message: fmt.Sprintf(msgs.Undecodable, truncate(err.Error(), 4*maxEcho))})
 	}
-	if err := c.v.validate.Struct(dst); err != nil {
-		issues = c.v.validationIssues(err, c.typ, s.covered, issues, msgs, c.conds)
+	if c.pass == nil || !c.pass.passes(rv.Elem()) {
+		if err := c.v.validate.Struct(dst); err != nil {
+			issues = c.v.validationIssues(err, c.typ, s.covered, issues, msgs, c.conds)
+		}
 	}
 	if len(issues) > 0 {
 		return &Error{Issues: issues}

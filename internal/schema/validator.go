@@ -25,6 +25,7 @@ import (
 // Validator built, never on what else the process reflected.
 type Validator struct {
 	validate *validator.Validate
+	foreign  bool // validate was the caller's: its rules may not be the built-in ones
 
 	// mu guards every build of v: the fields from used to reflector, the
 	// go-playground validator until used is set, and every store into
@@ -80,6 +81,7 @@ func NewValidator(v *validator.Validate) *Validator {
 	}
 	return &Validator{
 		validate:    v,
+		foreign:     foreign,
 		messages:    map[string]string{},
 		ruleSchemas: map[string]*ruleSchema{},
 		infos:       map[reflect.Type]*structInfo{},
