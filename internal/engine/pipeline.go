@@ -118,14 +118,14 @@ func (ep *Endpoint) dispatch(ctx context.Context, args json.RawMessage, in any, 
 	cc := newCallContext(ctx, time.Now().Add(ep.timeout))
 	cc.call.Tool, cc.call.Action, cc.call.Key, cc.call.Name = ep.tool, ep.action, ep.key, ep.name
 	cc.call.Input, cc.call.Arguments = in, args
-	cc.call.id, cc.call.origin, cc.call.ep = id, *o, ep
+	cc.call.id, cc.call.origin, cc.call.ep = id, o, ep
 	if ep.watches(cc) {
 		cc.fire = ep.watcher(ctx, cc) // before the call is listed, where the cut reads it
 	}
 	ep.rt.calls.add(id, cc)
 	defer ep.rt.calls.remove(id)
 	defer cc.end()
-	if err := OpenRound(ep.rt, &cc.round, ep.key, &cc.call.origin, args); err != nil {
+	if err := OpenRound(ep.rt, &cc.round, ep.key, cc.call.origin, args); err != nil {
 		ep.release(cc)
 		return nil, OutcomeValidation, err
 	}
