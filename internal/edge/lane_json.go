@@ -231,7 +231,7 @@ func appendCallResult(buf, meta []byte, res *mcp.CallToolResult, resultType stri
 
 // appendContent appends content as json.Marshal writes it. Plain text
 // blocks (no _meta, no annotations), what nearly every result holds, are
-// written here, the text quoted by json.Marshal: the go-sdk's
+// written here, the text quoted as json.Marshal quotes it (appendJSONString): the go-sdk's
 // TextContent.MarshalJSON writes the same members, and encoding/json's
 // compaction of a marshaller's output leaves compact, HTML-escaped JSON
 // as it is.
@@ -250,11 +250,7 @@ func appendContent(buf []byte, content []mcp.Content) ([]byte, error) {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		text, err := json.Marshal(c.(*mcp.TextContent).Text)
-		if err != nil {
-			return nil, err
-		}
-		buf = append(append(append(buf, `{"type":"text","text":`...), text...), '}')
+		buf = append(appendJSONString(append(buf, `{"type":"text","text":`...), c.(*mcp.TextContent).Text), '}')
 	}
 	return append(buf, ']'), nil
 }
