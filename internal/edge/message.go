@@ -2,7 +2,6 @@ package edge
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"net/http"
 
@@ -130,7 +129,7 @@ type rpc struct {
 
 // parse walks body once: the envelope, its params, their _meta.
 func (e *rpc) parse(body []byte) {
-	if e.valid = json.Valid(body); !e.valid {
+	if e.valid = validJSON(body); !e.valid {
 		return
 	}
 	e.ok = members(body, func(key, value []byte) bool {

@@ -229,7 +229,7 @@ func (c *stdioConn) drain() {
 // hand decodes line and hands it to Read, or answers it with an error.
 // It reports false when the connection closed meanwhile.
 func (c *stdioConn) hand(line []byte) bool {
-	if !json.Valid(line) {
+	if !validJSON(line) {
 		c.refuse(jsonrpc.ID{}, jsonrpc.CodeParseError, "Parse error: the line is not JSON")
 		return true
 	}
