@@ -78,6 +78,13 @@ func TestLanesAnswerTheDeadlineWhileTheHandlerRunsOn(t *testing.T) {
 				}
 			}()
 
+			// Calls answered in time leave their deadline's timer for the
+			// next call: the stuck call below is watched by one of theirs.
+			for range 3 {
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "jobs_ping", Arguments: map[string]any{}})
+				is.NoErr(err)
+				is.Equal(text(res), "pong")
+			}
 			start := time.Now()
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "jobs_stuck", Arguments: map[string]any{}})
 			is.NoErr(err)

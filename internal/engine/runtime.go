@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -51,6 +52,7 @@ type Runtime struct {
 	overdue atomic.Int64  // handlers running past their call's end
 	cutting atomic.Int32  // servers whose shutdown grace is over (see CutCalls)
 	calls   runningCalls  // the calls running now, for CutCalls
+	watches sync.Pool     // *watch: deadline timers stopped in time, for the next watched call
 	// refs say how a model calls each action, by canonical key, under the
 	// plan's exposition (see Call.Refer). Written once, at Compile.
 	refs map[string]string

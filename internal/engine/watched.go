@@ -50,30 +50,62 @@ func (ep *Endpoint) watches(cc *callContext) bool {
 	return cc.call.origin.Answerer != nil && ep.rt.Observer == nil && !ep.rt.Inline
 }
 
-// watcher returns the watch of cc. It answers at most once, however many
-// times it fires (the timer, the cut).
-func (ep *Endpoint) watcher(ctx context.Context, cc *callContext) func() {
-	return func() {
-		if !cc.fired.CompareAndSwap(false, true) {
-			return
-		}
-		cc.watch.Add(1) // before the claim: a caller that finds it taken waits for the answer
-		defer cc.watch.Done()
-		if !cc.claim.CompareAndSwap(claimNone, claimWatch) {
-			return
-		}
-		res, outcome, err := ep.overdue(ctx, cc)
-		if outcome == OutcomeCancelled && ep.rt.cutting.Load() != 0 {
-			ep.cut(cc.call.RequestID())
-		}
-		cc.call.origin.Answerer.AnswerLate(res, err)
+// fire is the watch of cc: the deadline's timer or the cut calls it. It
+// answers at most once, however many times it fires.
+func (cc *callContext) fire() {
+	if !cc.fired.CompareAndSwap(false, true) {
+		return
+	}
+	cc.watch.Add(1) // before the claim: a caller that finds it taken waits for the answer
+	defer cc.watch.Done()
+	if !cc.claim.CompareAndSwap(claimNone, claimWatch) {
+		return
+	}
+	ep := cc.call.ep
+	res, outcome, err := ep.overdue(cc.parent, cc)
+	if outcome == OutcomeCancelled && ep.rt.cutting.Load() != 0 {
+		ep.cut(cc.call.RequestID())
+	}
+	cc.call.origin.Answerer.AnswerLate(res, err)
+}
+
+// A watch is a timer that fires a watched call's watch at its deadline.
+// A watch stopped before its deadline serves the next watched call (the
+// Runtime keeps them): a timer and the function it runs were two of a
+// served call's allocations. One that fired, or was firing, is left to
+// the collector, since its function may still be reading its call.
+type watch struct {
+	timer *time.Timer
+	cc    *callContext
+}
+
+// startWatch arms a watch for cc at its deadline.
+func (ep *Endpoint) startWatch(cc *callContext) *watch {
+	w, _ := ep.rt.watches.Get().(*watch)
+	if w == nil {
+		w = &watch{}
+		w.cc = cc
+		w.timer = time.AfterFunc(time.Until(cc.deadline), func() { w.cc.fire() })
+		return w
+	}
+	w.cc = cc
+	w.timer.Reset(time.Until(cc.deadline))
+	return w
+}
+
+// stop disarms w, and keeps it for another call when its function never
+// ran.
+func (w *watch) stop(rt *Runtime) {
+	if w.timer.Stop() {
+		w.cc = nil
+		rt.watches.Put(w)
 	}
 }
 
 // watched runs the chain on the caller's goroutine, its answer given by
 // the chain or, if the deadline or the cut comes first, by the watch.
 func (ep *Endpoint) watched(ctx context.Context, cc *callContext) (*mcp.CallToolResult, Outcome, error) {
-	timer := time.AfterFunc(time.Until(cc.deadline), cc.fire)
+	w := ep.startWatch(cc)
 	cc.watching.Store(true)
 	if cc.cutAt.Load() { // cut before the watch was on (see runningCalls.cut)
 		go cc.fire()
@@ -86,25 +118,25 @@ func (ep *Endpoint) watched(ctx context.Context, cc *callContext) (*mcp.CallTool
 		// runtime.Goexit is unwinding the caller's goroutine: the call is
 		// answered as exited, as a worker's would be, before it ends.
 		ep.release(cc)
-		if cc.claimAnswer(timer) {
+		if cc.claimAnswer(w, ep.rt) {
 			cc.call.origin.Answerer.AnswerLate(ep.exited(cc).res, nil)
 		}
 	}()
 	out := ep.run(cc)
 	returned = true
 	ep.release(cc)
-	if cc.claimAnswer(timer) {
+	if cc.claimAnswer(w, ep.rt) {
 		return ep.finish(ctx, cc, out)
 	}
 	return nil, OutcomeTimeout, ErrAnswered
 }
 
 // claimAnswer says whether the caller answers the call: true when its
-// chain came first, and the watch's timer is stopped; false once the
+// chain came first, and its watch is stopped; false once the
 // watch, which came first, has answered.
-func (cc *callContext) claimAnswer(timer *time.Timer) bool {
+func (cc *callContext) claimAnswer(w *watch, rt *Runtime) bool {
 	if cc.claim.CompareAndSwap(claimNone, claimCaller) {
-		timer.Stop()
+		w.stop(rt)
 		return true
 	}
 	cc.watch.Wait()
