@@ -54,9 +54,9 @@ func BenchmarkCall(b *testing.B) {
 // maxCallAllocs is what one in-process call of the small action allocates
 // today, decoding and validation included. A change that adds allocations
 // to the hot path fails TestCallAllocations; one that removes some should
-// lower these figures. 11 measured: 17 before segmentio's decoder and
-// the rules proved without the validator (bench/README.md, "A session
-// call's own costs"); an in-process call still makes its
+// lower these figures. 11 measured: 13 before the rules were proved
+// without the validator (bench/README.md, "A session call's own costs"),
+// 17 before segmentio's decoder; an in-process call still makes its
 // context.WithDeadline, since the hand-off waits on its Done.
 var maxCallAllocs = map[vurb.Exposition]float64{vurb.Flat: 11, vurb.Grouped: 11}
 
