@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -131,4 +132,32 @@ func TestDecodeAllocs(t *testing.T) {
 	if gotSlow > floor {
 		t.Fatalf("Decode of benchSlowInput allocates %v per call, more than the floor of %v", gotSlow, floor)
 	}
+}
+
+// BenchmarkRules compares the validator's Struct with the pass check that
+// stands in for it on benchInput's rules.
+func BenchmarkRules(b *testing.B) {
+	v := NewValidator(nil)
+	c := v.CodecFor(reflect.TypeFor[benchInput]())
+	var in benchInput
+	if err := c.Decode(benchArgs, &in, DecodeOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("validator", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if v.validate.Struct(&in) != nil {
+				b.Fatal("refused")
+			}
+		}
+	})
+	b.Run("passcheck", func(b *testing.B) {
+		b.ReportAllocs()
+		rv := reflect.ValueOf(&in).Elem()
+		for b.Loop() {
+			if !c.pass.passes(rv) {
+				b.Fatal("cannot tell")
+			}
+		}
+	})
 }

@@ -14,10 +14,11 @@ import (
 // len, gt, gte, lt, lte, oneof) on scalar fields and pointers to them. It
 // answers "passes" or "cannot tell": on "cannot tell" the validator runs as
 // before, so its errors, and any rule the check does not know, stay the
-// validator's. go-playground's Struct walked a two-field struct in about a
-// microsecond of a served call's 31 (bench/README.md, "Rules checked
-// without the validator"); the check reads the same fields in a tenth of
-// that.
+// validator's. go-playground's Struct was 3.6 % of a served session call's
+// CPU in its profile, about a microsecond; in process it takes 380 ns and
+// four allocations for three fields where the check takes 45 ns and none
+// (BenchmarkRules; bench/README.md, "Rules checked without the
+// validator").
 //
 // It is built only where it can mirror the validator exactly: a Validator
 // made by NewValidator(nil), whose built-in rule names RegisterRule cannot
