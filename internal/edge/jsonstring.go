@@ -1,16 +1,22 @@
 package edge
 
-import "unicode/utf8"
+import (
+	"encoding/json"
+	"unicode/utf8"
+)
 
 // appendJSONString appends s to buf as a JSON string exactly as
-// encoding/json's Marshal writes a Go string: invalid UTF-8 becomes
-// U+FFFD, control characters are escaped (\b \f \n \r \t by name, the
-// others as \u00XX), and so are <, > and & (HTML-safe, Marshal's default)
-// and U+2028 and U+2029. The lane writes every text block it answers this
-// way: json.Marshal boxed the string and copied its output, two
+// encoding/json's Marshal writes a Go string: control characters escaped
+// (\b \f \n \r \t by name, the others as \u00XX), and so are <, > and &
+// (HTML-safe, Marshal's default) and U+2028 and U+2029. A string that is
+// not valid UTF-8 is left to json.Marshal itself: what it writes for an
+// invalid byte changed with Go 1.27 (\ufffd before, the replacement
+// character itself since). The lane writes every text block it answers
+// this way: json.Marshal boxed the string and copied its output, two
 // allocations of a served call (TestAppendJSONStringIsMarshal holds the
-// two to the same bytes).
+// two to the same bytes, under each Go release CI runs).
 func appendJSONString(buf []byte, s string) []byte {
+	start := len(buf)
 	buf = append(buf, '"')
 	done := 0 // s[:done] is in buf
 	for i := 0; i < len(s); {
@@ -29,7 +35,8 @@ func appendJSONString(buf []byte, s string) []byte {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			buf = append(append(buf, s[done:i]...), `\ufffd`...)
+			data, _ := json.Marshal(s) // a string always marshals
+			return append(buf[:start], data...)
 		case r == '\u2028':
 			buf = append(append(buf, s[done:i]...), `\u2028`...)
 		case r == '\u2029':
