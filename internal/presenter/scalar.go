@@ -4,7 +4,8 @@ import (
 	"math"
 	"reflect"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/vurb-go/vurb/internal/jsonstr"
 )
 
 // The writer writes the booleans, numbers and strings of the structs it
@@ -36,7 +37,7 @@ func appendScalar(b []byte, v reflect.Value) (out []byte, ok bool) {
 	case reflect.Bool:
 		return strconv.AppendBool(b, v.Bool()), true
 	case reflect.String:
-		return appendJSONString(b, v.String())
+		return jsonstr.Append(b, v.String())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return strconv.AppendInt(b, v.Int(), 10), true
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
@@ -65,58 +66,4 @@ func appendFloat(b []byte, f float64, bits int) ([]byte, bool) {
 		}
 	}
 	return b, true
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString is encoding/json's string encoding with HTML escaping,
-// as json.Marshal writes it: <, > and & escaped, U+2028 and U+2029
-// escaped. ok is false, and b as it was, for invalid UTF-8, whose
-// replacement encoding/json writes differently from one Go release to the
-// next (\ufffd, then the character itself from Go 1.27): it is left to it.
-func appendJSONString(b []byte, s string) (out []byte, ok bool) {
-	n := len(b)
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			return b[:n], false
-		case r == '\u2028' || r == '\u2029':
-			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	return append(append(b, s[start:]...), '"'), true
 }
