@@ -36,9 +36,8 @@ type callContext struct {
 	inner  context.Context
 	cancel context.CancelFunc
 
-	// A watched call's (watched.go): whether it is one, whether its watch
-	// fired and is on, who claimed the answer, and the watch answering.
-	watched  bool
+	// A watched call's (watched.go): whether its watch fired and is on,
+	// who claimed the answer, and the watch answering.
 	fired    atomic.Bool
 	watching atomic.Bool
 	claim    atomic.Uint32

@@ -119,7 +119,6 @@ func (ep *Endpoint) dispatch(ctx context.Context, args json.RawMessage, in any, 
 	cc.call.Tool, cc.call.Action, cc.call.Key, cc.call.Name = ep.tool, ep.action, ep.key, ep.name
 	cc.call.Input, cc.call.Arguments = in, args
 	cc.call.id, cc.call.origin, cc.call.ep = id, o, ep
-	cc.watched = ep.watches(cc) // before the call is listed, where the cut reads it
 	ep.rt.calls.add(id, cc)
 	defer ep.rt.calls.remove(id)
 	defer cc.end()
@@ -140,7 +139,7 @@ func (ep *Endpoint) dispatch(ctx context.Context, args json.RawMessage, in any, 
 		defer ep.release(cc)
 		return ep.finish(ctx, cc, ep.run(cc))
 	}
-	if cc.watched {
+	if ep.watches(cc) {
 		return ep.watched(ctx, cc) // watched.go: the caller answers, and a watch if the deadline comes first
 	}
 	// The chain runs on a worker goroutine so that a handler which ignores

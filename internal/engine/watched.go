@@ -81,15 +81,13 @@ type watch struct {
 
 // startWatch arms a watch for cc at its deadline.
 func (ep *Endpoint) startWatch(cc *callContext) *watch {
-	w, _ := ep.rt.watches.Get().(*watch)
-	if w == nil {
-		w = &watch{}
+	if w, _ := ep.rt.watches.Get().(*watch); w != nil {
 		w.cc = cc
-		w.timer = time.AfterFunc(time.Until(cc.deadline), func() { w.cc.fire() })
+		w.timer.Reset(time.Until(cc.deadline))
 		return w
 	}
-	w.cc = cc
-	w.timer.Reset(time.Until(cc.deadline))
+	w := &watch{cc: cc}
+	w.timer = time.AfterFunc(time.Until(cc.deadline), func() { w.cc.fire() })
 	return w
 }
 

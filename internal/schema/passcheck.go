@@ -54,13 +54,13 @@ const (
 // for the field's kind: a rune count or an int64 (strings, signed
 // integers), a uint64, a float64 (rounded to float32 for a float32 field).
 type passRule struct {
-	op   passOp
-	i    int64
-	u    uint64
-	f    float64
-	strs []string // oneof on strings
-	ints []int64  // oneof on signed integers
-	uint []uint64 // oneof on unsigned integers
+	op    passOp
+	i     int64
+	u     uint64
+	f     float64
+	strs  []string // oneof on strings
+	ints  []int64  // oneof on signed integers
+	uints []uint64 // oneof on unsigned integers
 }
 
 var durationType = reflect.TypeFor[time.Duration]()
@@ -193,7 +193,7 @@ func oneOfRule(r passRule, param string, k reflect.Kind) (passRule, bool) {
 			}
 		default:
 			if n, err := strconv.ParseUint(v, 10, 64); err == nil && strconv.FormatUint(n, 10) == v {
-				r.uint = append(r.uint, n)
+				r.uints = append(r.uints, n)
 			}
 		}
 	}
@@ -261,7 +261,7 @@ func (r *passRule) holds(k reflect.Kind, v reflect.Value) bool {
 		return compare(r.op, v.Float(), r.f)
 	default:
 		if r.op == opOneOf {
-			return slices.Contains(r.uint, v.Uint())
+			return slices.Contains(r.uints, v.Uint())
 		}
 		return compare(r.op, v.Uint(), r.u)
 	}
