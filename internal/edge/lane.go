@@ -256,17 +256,29 @@ func (l *lane) call(w http.ResponseWriter, r *http.Request, req laneRequest) {
 		l.respond(w, r, req, res, err)
 		return
 	}
+	l.answer(w, r, req, o)
+}
+
+// answer runs the tools/call req with origin o and answers it on w, or
+// lets the call's watch answer it late (lane_overdue.go). It reports
+// false, having written nothing, when the call was handed over to the
+// go-sdk (engine.ErrHandover), which only a detached origin's can be.
+func (l *lane) answer(w http.ResponseWriter, r *http.Request, req laneRequest, o engine.Origin) bool {
 	c := l.newCall(o, w, r, req)
 	rt := l.route(req.name, &c.o)
 	if rt == nil {
 		l.respond(w, r, req, nil, engine.UnknownTool(l.rt, req.name))
-		return
+		return true
 	}
 	res, err := l.contained(r.Context(), rt, req, &c.o)
-	if err == engine.ErrAnswered {
-		return
+	switch {
+	case errors.Is(err, engine.ErrHandover):
+		return false
+	case err == engine.ErrAnswered:
+		return true
 	}
 	l.respond(w, r, req, res, err)
+	return true
 }
 
 // contained runs the call, answering a panic outside the handler (the

@@ -1,7 +1,6 @@
 package edge
 
 import (
-	"errors"
 	"net/http"
 	"slices"
 	"strings"
@@ -34,23 +33,9 @@ func (l *lane) serveSession(w http.ResponseWriter, r *http.Request, m *message, 
 	if req.method == "tools/list" {
 		return l.views == nil && l.list(w, r, req, m.body)
 	}
-	c := l.newCall(engine.Origin{Detached: true, SessionID: rec.ID, Version: rec.Version, Capabilities: rec.Capabilities,
+	return l.answer(w, r, req, engine.Origin{Detached: true, SessionID: rec.ID, Version: rec.Version, Capabilities: rec.Capabilities,
 		Client: rec.Client, LogLevel: rec.LogLevel, Remote: rec.Remote, RawMeta: req.meta, Header: r.Header,
-		Token: auth.TokenInfoFromContext(r.Context())}, w, r, req)
-	rt := l.route(req.name, &c.o)
-	if rt == nil {
-		l.respond(w, r, req, nil, engine.UnknownTool(l.rt, req.name))
-		return true
-	}
-	res, err := l.contained(r.Context(), rt, req, &c.o)
-	switch {
-	case errors.Is(err, engine.ErrHandover):
-		return false
-	case err == engine.ErrAnswered:
-		return true
-	}
-	l.respond(w, r, req, res, err)
-	return true
+		Token: auth.TokenInfoFromContext(r.Context())})
 }
 
 // understandSession says whether the lane answers r on the session of
