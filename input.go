@@ -284,7 +284,7 @@ func roundFor(ctx context.Context, rt *engine.Runtime, request string, o engine.
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := engine.OpenRound(rt, r, request, &o, raw); err != nil {
+	if err := engine.OpenRound(ctx, rt, r, request, &o, raw); err != nil {
 		return nil, nil, err
 	}
 	return engine.WithRound(ctx, r), r, nil

@@ -50,6 +50,9 @@ func (a *App) runtime() *engine.Runtime {
 	rt.Scopes = a.scopes
 	rt.LogAttrs = a.cfg.logContext
 	rt.Sealer = engine.NewSealer(a.cfg.stateKeys, a.cfg.stateMaxAge, 0)
+	if l := a.cfg.replicas.Ledger; l != nil {
+		rt.Sealer.SpendShared(l, a.cfg.logger)
+	}
 	if obs := a.cfg.observers; len(obs) > 0 {
 		rt.Observer = containObservers(obs, a.cfg.logger)
 	}

@@ -64,7 +64,8 @@ type config struct {
 	callLimits limitSet
 	rateStore  RateStore
 
-	replicas Replicas // WithReplicas
+	shared   SharedState // WithReplicas
+	replicas Replicas    // shared's, for the app's name (finish)
 
 	// The validator the app's codecs run: made by finish, with the rules
 	// WithRule registered.
@@ -97,6 +98,12 @@ func defaultConfig() config {
 
 // finish makes what depends on several options, once they are all read.
 func (c *config) finish() {
+	if c.shared != nil {
+		if len(c.stateKeys) == 0 {
+			panic("vurb: WithReplicas needs WithRequestStateKeys: the replicas authenticate their bus and open each other's input-request state with those keys; give every replica the same 32 random bytes")
+		}
+		c.replicas = c.shared.ForApp(c.name)
+	}
 	c.validator = schema.NewValidator(nil) // the app's own: two apps share no schema state
 	for _, r := range c.rules {
 		if err := c.validator.RegisterRule(r.tag, r.fn, r.message, r.opts...); err != nil {

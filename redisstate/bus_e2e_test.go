@@ -31,7 +31,7 @@ const watched = "test://watched"
 func busReplica(t *testing.T, client *redis.Client) (*vurb.App, http.Handler) {
 	t.Helper()
 	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)),
-		vurb.WithReplicas(redisstate.New(client).Replicas()),
+		vurb.WithReplicas(redisstate.New(client)),
 		vurb.WithRequestStateKeys([]byte("0123456789abcdef0123456789abcdef")))
 	vurb.Action(app, "user.ask", func(ctx context.Context, _ struct{}) (string, error) {
 		res, err := vurb.AskElicitation(ctx, "name", &mcp.ElicitParams{Message: "Your name?",
@@ -199,7 +199,7 @@ func TestTaskCancelStopsTheHandlerOnAnotherReplica(t *testing.T) {
 	stopped := make(chan error, 1)
 	handler := func() http.Handler {
 		app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)),
-			vurb.WithReplicas(redisstate.New(rs.client(t)).Replicas()),
+			vurb.WithReplicas(redisstate.New(rs.client(t))),
 			vurb.WithRequestStateKeys(bytes.Repeat([]byte{7}, 32)))
 		vurb.Query(app, "jobs.slow", func(ctx context.Context, _ struct{}) (string, error) {
 			if err := vurb.SetTaskStatus(ctx, "half way"); err != nil {

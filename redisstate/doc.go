@@ -8,7 +8,7 @@
 // subscriptions, a session ended, a task cancelled, a resource updated).
 //
 //	client := redis.NewClient(&redis.Options{Addr: "redis:6379", ContextTimeoutEnabled: true})
-//	app := vurb.New(vurb.WithReplicas(redisstate.New(client).Replicas()),
+//	app := vurb.New(vurb.WithReplicas(redisstate.New(client)),
 //		vurb.WithRequestStateKeys(key)) // the same key on every replica
 //
 // One process needs nothing from here: vurb's default stores, kept in

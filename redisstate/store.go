@@ -12,7 +12,8 @@ import (
 )
 
 // DefaultPrefix begins every key the stores write, unless WithPrefix sets
-// another.
+// another. Through vurb.WithReplicas (ForApp) the app's name and a colon
+// follow it, so that two apps on one Redis never share state.
 const DefaultPrefix = "vurb:"
 
 // DefaultTimeout bounds each method of the stores unless WithTimeout sets
@@ -26,9 +27,12 @@ const DefaultTimeout = 250 * time.Millisecond
 // their stores the same Redis and prefix share that state. It is safe for
 // concurrent use.
 type Store struct {
+	client   redis.UniversalClient
+	c        config
 	tasks    *TaskStore
 	sessions *SessionStore
 	bus      *Bus
+	ledger   *Ledger
 }
 
 // Option configures a Store.
@@ -37,16 +41,20 @@ type Option func(*config)
 // config is what the options set.
 type config struct {
 	prefix                   string
+	prefixSet                bool // WithPrefix: ForApp keeps it as it is
 	timeout                  time.Duration
 	maxTasks, perCaller      int
 	maxBytes, perCallerBytes int64
 }
 
-// WithPrefix sets what begins every key the stores write (default
-// DefaultPrefix), so that several apps, or an app and other users of the
-// same Redis, keep their keys apart. Replicas that share state must use
-// the same prefix.
-func WithPrefix(prefix string) Option { return func(c *config) { c.prefix = prefix } }
+// WithPrefix sets what begins every key the stores write, and the bus's
+// channel, in place of DefaultPrefix and the app's name: two different
+// apps that share a name (vurb.WithName) and a Redis must each set their
+// own, since replicas of one app share state by sharing a name. Replicas
+// that share state must use the same prefix.
+func WithPrefix(prefix string) Option {
+	return func(c *config) { c.prefix, c.prefixSet = prefix, true }
+}
 
 // WithTimeout bounds each method of the stores to d (default
 // DefaultTimeout; 0 for no bound beyond the caller's context and the
@@ -115,7 +123,31 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 	if c.perCallerBytes == 0 {
 		c.perCallerBytes = bytes
 	}
-	return &Store{tasks: newTaskStore(client, c), sessions: newSessionStore(client, c), bus: newBus(client, c)}
+	return newStore(client, c)
+}
+
+func newStore(client redis.UniversalClient, c config) *Store {
+	return &Store{client: client, c: c, tasks: newTaskStore(client, c), sessions: newSessionStore(client, c),
+		bus: newBus(client, c), ledger: newLedger(client, c)}
+}
+
+// App returns the stores of the app named name: their keys begin with
+// DefaultPrefix, name and a colon ("vurb:billing:"), or with the prefix
+// WithPrefix set, as it is.
+func (s *Store) App(name string) *Store {
+	c := s.c
+	if !c.prefixSet {
+		c.prefix = DefaultPrefix + name + ":"
+	}
+	return newStore(s.client, c)
+}
+
+// ForApp returns the stores, the bus and the ledger of the app named
+// name (see App), for vurb.WithReplicas: the one option that makes an app
+// a replica sharing this Redis.
+func (s *Store) ForApp(name string) vurb.Replicas {
+	a := s.App(name)
+	return vurb.Replicas{Sessions: a.sessions, Tasks: a.tasks, Bus: a.bus, Ledger: a.ledger}
 }
 
 // Tasks returns the store of tasks, for vurb.TaskConfig's Store.
@@ -127,11 +159,8 @@ func (s *Store) Sessions() *SessionStore { return s.sessions }
 // Bus returns the replicas' message bus.
 func (s *Store) Bus() *Bus { return s.bus }
 
-// Replicas returns the stores and the bus for vurb.WithReplicas: the one
-// option that makes an app a replica sharing this Redis.
-func (s *Store) Replicas() vurb.Replicas {
-	return vurb.Replicas{Sessions: s.sessions, Tasks: s.tasks, Bus: s.bus}
-}
+// Ledger returns the ledger of what is used once.
+func (s *Store) Ledger() *Ledger { return s.ledger }
 
 // bound returns ctx bounded by the timeout, if there is one.
 func (c *config) bound(ctx context.Context) (context.Context, context.CancelFunc) {

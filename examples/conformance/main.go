@@ -487,7 +487,7 @@ func main() {
 			log.Printf("conformance: request-state key derived from the -redis URL: for tests only")
 		}
 		// One option: sessions, tasks and the bus between replicas in Redis.
-		opts = append(opts, vurb.WithReplicas(shared.Store.Replicas()), vurb.WithRequestStateKeys(shared.Key))
+		opts = append(opts, vurb.WithReplicas(shared.Store), vurb.WithRequestStateKeys(shared.Key))
 		log.Printf("conformance: tasks, sessions and the replicas' bus in Redis at %s", shared.Addr)
 	}
 	app := NewApp(opts...)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -76,6 +77,9 @@ type hub struct {
 
 	fronts weakSet[front] // the fronts that hold sessions: a handler may be dropped
 
+	sealer  *busSealer    // seals what this replica publishes, opens what it receives
+	dropped atomic.Uint64 // messages received that could not be verified, or asked what no replica may
+
 	mu      sync.Mutex
 	waiting map[string]chan struct{} // by nonce: announcements waiting for acknowledgements
 }
@@ -88,7 +92,7 @@ func (a *Site) replicaHub() *hub {
 	}
 	a.hubOnce.Do(func() {
 		a.hub = &hub{bus: a.Bus, id: rand.Text(), logger: a.Logger, site: a,
-			waiting: map[string]chan struct{}{}}
+			sealer: newBusSealer(a.Plan.Runtime().Sealer.AEADs(busPurpose)), waiting: map[string]chan struct{}{}}
 		a.Bus.Subscribe(context.Background(), a.hub.deliver)
 	})
 	return a.hub
@@ -99,7 +103,7 @@ func (a *Site) replicaHub() *hub {
 // logged: what it carries is lost, and this replica goes on serving.
 func (h *hub) publish(ctx context.Context, m busMessage) int {
 	m.From = h.id
-	data, err := json.Marshal(m)
+	data, err := h.sealer.seal(&m)
 	if err != nil {
 		h.logger.Error("vurb: encoding a bus message failed", "kind", m.Kind, "err", err)
 		return -1
@@ -156,9 +160,13 @@ func (h *hub) deliver(data []byte) {
 			h.logger.Error("vurb: acting on a bus message panicked", "panic", fmt.Sprint(p))
 		}
 	}()
-	var m busMessage
-	if err := json.Unmarshal(data, &m); err != nil {
-		h.logger.Warn("vurb: a bus message is not one of vurb's; ignored", "err", err)
+	m, err := h.sealer.open(data)
+	if err == nil {
+		err = m.check()
+	}
+	if err != nil {
+		n := h.dropped.Add(1)
+		h.logger.Warn("vurb: dropped a bus message that no replica of this app could have sent", "why", err.Error(), "dropped", n)
 		return
 	}
 	if m.Kind == busAck {

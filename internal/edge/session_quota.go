@@ -28,6 +28,9 @@ type sessionQuota struct {
 	limit     int
 	perCaller int
 	now       func() time.Time
+	// ended, when set, ends a session closed to make room on every
+	// replica (its record deleted from the shared store), not only here.
+	ended func(id string)
 
 	mu      sync.Mutex
 	open    map[string]*sessionUse // by session id
@@ -76,9 +79,15 @@ func (q *sessionQuota) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // use serves a request on the session id, counting it as in flight.
 func (q *sessionQuota) use(w http.ResponseWriter, r *http.Request, id string) {
 	u := q.busy(id)
-	q.next.ServeHTTP(w, r)
+	if r.Method != http.MethodDelete {
+		q.next.ServeHTTP(w, r)
+		q.idle(u)
+		return
+	}
+	sw := &statusWriter{ResponseWriter: w}
+	q.next.ServeHTTP(sw, r)
 	q.idle(u)
-	if r.Method == http.MethodDelete {
+	if sw.code < 300 { // ended by its owner; a refused DELETE leaves it counted
 		q.mu.Lock()
 		q.forget(id)
 		q.mu.Unlock()
@@ -215,6 +224,10 @@ func (q *sessionQuota) release(caller string) {
 
 // close ends the session id, which made room for another.
 func (q *sessionQuota) close(id string) {
+	if q.ended != nil {
+		q.ended(id)
+		return
+	}
 	for ss := range q.server.Sessions() {
 		if ss.ID() == id {
 			ss.Close()
@@ -263,3 +276,25 @@ func (w *sessionWriter) Flush() {
 		f.Flush()
 	}
 }
+
+// statusWriter notes the status of an answer it passes through.
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(p []byte) (int, error) {
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/limit"
 )
 
 // SessionRecord is what vurb knows of one handshake-era session, read
@@ -25,6 +26,10 @@ type SessionRecord struct {
 	Subject string `json:"subject,omitempty"`
 	// Remote is the network address of the request that opened it.
 	Remote string `json:"remote,omitempty"`
+	// Caller is whom the session counts against in the per-caller quota
+	// (WithMaxSessionsPerCaller): its verified subject, else its host,
+	// never a value the client chose.
+	Caller string `json:"caller,omitempty"`
 	// Version is the revision the client asked for at initialize, which a
 	// handler reads as the request's (as the go-sdk's request does).
 	Version      string                  `json:"protocolVersion,omitempty"`
@@ -64,9 +69,16 @@ type SessionStore interface {
 	// Load returns the record of id, or an error wrapping
 	// ErrSessionNotFound when there is none (or it expired).
 	Load(ctx context.Context, id string) (*SessionRecord, error)
-	// Delete forgets the record of id; forgetting an unknown one is no
-	// error.
+	// Delete forgets the record of id, and stops counting it among its
+	// caller's sessions; forgetting an unknown one is no error.
 	Delete(ctx context.Context, id string) error
+	// Admit counts the session of rec among the sessions of rec.Caller
+	// for ttl (each Save of rec renews it) and returns the ids of that
+	// caller's sessions it no longer counts so that at most max remain:
+	// those saved least recently, never rec's own. vurb ends each one
+	// returned, on every replica: so the per-caller quota holds for the
+	// deployment, not for each replica.
+	Admit(ctx context.Context, rec *SessionRecord, max int, ttl time.Duration) (evicted []string, err error)
 }
 
 // ErrSessionNotFound is what a SessionStore's Load returns, wrapped, for
@@ -90,6 +102,9 @@ type sessionTable struct {
 	// hub, when not nil, carries to the other replicas what a session's
 	// requests changed here (bus.go).
 	hub *hub
+	// perCaller is the sessions one caller may hold over all replicas
+	// sharing the store (0: no bound).
+	perCaller int
 
 	mu   sync.Mutex
 	live map[string]*sessionEntry
@@ -183,6 +198,7 @@ func (t *sessionTable) opened(ctx context.Context, ss *mcp.ServerSession, r *mcp
 	if r.Extra != nil && r.Extra.TokenInfo != nil {
 		rec.Subject = r.Extra.TokenInfo.UserID
 	}
+	rec.Caller = limit.CallerBucket(ctx, o)
 	if ir, ok := res.(*mcp.InitializeResult); ok && ir != nil {
 		rec.Negotiated = ir.ProtocolVersion
 	}
@@ -204,7 +220,24 @@ func (t *sessionTable) opened(ctx context.Context, ss *mcp.ServerSession, r *mcp
 	}
 	t.mu.Unlock()
 	t.save(ctx, e, rec)
+	t.admit(ctx, rec)
 	go t.dropAfter(ss)
+}
+
+// admit counts rec among its caller's sessions in the store, and ends,
+// everywhere, those of the caller's sessions beyond its share. A store
+// that fails is logged: the replica's own quota still holds.
+func (t *sessionTable) admit(ctx context.Context, rec SessionRecord) {
+	if t.store == nil || t.perCaller <= 0 {
+		return
+	}
+	evicted, err := t.store.Admit(context.WithoutCancel(ctx), &rec, t.perCaller, t.ttl())
+	if err != nil {
+		t.logger.Warn("vurb: counting a session in the shared store failed; only this replica's quota holds", "session", rec.ID, "err", err)
+	}
+	for _, id := range evicted {
+		t.ended(ctx, id)
+	}
 }
 
 // ttl is how long the store keeps a record nobody renews.
@@ -331,10 +364,12 @@ func (t *sessionTable) forget(id string) {
 
 // begin counts a request on the session id as in flight, and returns its
 // record and entry when the session is live here or in the store (a nil
-// entry otherwise). A record read from the store is kept for a moment,
-// so that a session's calls do not each read it; a record the store
-// holds is renewed, at most once in a quarter of its life.
-func (t *sessionTable) begin(ctx context.Context, id string) (SessionRecord, *sessionEntry) {
+// entry otherwise), or the store's error when it could not tell: a store
+// down is no proof that the session ended. A record read from the store
+// is kept for a moment, so that a session's calls do not each read it; a
+// record the store holds is renewed, at most once in a quarter of its
+// life.
+func (t *sessionTable) begin(ctx context.Context, id string) (SessionRecord, *sessionEntry, error) {
 	t.mu.Lock()
 	e := t.live[id]
 	now := t.now()
@@ -345,7 +380,7 @@ func (t *sessionTable) begin(ctx context.Context, id string) (SessionRecord, *se
 	if e == nil {
 		t.mu.Unlock()
 		if t.store == nil {
-			return SessionRecord{}, nil
+			return SessionRecord{}, nil, nil
 		}
 		return t.load(ctx, id)
 	}
@@ -359,7 +394,7 @@ func (t *sessionTable) begin(ctx context.Context, id string) (SessionRecord, *se
 	if renew {
 		go t.save(context.WithoutCancel(ctx), e, rec)
 	}
-	return rec, e
+	return rec, e, nil
 }
 
 // local reports whether e is a session this process's go-sdk handler
@@ -376,13 +411,16 @@ const storedRecordFresh = time.Second
 
 // load reads the session id's record from the store and keeps it, not
 // connected yet (see connect).
-func (t *sessionTable) load(ctx context.Context, id string) (SessionRecord, *sessionEntry) {
+func (t *sessionTable) load(ctx context.Context, id string) (SessionRecord, *sessionEntry, error) {
 	rec, err := t.store.Load(ctx, id)
+	if errors.Is(err, ErrSessionNotFound) {
+		return SessionRecord{}, nil, nil
+	}
 	if err != nil {
-		if !errors.Is(err, ErrSessionNotFound) {
-			t.logger.Warn("vurb: reading a session's record failed", "session", id, "err", err)
-		}
-		return SessionRecord{}, nil
+		return SessionRecord{}, nil, err
+	}
+	if rec.ID != id { // a record that is not the one asked for serves nobody
+		return SessionRecord{}, nil, fmt.Errorf("the store answered session %q with the record of %q", id, rec.ID)
 	}
 	now := t.now()
 	e := &sessionEntry{rec: *rec, last: now, loaded: now, saved: now, active: 1}
@@ -391,11 +429,11 @@ func (t *sessionTable) load(ctx context.Context, id string) (SessionRecord, *ses
 		cur.active++
 		r := cur.rec
 		t.mu.Unlock()
-		return r, cur
+		return r, cur, nil
 	}
 	t.live[id] = e
 	t.mu.Unlock()
-	return *rec, e
+	return *rec, e, nil
 }
 
 // connect gives the entry of a session opened on another replica a

@@ -95,6 +95,9 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 			// out instead.
 			f.table = newSessionTable(ho.SessionTimeout, a.Logger)
 			f.table.store = cfg.sessionStore
+			if cfg.sessionCap() > 0 {
+				f.table.perCaller = min(cfg.sessionShare(), cfg.sessionCap())
+			}
 			f.table.adopt = func(rec *SessionRecord) (*mcp.StreamableServerTransport, *mcp.ServerSession, error) {
 				tr := &mcp.StreamableServerTransport{SessionID: rec.ID}
 				ss, err := server.Connect(context.Background(), tr, &mcp.ServerSessionOptions{State: rec.state()})
@@ -112,6 +115,11 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 		f.sdkReplay = replayAs(f.sdkSessions)
 		f.sessions = capSessions(f.sdkSessions, server, cfg.sessionCap(), cfg.sessionShare(), false)
 		f.quota, _ = f.sessions.(*sessionQuota)
+		if f.quota != nil && f.table != nil && f.table.store != nil {
+			// A session closed to make room ends everywhere: its record
+			// must not let another replica serve it on.
+			f.quota.ended = func(id string) { f.table.ended(context.Background(), id) }
+		}
 	}
 	f.tasks = a.taskFront(routes, vs, &ho)
 	if cfg.challenges {
@@ -207,9 +215,19 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message)
 		f.sessions.ServeHTTP(w, r)
 		return
 	}
-	rec, e := f.table.begin(r.Context(), id)
+	rec, e, err := f.table.begin(r.Context(), id)
 	defer f.table.end(e)
-	if e != nil && f.table.hub != nil && r.Method == http.MethodPost && rec.mayUse(auth.TokenInfoFromContext(r.Context())) {
+	if err != nil { // the store failed: the session may well live on
+		storeUnavailable(w, f.table.logger, "reading a session's record", id, err)
+		return
+	}
+	if e != nil && !rec.mayUse(auth.TokenInfoFromContext(r.Context())) {
+		// Refused before any path may act on it: a DELETE by another
+		// caller must not end the session, nor anything else use it.
+		http.Error(w, "session user mismatch", http.StatusForbidden)
+		return
+	}
+	if e != nil && f.table.hub != nil && r.Method == http.MethodPost {
 		if m == nil {
 			m = readMessage(r, f.maxBody)
 		}
@@ -232,8 +250,10 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message)
 		f.serveAdopted(w, r, e)
 		return
 	}
-	if r.Method == http.MethodDelete && f.table.store != nil {
-		defer f.table.ended(r.Context(), id) // after the go-sdk's answer
+	if r.Method == http.MethodDelete && e != nil && f.table.store != nil {
+		// Its owner ended it (checked above): after the go-sdk's answer,
+		// everywhere.
+		defer f.table.ended(r.Context(), id)
 	}
 	f.sessions.ServeHTTP(w, r)
 }
@@ -241,10 +261,6 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message)
 // serveAdopted serves r on a session another replica opened, from a
 // go-sdk session connected here from its record.
 func (f *front) serveAdopted(w http.ResponseWriter, r *http.Request, e *sessionEntry) {
-	if !e.rec.mayUse(auth.TokenInfoFromContext(r.Context())) {
-		http.Error(w, "session user mismatch", http.StatusForbidden)
-		return
-	}
 	if r.Method == http.MethodDelete {
 		f.table.ended(r.Context(), e.rec.ID)
 		w.WriteHeader(http.StatusNoContent)

@@ -122,7 +122,7 @@ func (ep *Endpoint) dispatch(ctx context.Context, args json.RawMessage, in any, 
 	ep.rt.calls.add(id, cc)
 	defer ep.rt.calls.remove(id)
 	defer cc.end()
-	if err := OpenRound(ep.rt, &cc.round, ep.key, cc.call.origin, args); err != nil {
+	if err := OpenRound(ctx, ep.rt, &cc.round, ep.key, cc.call.origin, args); err != nil {
 		ep.release(cc)
 		return nil, OutcomeValidation, err
 	}

@@ -166,12 +166,12 @@ func RoundFrom(ctx context.Context) *Round {
 // "resource:uri") from what o carried with args: it opens the state, which
 // must have been sealed for the same request, caller and arguments (see
 // Binding), and returns the protocol error a client reads when it fails.
-func OpenRound(rt *Runtime, r *Round, request string, o *Origin, args []byte) error {
+func OpenRound(ctx context.Context, rt *Runtime, r *Round, request string, o *Origin, args []byte) error {
 	r.request, r.origin, r.args, r.validator = request, o, args, rt.Validator
 	var carried []byte
 	if o.RequestState != "" {
 		var err error
-		if carried, err = rt.Sealer.Open(r.binding(), o.RequestState, rt.now()); err != nil {
+		if carried, err = rt.Sealer.Open(ctx, r.binding(), o.RequestState, rt.now()); err != nil {
 			return InvalidState(err)
 		}
 	}
@@ -187,6 +187,9 @@ func OpenRound(rt *Runtime, r *Round, request string, o *Origin, args []byte) er
 // InvalidState is the protocol error for a requestState that cannot be
 // trusted: invalid params, saying what to do.
 func InvalidState(err error) error {
+	if errors.Is(err, ErrStateUnchecked) { // the state may be good: the store was out of reach
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
 		Message: fmt.Sprintf("invalid requestState: %v; send the request again without requestState and inputResponses", err)}
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/hkdf"
@@ -10,6 +11,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
@@ -37,6 +39,42 @@ type Sealer struct {
 	maxAge   time.Duration
 	maxBytes int
 	spent    spentStates
+	// ledger, when set, spends each state once over all the replicas
+	// that share it: the local spentStates alone would let a state be
+	// played once on each (see SpendShared).
+	ledger       Ledger
+	ledgerLogger *slog.Logger // where a ledger's failure is told: never to the client
+	keys         [][]byte     // the secrets the keys above derive from (AEADs)
+}
+
+// A Ledger records keys that may be used once over all replicas.
+type Ledger interface {
+	// Spend records key until ttl from now and reports whether it was
+	// new: false when it was spent already.
+	Spend(ctx context.Context, key string, ttl time.Duration) (bool, error)
+}
+
+// ErrStateUnchecked: the shared ledger could not say whether a state was
+// spent, and an unchecked state is never honoured.
+var ErrStateUnchecked = errors.New("the requestState could not be checked against the other replicas' (their shared store is unavailable); retry shortly with the same requestState")
+
+// SpendShared makes the sealer spend each state in ledger too, once for
+// every replica sharing it. A call that carries no state costs no round
+// trip.
+func (s *Sealer) SpendShared(ledger Ledger, logger *slog.Logger) {
+	s.ledger, s.ledgerLogger = ledger, logger
+}
+
+// AEADs returns AES-256-GCM ciphers under keys derived with HKDF from the
+// sealer's secrets for purpose (the first seals, every one opens): one
+// secret given by the user serves several uses, each with a key of its
+// own that opens nothing of another's.
+func (s *Sealer) AEADs(purpose string) []cipher.AEAD {
+	out := make([]cipher.AEAD, len(s.keys))
+	for i, k := range s.keys {
+		out[i] = deriveAEAD(k, purpose)
+	}
+	return out
 }
 
 // The refusals of Open, for the error a client reads.
@@ -75,9 +113,9 @@ func NewSealer(keys [][]byte, maxAge time.Duration, maxBytes int) *Sealer {
 	if maxBytes <= 0 {
 		maxBytes = DefaultStateMaxBytes
 	}
-	s := &Sealer{maxAge: maxAge, maxBytes: maxBytes, spent: spentStates{max: DefaultSpentStates, at: map[string]int64{}}}
+	s := &Sealer{maxAge: maxAge, maxBytes: maxBytes, spent: spentStates{max: DefaultSpentStates, at: map[string]int64{}}, keys: keys}
 	for _, k := range keys {
-		s.aeads = append(s.aeads, stateAEAD(k))
+		s.aeads = append(s.aeads, deriveAEAD(k, "vurb request state v2"))
 		tk, err := hkdf.Key(sha256.New, k, nil, "vurb tag v1", 32)
 		if err != nil {
 			panic("vurb: deriving the tag key: " + err.Error())
@@ -113,12 +151,13 @@ func tag(key, data []byte) []byte {
 	return h.Sum(nil)[:TagBytes]
 }
 
-// stateAEAD is AES-256-GCM under a key derived from secret with HKDF, so a
-// key given for request state serves nothing else even if reused.
-func stateAEAD(secret []byte) cipher.AEAD {
-	key, err := hkdf.Key(sha256.New, secret, nil, "vurb request state v2", 32)
+// deriveAEAD is AES-256-GCM under a key derived from secret with HKDF for
+// purpose, so a key given for request state serves nothing else even if
+// reused.
+func deriveAEAD(secret []byte, purpose string) cipher.AEAD {
+	key, err := hkdf.Key(sha256.New, secret, nil, purpose, 32)
 	if err != nil {
-		panic("vurb: deriving the request-state key: " + err.Error())
+		panic("vurb: deriving a key: " + err.Error())
 	}
 	block, err := aes.NewCipher(key)
 	if err != nil {
@@ -148,7 +187,7 @@ func (s *Sealer) Seal(bind string, data []byte, now time.Time) string {
 }
 
 // Open decrypts text for the round bind, spends it and returns its data.
-func (s *Sealer) Open(bind, text string, now time.Time) ([]byte, error) {
+func (s *Sealer) Open(ctx context.Context, bind, text string, now time.Time) ([]byte, error) {
 	if len(text) > s.maxBytes*4/3+128 {
 		return nil, ErrStateTooLarge
 	}
@@ -179,7 +218,18 @@ func (s *Sealer) Open(bind, text string, now time.Time) ([]byte, error) {
 	if now.Sub(time.Unix(issued, 0)) > s.maxAge || time.Unix(issued, 0).Sub(now) > time.Minute {
 		return nil, ErrStateExpired
 	}
-	if err := s.spent.spend(string(sealed[:s.aeads[0].NonceSize()]), issued, issued+int64((s.maxAge+time.Minute)/time.Second), now.Unix()); err != nil {
+	nonce := sealed[:s.aeads[0].NonceSize()]
+	if s.ledger != nil { // first: a store that fails spends nothing, so the client may retry
+		fresh, err := s.ledger.Spend(ctx, "state:"+base64.RawURLEncoding.EncodeToString(nonce), s.maxAge+time.Minute)
+		if err != nil {
+			s.ledgerLogger.Warn("vurb: spending a request state in the shared ledger failed; refused it", "err", err)
+			return nil, ErrStateUnchecked
+		}
+		if !fresh {
+			return nil, ErrStateSpent
+		}
+	}
+	if err := s.spent.spend(string(nonce), issued, issued+int64((s.maxAge+time.Minute)/time.Second), now.Unix()); err != nil {
 		return nil, err
 	}
 	return plain[8:], nil

@@ -33,6 +33,6 @@ func useRedis(contender, redisURL string) error {
 	opts.ContextTimeoutEnabled = true
 	key := sha256.Sum256([]byte("vurb bench request state: " + redisURL))
 	store := redisstate.New(redis.NewClient(opts))
-	shared.opts = []vurb.Option{vurb.WithRequestStateKeys(key[:]), vurb.WithReplicas(store.Replicas())}
+	shared.opts = []vurb.Option{vurb.WithRequestStateKeys(key[:]), vurb.WithReplicas(store)}
 	return nil
 }

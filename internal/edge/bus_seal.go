@@ -1,0 +1,130 @@
+package edge
+
+import (
+	"crypto/cipher"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+)
+
+// Every bus message is sealed (AES-256-GCM, under a key derived from the
+// app's request-state keys for the bus alone) and dated: whoever can
+// PUBLISH to the bus's channel without the keys, an attacker holding
+// Redis's password or a neighbour on a shared Redis, can make no replica
+// act, and a sealed message played again is refused. The text is
+//
+//	"vb1" | nonce | AES-GCM(sent unix milliseconds, 8 bytes big-endian | JSON busMessage)
+//
+// with "vurb bus v1" as the additional data.
+
+const (
+	busSealVersion = "vb1"
+	busPurpose     = "vurb bus v1"
+	// busMaxSkew is how far a message's date may lie from this replica's
+	// clock: the publish, Redis and the delivery take milliseconds, and
+	// replicas' clocks are kept in step (NTP).
+	busMaxSkew = 30 * time.Second
+)
+
+// The reasons a delivered message is dropped.
+var (
+	errBusForged = errors.New("not sealed by a replica of this app (another key, another app, or forged)")
+	errBusStale  = errors.New("dated outside the accepted window (played again later, or a clock far off)")
+	errBusPlayed = errors.New("delivered before (played again)")
+)
+
+// busSealer seals and opens the bus messages of one app.
+type busSealer struct {
+	aeads []cipher.AEAD // aeads[0] seals; every one opens (key rotation)
+	now   func() time.Time
+
+	mu   sync.Mutex
+	seen map[string]int64 // nonce → unix ms after which its message is stale anyway
+	last int64            // the last sweep of seen
+}
+
+func newBusSealer(aeads []cipher.AEAD) *busSealer {
+	return &busSealer{aeads: aeads, now: time.Now, seen: map[string]int64{}}
+}
+
+// seal returns m sealed for the bus, dated now.
+func (s *busSealer) seal(m *busMessage) ([]byte, error) {
+	body, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	aead := s.aeads[0]
+	plain := make([]byte, 8+len(body))
+	binary.BigEndian.PutUint64(plain, uint64(s.now().UnixMilli()))
+	copy(plain[8:], body)
+	out := make([]byte, len(busSealVersion)+aead.NonceSize(), len(busSealVersion)+aead.NonceSize()+len(plain)+aead.Overhead())
+	copy(out, busSealVersion)
+	if _, err := rand.Read(out[len(busSealVersion):]); err != nil {
+		return nil, err
+	}
+	return aead.Seal(out, out[len(busSealVersion):], plain, []byte(busPurpose)), nil
+}
+
+// open returns the message data holds, or why it must be dropped: not
+// sealed under the app's keys, dated outside busMaxSkew, or delivered
+// before.
+func (s *busSealer) open(data []byte) (*busMessage, error) {
+	if len(data) < len(busSealVersion) || string(data[:len(busSealVersion)]) != busSealVersion {
+		return nil, errBusForged
+	}
+	data = data[len(busSealVersion):]
+	var plain []byte
+	var nonce []byte
+	for _, aead := range s.aeads {
+		n := aead.NonceSize()
+		if len(data) < n+aead.Overhead() {
+			return nil, errBusForged
+		}
+		p, err := aead.Open(nil, data[:n], data[n:], []byte(busPurpose))
+		if err == nil {
+			plain, nonce = p, data[:n]
+			break
+		}
+	}
+	if plain == nil || len(plain) < 8 {
+		return nil, errBusForged
+	}
+	sent := int64(binary.BigEndian.Uint64(plain))
+	now := s.now().UnixMilli()
+	skew := busMaxSkew.Milliseconds()
+	if sent < now-skew || sent > now+skew {
+		return nil, errBusStale
+	}
+	if !s.first(string(nonce), sent+skew, now) {
+		return nil, errBusPlayed
+	}
+	var m busMessage
+	if err := json.Unmarshal(plain[8:], &m); err != nil {
+		return nil, errBusForged // sealed by a replica, yet not a message: another version's
+	}
+	return &m, nil
+}
+
+// first reports whether nonce is new, remembering it until stale (unix
+// ms), when its message is refused for its date anyway. The nonces of
+// the last minute are all there is to remember.
+func (s *busSealer) first(nonce string, stale, now int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now-s.last > time.Second.Milliseconds() {
+		for k, until := range s.seen {
+			if until < now {
+				delete(s.seen, k)
+			}
+		}
+		s.last = now
+	}
+	if _, ok := s.seen[nonce]; ok {
+		return false
+	}
+	s.seen[nonce] = stale
+	return true
+}
