@@ -11,6 +11,13 @@
 //	app := vurb.New(vurb.WithReplicas(redisstate.New(client)),
 //		vurb.WithRequestStateKeys(key)) // the same key on every replica
 //
+// Through vurb.WithReplicas the app asks the store for its own state
+// (Store.ForApp): every key and the bus's channel then begin with
+// DefaultPrefix, the app's name and a colon ("vurb:projects:"), so that
+// apps of different names never share state on one Redis. Two different
+// apps with the same name must set their own prefix (WithPrefix), since
+// the replicas of one app find each other by their name.
+//
 // One process needs nothing from here: vurb's default stores, kept in
 // memory, cost no round trip. It is a module of its own so that vurb's
 // go.mod never lists a Redis client: an app that does not run replicas
@@ -52,7 +59,17 @@
 // Bus is Redis publish/subscribe on one channel (the prefix, then "bus"):
 // one subscription per app, which go-redis resubscribes by itself when
 // its connection breaks. Publish/subscribe keeps nothing, so a message
-// published while a replica's subscription is down is lost to it.
+// published while a replica's subscription is down is lost to it. vurb
+// seals every message it publishes (see vurb.Replicas): a client of the
+// Redis that can publish on the channel makes no replica act.
+//
+// # The ledger and the per-caller session share
+//
+// Ledger spends each sealed input-request state with one SET NX that
+// expires with the state, so it is played once for the deployment.
+// SessionStore.Admit counts each caller's sessions in a sorted set scored
+// by when each was last saved, trimmed in one Lua script: the share
+// (vurb.WithMaxSessionsPerCaller) holds over every replica.
 //
 // # When Redis is down or slow
 //
