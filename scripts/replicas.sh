@@ -35,12 +35,12 @@
 # its harness rewrite) cannot pass on any server: it is listed as `skip`
 # and does not count. .ci/run runs it so (CI_REPLICAS=0 turns it off).
 #
-# HAProxy retries a request whose replica refused the connection or closed
-# it without an answer (`retries 3`, `option redispatch`, `retry-on
-# conn-failure empty-response`), on another replica: a replica that dies
-# is invisible to clients, but for the calls it was running (an empty
-# response is retried too, so a call cut by the death runs again
-# elsewhere; for a test server that is what we want).
+# HAProxy retries a request whose replica refused the connection, or a
+# GET or DELETE it closed without an answer, on another replica (`retries
+# 3`, `option redispatch`, `retry-on conn-failure empty-response`,
+# `disable-l7-retry` for POST): a replica that dies is invisible to
+# clients, but for the calls it was running, which fail rather than run
+# twice.
 #
 # Environment (all optional):
 #   REPLICAS            how many replicas (default 3)
