@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/redis/go-redis/v9"
 	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/redisstate"
 )
@@ -394,4 +396,27 @@ func TestAttackInputStateIsSpentOnceForTheDeployment(t *testing.T) {
 	is.True(strings.Contains(a.rpcErr.Message, "retry shortly"))
 	is.True(!strings.Contains(strings.ToLower(a.rpcErr.Message), "redis"))
 	is.Equal(f.wipes.Load(), int32(1))
+}
+
+// Redis restarts without persistence: every record is gone. A replica
+// asked for a session it cannot find asks the others on the bus, and the
+// one that holds it saves it again, so the session goes on with no 404
+// (and within a probe's interval, every record is saved again anyway).
+func TestSessionsOutliveARedisRestart(t *testing.T) {
+	is := is.New(t)
+	rs := startRedis(t)
+	f := attackFleet(t, rs, "restart", 2, nil)
+	s := open(t, f.urls[0], "alice-token")
+	key := "vurb:restart:session:" + s
+	for rs.client(t).Get(context.Background(), key).Val() == "" || !strings.Contains(rs.client(t).Get(context.Background(), key).Val(), `"initialized":true`) {
+		time.Sleep(10 * time.Millisecond) // saved as initialized: what the restart is to lose
+	}
+	rs.stop()
+	rs.restart(t)
+	_, err := rs.client(t).Get(context.Background(), key).Result()
+	is.True(errors.Is(err, redis.Nil)) // the record is gone
+	// A replica that never held it asks the others at once: never a 404.
+	is.True(callIn(t, f.urls[1], "alice-token", s, "docs_read").works())
+	is.True(rs.client(t).Exists(context.Background(), key).Val() == 1) // saved again
+	is.True(callIn(t, f.urls[0], "alice-token", s, "docs_read").works())
 }

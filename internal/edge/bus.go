@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/time/rate"
 )
 
 // Replicas of one server behind a balancer without affinity each hold
@@ -50,6 +51,10 @@ const (
 	busTaskCancelled = "task-cancelled"
 	// busAck: a replica acted on the message of Nonce.
 	busAck = "ack"
+	// busResave: the store holds no record of the session, which a
+	// replica may hold all the same (a store restarted empty): the
+	// replica that holds it saves it again.
+	busResave = "resave"
 )
 
 // busMessage is what travels on the bus, as JSON.
@@ -82,6 +87,8 @@ type hub struct {
 
 	mu      sync.Mutex
 	waiting map[string]chan struct{} // by nonce: announcements waiting for acknowledgements
+
+	asks *rate.Limiter // bounds the resave requests one replica publishes (see ask)
 }
 
 // replicaHub returns the app's hub, nil without a bus; the first call
@@ -92,7 +99,8 @@ func (a *Site) replicaHub() *hub {
 	}
 	a.hubOnce.Do(func() {
 		a.hub = &hub{bus: a.Bus, id: rand.Text(), logger: a.Logger, site: a,
-			sealer: newBusSealer(a.Plan.Runtime().Sealer.AEADs(busPurpose)), waiting: map[string]chan struct{}{}}
+			sealer: newBusSealer(a.Plan.Runtime().Sealer.AEADs(busPurpose)), waiting: map[string]chan struct{}{},
+			asks: rate.NewLimiter(asksPerSecond, asksPerSecond)}
 		a.Bus.Subscribe(context.Background(), a.hub.deliver)
 	})
 	return a.hub
@@ -202,6 +210,10 @@ func (h *hub) deliver(data []byte) {
 		for _, f := range h.fronts.live() {
 			f.table.forget(m.Session)
 		}
+	case busResave:
+		for _, f := range h.fronts.live() {
+			f.table.resave(ctx, m.Session)
+		}
 	case busSession:
 		for _, f := range h.fronts.live() {
 			f.replay(ctx, m.Session, m.Body)
@@ -228,4 +240,22 @@ const replayMetaKey = "vurb/replayed"
 func replayed(meta mcp.Meta) bool {
 	_, ok := meta[replayMetaKey]
 	return ok
+}
+
+// asksPerSecond bounds the resave requests a replica publishes: a client
+// that sends made-up session ids costs the bus at most that many
+// messages a second, and is answered 404 past it.
+const asksPerSecond = 20
+
+// ask asks the other replicas to save again the record of the session
+// id, which the store does not hold, and reports once they acted on it
+// whether it was asked at all: a replica that holds the session (the
+// store restarted empty, and its probe has not run yet) saves it before
+// it acknowledges.
+func (h *hub) ask(ctx context.Context, id string) bool {
+	if !h.asks.Allow() {
+		return false
+	}
+	h.publishAndWait(ctx, busMessage{Kind: busResave, Session: id})
+	return true
 }

@@ -17,7 +17,7 @@ func (m *busMessage) check() error {
 		if m.Nonce == "" {
 			return errBusMalformed
 		}
-	case busEnded, busTaskCancelled:
+	case busEnded, busTaskCancelled, busResave:
 		if m.Session == "" {
 			return errBusMalformed
 		}

@@ -106,6 +106,7 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 			server.AddReceivingMiddleware(f.table.observe)
 			ho.SessionTimeout = 0
 			if f.table.store != nil {
+				f.table.watchStore(storeProbeEvery)
 				if f.table.hub = a.replicaHub(); f.table.hub != nil {
 					f.table.hub.fronts.add(f)
 				}
@@ -216,6 +217,10 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message)
 		return
 	}
 	rec, e, err := f.table.begin(r.Context(), id)
+	if e == nil && err == nil && f.table.hub != nil && f.table.hub.ask(r.Context(), id) {
+		// The store does not know it; a replica may hold it all the same.
+		rec, e, err = f.table.begin(r.Context(), id)
+	}
 	defer f.table.end(e)
 	if err != nil { // the store failed: the session may well live on
 		storeUnavailable(w, f.table.logger, "reading a session's record", id, err)

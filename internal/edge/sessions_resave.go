@@ -1,0 +1,100 @@
+package edge
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"time"
+	"weak"
+)
+
+// A store can lose what it held without a word: a Redis restarted without
+// persistence, an outage during which a record's save failed, a record
+// evicted under memory pressure. Every other replica then reads a live
+// session as ended. So a table that shares a store watches it: a marker
+// record of its own, read every storeProbeEvery, tells that the store
+// lost its data (the marker is gone) or was out of reach (the read
+// failed); either way, once the store answers, the table saves again the
+// record of every session it holds. The probe is one read in
+// storeProbeEvery per handler, never on a call's path.
+
+// storeProbeEvery is how often a table reads its marker: how long, after
+// the store is back, other replicas may not find a session this replica
+// holds.
+const storeProbeEvery = 2 * time.Second
+
+// markerSubject is the subject of a marker record: no verified token
+// carries it, so no request can use the marker as a session.
+const markerSubject = "\x00vurb: a replica's marker, not a session"
+
+// watchStore starts the probe of t's store, which ends once t is no
+// longer used (the handler dropped).
+func (t *sessionTable) watchStore(every time.Duration) {
+	wp := weak.Make(t)
+	marker := "vurb-marker-" + rand.Text()
+	go func() {
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		lost := true // no marker saved yet
+		for range tick.C {
+			t := wp.Value()
+			if t == nil {
+				return
+			}
+			lost = t.probe(marker, lost)
+		}
+	}()
+}
+
+// probe reads the marker and, when the store lost its data or lost has
+// it so (an earlier probe found the store down), saves every record
+// this table holds, then the marker; it reports whether that is still
+// to be done.
+func (t *sessionTable) probe(marker string, lost bool) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), storeProbeEvery)
+	defer cancel()
+	_, err := t.store.Load(ctx, marker)
+	switch {
+	case errors.Is(err, ErrSessionNotFound):
+		lost = true
+	case err != nil:
+		return true // out of reach: once it answers, save everything again
+	}
+	if !lost {
+		return false
+	}
+	for _, rec := range t.held() {
+		if err := t.store.Save(ctx, &rec, t.ttl()); err != nil {
+			return true
+		}
+	}
+	return t.store.Save(ctx, &SessionRecord{ID: marker, Subject: markerSubject}, t.ttl()) != nil
+}
+
+// held returns the records of the sessions this process holds a go-sdk
+// session of, initialized ones only.
+func (t *sessionTable) held() []SessionRecord {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []SessionRecord
+	for _, e := range t.live {
+		if e.ss != nil && e.rec.Version != "" {
+			out = append(out, e.rec)
+		}
+	}
+	return out
+}
+
+// resave saves again the record of the session id, if this process holds
+// it: the store lost it, and another replica asked (hub.ask).
+func (t *sessionTable) resave(ctx context.Context, id string) {
+	t.mu.Lock()
+	e := t.live[id]
+	if e == nil || e.ss == nil || e.rec.Version == "" {
+		t.mu.Unlock()
+		return
+	}
+	rec := e.rec
+	t.mu.Unlock()
+	t.save(ctx, e, rec)
+}
