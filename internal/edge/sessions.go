@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -105,6 +106,10 @@ type sessionTable struct {
 	// perCaller is the sessions one caller may hold over all replicas
 	// sharing the store (0: no bound).
 	perCaller int
+	// marker is the id of the record that tells whether the store lost
+	// its data (sessions_resave.go); markerSaved that it was saved once.
+	marker      string
+	markerSaved atomic.Bool
 
 	mu   sync.Mutex
 	live map[string]*sessionEntry

@@ -32,11 +32,11 @@ const markerSubject = "\x00vurb: a replica's marker, not a session"
 func (t *sessionTable) watchStore(every time.Duration) {
 	wp := weak.Make(t)
 	marker := "vurb-marker-" + rand.Text()
+	t.marker = marker
 	go func() {
 		tick := time.NewTicker(every)
 		defer tick.Stop()
-		lost := true // no marker saved yet
-		for range tick.C {
+		for lost := true; ; <-tick.C { // the first at once: no marker saved yet
 			t := wp.Value()
 			if t == nil {
 				return
@@ -44,6 +44,18 @@ func (t *sessionTable) watchStore(every time.Duration) {
 			lost = t.probe(marker, lost)
 		}
 	}()
+}
+
+// wiped reports whether the store lost the marker this table saved in
+// it: restarted empty, or out of reach. A session the store does not
+// know may then live on, held by a replica that has not saved it again
+// yet, and is answered 503, not 404.
+func (t *sessionTable) wiped(ctx context.Context) bool {
+	if !t.markerSaved.Load() {
+		return false // too early to tell
+	}
+	_, err := t.store.Load(ctx, t.marker)
+	return err != nil
 }
 
 // probe reads the marker and, when the store lost its data or lost has
@@ -68,7 +80,11 @@ func (t *sessionTable) probe(marker string, lost bool) bool {
 			return true
 		}
 	}
-	return t.store.Save(ctx, &SessionRecord{ID: marker, Subject: markerSubject}, t.ttl()) != nil
+	if t.store.Save(ctx, &SessionRecord{ID: marker, Subject: markerSubject}, t.ttl()) != nil {
+		return true
+	}
+	t.markerSaved.Store(true)
+	return false
 }
 
 // held returns the records of the sessions this process holds a go-sdk

@@ -221,6 +221,9 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message)
 		// The store does not know it; a replica may hold it all the same.
 		rec, e, err = f.table.begin(r.Context(), id)
 	}
+	if e == nil && err == nil && f.table.store != nil && f.table.wiped(r.Context()) {
+		err = errStoreWiped // it may live on a replica that has not saved it again yet
+	}
 	defer f.table.end(e)
 	if err != nil { // the store failed: the session may well live on
 		storeUnavailable(w, f.table.logger, "reading a session's record", id, err)

@@ -1,6 +1,7 @@
 package edge
 
 import (
+	"errors"
 	"log/slog"
 	"net/http"
 )
@@ -18,3 +19,7 @@ func storeUnavailable(w http.ResponseWriter, logger *slog.Logger, doing, session
 // storeRetryAfter is the Retry-After of a store outage, in seconds: a
 // restarted Redis answers again within a few.
 const storeRetryAfter = "2"
+
+// errStoreWiped: the store lost what it held (restarted empty) moments
+// ago, and the replicas are saving their sessions in it again.
+var errStoreWiped = errors.New("the store lost its records (restarted empty, or unreachable); the replicas are saving theirs again")
