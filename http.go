@@ -304,6 +304,19 @@ func WithAllowedHosts(hosts ...string) ServeOption {
 // Deprecated: use WithAllowedHosts, named as every option is.
 func AllowedHosts(hosts ...string) ServeOption { return WithAllowedHosts(hosts...) }
 
+// WithTrustedProxies lists the reverse proxies (addresses, or networks in
+// CIDR form: "10.0.0.0/8") whose X-Forwarded-For or Forwarded header
+// names the client. Behind a proxy every request comes from the proxy's
+// address, so without it every anonymous caller shares one quota
+// (WithMaxSessionsPerCaller, the task store's share, rate limits keyed
+// by caller). From a listed proxy, the client is the nearest address of
+// the header that is not a listed proxy, read from the right; a request
+// from anywhere else keeps its own address, whatever its headers say.
+// It panics on what is neither an address nor a network.
+func WithTrustedProxies(proxies ...string) ServeOption {
+	return edge.TrustedProxies(proxies...)
+}
+
 // WithHTTPOptions passes the go-sdk's own streamable HTTP options through
 // (event store, session timeout, cross-origin protection, ...): every
 // feature of the transport stays reachable. vurb's settings apply over a

@@ -2,6 +2,7 @@ package edge
 
 import (
 	"fmt"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -26,6 +27,7 @@ type serveConfig struct {
 	maxBodyBytes      int64
 	allowedOrigins    map[string]bool
 	allowedHosts      map[string]bool
+	trustedProxies    []netip.Prefix // WithTrustedProxies
 	shutdownGrace     time.Duration
 	sdkHTTP           *mcp.StreamableHTTPOptions
 	noLane            bool

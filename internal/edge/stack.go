@@ -26,6 +26,8 @@ type httpServing struct {
 // httpServing builds the whole HTTP stack of one handler. A request passes,
 // in this order:
 //
+//  0. the client's address, read from a trusted proxy's forwarding
+//     headers (WithTrustedProxies, proxies.go), for every quota keyed on it;
 //  1. the resource metadata document (WithBearerAuth), public and
 //     cross-origin: answered before any guard;
 //  2. the guard: Host and Origin, the loopback rule against DNS rebinding
@@ -138,7 +140,7 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 		cfg.bearer = cfg.bearer.forApp(a.Scopes)
 		served = cfg.bearer.protect(served, a.Logger) // every request, the fast lane's included
 	}
-	hs.handler = guard(served, &cfg)
+	hs.handler = clientAddress(guard(served, &cfg), cfg.trustedProxies)
 	if cfg.bearer != nil {
 		hs.handler = cfg.bearer.withMetadata(hs.handler) // public, cross-origin: outside the guard
 	}
