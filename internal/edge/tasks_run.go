@@ -231,7 +231,7 @@ var errTaskUnchanged = errors.New("vurb: task unchanged")
 func (s *taskServer) newRecord(call *taskCall, spec TaskSpec) *TaskRecord {
 	now := s.now().UTC()
 	ttl := positive(spec.TTL, s.ttl)
-	return &TaskRecord{ID: newTaskID(s.sealer, now.Add(ttl)), Owner: call.owner, Caller: call.caller, Status: TaskWorking, CreatedAt: now, UpdatedAt: now,
+	return &TaskRecord{ID: newTaskID(s.sealer, now.Add(ttl), call.owner), Owner: call.owner, Caller: call.caller, Status: TaskWorking, CreatedAt: now, UpdatedAt: now,
 		TTL: positive(spec.TTL, s.ttl), PollInterval: positive(spec.Poll, s.poll),
 		Tool: call.tool, Arguments: call.args, Version: call.version, Capabilities: call.caps,
 		Answers: call.answers, RequestState: call.state}
