@@ -157,14 +157,19 @@ func (a *App) advertiseTasks() {
 // Ask before (the request's own rounds) is answered by then. It returns nil in a call
 // that already is a task, and an error wrapping ErrNoTask (or the store's
 // refusal) when the call cannot become one; the handler then goes on as an
-// ordinary call.
+// ordinary call. When the store fails, vurb logs its error and StartTask
+// returns one that wraps it but reads only "the task store is
+// unavailable; retry later", a JSON-RPC internal error to errors.As: the
+// handler may return it as it is, and the client learns nothing the store
+// said.
 func StartTask(ctx context.Context) error {
 	return edge.StartTask(ctx)
 }
 
 // SetTaskStatus sets the statusMessage of the task ctx runs in: progress a
 // client reads with tasks/get ("3 of 10 files"). It returns an error
-// wrapping ErrNoTask outside a task.
+// wrapping ErrNoTask outside a task, ErrTaskNotFound once the task has
+// expired, and, when the store fails, an error as StartTask's.
 func SetTaskStatus(ctx context.Context, message string) error {
 	return edge.SetTaskStatus(ctx, message)
 }
@@ -257,6 +262,15 @@ type TaskRecord = edge.TaskRecord
 //
 // A store must keep a task at least until its Expires time and may drop it
 // after. Its methods are called from many goroutines at once.
+//
+// What a store's error says is for the server's log, not for the client:
+// an error wrapping ErrTaskNotFound is told as an unknown task (to its
+// owner alone, as expired or lost, as its id tells), one
+// wrapping ErrTaskStoreFull with its own text (say there how much of its
+// share the caller holds, and nothing the caller must not know), and any
+// other is logged, with the app's logger, while the client reads only
+// "the task store is unavailable; retry later" (a JSON-RPC internal
+// error).
 type TaskStore = edge.TaskStore
 
 // TasksExtension is the identifier of the MCP tasks extension.

@@ -254,13 +254,13 @@ func (f *taskFront) start(w http.ResponseWriter, r *http.Request, req *taskReque
 	if !tr.spec.Deferred {
 		o.Admit = func() error {
 			err := e.start()
-			if errors.Is(err, ErrTaskStoreFull) && !tr.spec.Required {
+			switch {
+			case errors.Is(err, ErrTaskStoreFull) && !tr.spec.Required:
 				return nil // served synchronously instead: no task, the answer is the call's
+			case errors.Is(err, ErrTaskStoreFull):
+				return storeFull(err)
 			}
-			if err != nil {
-				return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot create the task: " + err.Error()}
-			}
-			return nil
+			return err // nil, or a storeFailure: logged, and read as unavailable
 		}
 	}
 	done := e.launch(req.args, o)

@@ -14,7 +14,8 @@ import (
 // The tasks extension's methods: tasks/get reads a task, tasks/update
 // delivers the client's answers to what it waits on, tasks/cancel cancels
 // it. (tasks/result and tasks/list, of the experimental tasks of revision
-// 2025-11-25, are gone: the go-sdk refuses them as unknown methods.)
+// 2025-11-25, are gone: the go-sdk refuses them as unknown methods, for
+// any id.) What a client reads when they fail is in tasks_errors.go.
 
 // task answers tasks/get, tasks/update and tasks/cancel.
 func (f *taskFront) task(w http.ResponseWriter, r *http.Request, req *taskRequest) {
@@ -49,56 +50,31 @@ func (f *taskFront) task(w http.ResponseWriter, r *http.Request, req *taskReques
 		data, err = f.cancel(r, id)
 	}
 	if err != nil {
-		var rpcErr *jsonrpc.Error
-		if !errors.As(err, &rpcErr) {
-			rpcErr = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
-		}
-		f.enc.writeError(w, req.lr, rpcErr)
+		f.enc.writeError(w, req.lr, f.s.storeError(req.method, id, owner(r), err))
 		return
 	}
 	f.enc.write(w, req.lr, data)
 }
 
-// notFound is the error for a task the caller cannot see: unknown,
-// expired, or another user's.
-func notFound(id string) *jsonrpc.Error {
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-		Message: fmt.Sprintf("Failed to retrieve task: task %q not found (unknown, or expired)", engine.Truncate(id, 64))}
-}
-
-// storeError reads a store's error for the client. A task the store no
-// longer holds is told apart by its id (tasks_id.go): expired, lost when
-// its server stopped, or never issued.
-func (s *taskServer) storeError(id string, err error) error {
-	if !errors.Is(err, ErrTaskNotFound) {
-		return err
-	}
-	expires, issued := taskIDExpiry(s.sealer, id)
-	switch {
-	case !issued:
-		return notFound(id)
-	case !s.now().Before(expires):
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-			Message: fmt.Sprintf("Failed to retrieve task: task %q has expired (its TTL is over) and is no longer kept; call the tool again if you still need its result", id)}
-	default:
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-			Message: fmt.Sprintf("Failed to retrieve task: task %q was lost: the server running it stopped (a restart or a crash) before it finished, and kept no record of it; call the tool again", id)}
-	}
-}
-
+// get reads the task. Its errors are told by storeError.
 func (f *taskFront) get(r *http.Request, id string) ([]byte, error) {
 	t, err := f.s.store.Get(r.Context(), id)
 	if err != nil {
-		return nil, f.s.storeError(id, err)
+		return nil, err
 	}
 	if t.Owner != owner(r) {
-		return nil, notFound(id)
+		return nil, errNotYours
 	}
-	return detailedTask(t, f.enc.serverMeta)
+	data, err := detailedTask(t, f.enc.serverMeta)
+	if err != nil { // a record the store returned does not encode
+		return nil, fmt.Errorf("encoding the task read: %w", err)
+	}
+	return data, nil
 }
 
 // update delivers the client's answers. Answers to requests the task does
 // not wait on are ignored; once none is outstanding, the call runs again.
+// Its errors are told by storeError.
 func (f *taskFront) update(r *http.Request, id string, raw json.RawMessage) ([]byte, error) {
 	var responses map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &responses); err != nil || responses == nil {
@@ -109,7 +85,7 @@ func (f *taskFront) update(r *http.Request, id string, raw json.RawMessage) ([]b
 	t, err := f.s.store.Update(r.Context(), id, func(t *TaskRecord) error {
 		resumed = false
 		if t.Owner != who {
-			return ErrTaskNotFound
+			return errNotYours
 		}
 		if t.Status != TaskInputRequired {
 			return errTaskUnchanged
@@ -137,7 +113,7 @@ func (f *taskFront) update(r *http.Request, id string, raw json.RawMessage) ([]b
 	switch {
 	case errors.Is(err, errTaskUnchanged):
 	case err != nil:
-		return nil, f.s.storeError(id, err)
+		return nil, err
 	case resumed:
 		f.s.resume(r.Context(), t)
 	}
@@ -145,12 +121,13 @@ func (f *taskFront) update(r *http.Request, id string, raw json.RawMessage) ([]b
 }
 
 // cancel marks the task cancelled and cancels its handler's context. A
-// terminal task is left as it is; the answer is the same.
+// terminal task is left as it is; the answer is the same. Its errors are
+// told by storeError.
 func (f *taskFront) cancel(r *http.Request, id string) ([]byte, error) {
 	who := owner(r)
 	_, err := f.s.store.Update(r.Context(), id, func(t *TaskRecord) error {
 		if t.Owner != who {
-			return ErrTaskNotFound
+			return errNotYours
 		}
 		if t.Status.Terminal() {
 			return errTaskUnchanged
@@ -160,7 +137,7 @@ func (f *taskFront) cancel(r *http.Request, id string) ([]byte, error) {
 		return nil
 	})
 	if err != nil && !errors.Is(err, errTaskUnchanged) {
-		return nil, f.s.storeError(id, err)
+		return nil, err
 	}
 	f.s.interrupt(id)
 	if f.hub != nil { // the task may run on another replica

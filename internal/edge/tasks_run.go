@@ -162,6 +162,8 @@ func (s *taskServer) newExecution(base context.Context, tr taskRoute, call *task
 }
 
 // start creates the task, once; the client may hear of it from then on.
+// A store that fails is logged, and its error reads as unavailable
+// (storeFailure): the handler calling StartTask may return it as it is.
 func (e *execution) start() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -173,7 +175,10 @@ func (e *execution) start() error {
 	}
 	rec := e.s.newRecord(e.call, e.route.spec)
 	if err := e.s.store.Create(e.ctx, rec); err != nil {
-		return err
+		if errors.Is(err, ErrTaskStoreFull) {
+			return err
+		}
+		return e.s.storeFailed("create", rec.ID, err)
 	}
 	e.rec = rec
 	e.s.track(rec.ID, e.cancel)
@@ -206,6 +211,8 @@ func (e *execution) taskID() string {
 	return ""
 }
 
+// setStatus sets the task's status message. A store that fails is
+// logged, and its error reads as unavailable, as in start.
 func (e *execution) setStatus(message string) error {
 	id := e.taskID()
 	if id == "" {
@@ -218,10 +225,15 @@ func (e *execution) setStatus(message string) error {
 		t.StatusMessage, t.UpdatedAt = message, e.s.now().UTC()
 		return nil
 	})
-	if errors.Is(err, errTaskUnchanged) {
+	switch {
+	case err == nil, errors.Is(err, errTaskUnchanged):
 		return nil
+	case errors.Is(err, ErrTaskNotFound): // expired: the store's words are not the handler's to pass on
+		return ErrTaskNotFound
+	case errors.Is(err, ErrTaskStoreFull):
+		return err
 	}
-	return err
+	return e.s.storeFailed("set status", id, err)
 }
 
 // errTaskUnchanged leaves a record as it was.
@@ -231,7 +243,7 @@ var errTaskUnchanged = errors.New("vurb: task unchanged")
 func (s *taskServer) newRecord(call *taskCall, spec TaskSpec) *TaskRecord {
 	now := s.now().UTC()
 	ttl := positive(spec.TTL, s.ttl)
-	return &TaskRecord{ID: newTaskID(s.sealer, now.Add(ttl)), Owner: call.owner, Caller: call.caller, Status: TaskWorking, CreatedAt: now, UpdatedAt: now,
+	return &TaskRecord{ID: newTaskID(s.sealer, now.Add(ttl), call.owner), Owner: call.owner, Caller: call.caller, Status: TaskWorking, CreatedAt: now, UpdatedAt: now,
 		TTL: positive(spec.TTL, s.ttl), PollInterval: positive(spec.Poll, s.poll),
 		Tool: call.tool, Arguments: call.args, Version: call.version, Capabilities: call.caps,
 		Answers: call.answers, RequestState: call.state}
