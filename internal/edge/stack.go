@@ -228,7 +228,7 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message)
 	}
 	defer f.table.end(e)
 	if err != nil { // the store failed: the session may well live on
-		storeUnavailable(w, f.table.logger, "reading a session's record", id, err)
+		sessionStoreUnavailable(w, f.table.logger, "reading a session's record", id, err)
 		return
 	}
 	if e != nil && !rec.mayUse(auth.TokenInfoFromContext(r.Context())) {

@@ -6,11 +6,11 @@ import (
 	"net/http"
 )
 
-// storeUnavailable answers a request that a shared store failed to serve:
+// sessionStoreUnavailable answers a request that a shared store failed to serve:
 // 503 with Retry-After, since the state it holds is not lost, only out of
 // reach for a moment. The store's own error names hosts, keys and
 // timeouts: it goes to the log, never to the client.
-func storeUnavailable(w http.ResponseWriter, logger *slog.Logger, doing, session string, err error) {
+func sessionStoreUnavailable(w http.ResponseWriter, logger *slog.Logger, doing, session string, err error) {
 	logger.Warn("vurb: the shared store failed; answered 503", "doing", doing, "session", session, "err", err)
 	w.Header().Set("Retry-After", storeRetryAfter)
 	http.Error(w, "Service Unavailable: the server's session store is unavailable; retry shortly", http.StatusServiceUnavailable)
