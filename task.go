@@ -14,6 +14,12 @@ import (
 const (
 	DefaultTaskTTL          = edge.DefaultTaskTTL
 	DefaultTaskPollInterval = edge.DefaultTaskPollInterval
+	// DefaultTaskLease is how long a running task is vouched for without
+	// word from its replica (TaskConfig.Lease).
+	DefaultTaskLease = edge.DefaultTaskLease
+	// DefaultTaskRetryFor bounds the retries of a task's outcome while the
+	// store fails (TaskConfig.RetryFor).
+	DefaultTaskRetryFor = edge.DefaultTaskRetryFor
 )
 
 // TaskOption refines how an action runs as a task (see ActionDef.Task).

@@ -39,7 +39,23 @@ type TaskConfig struct {
 	// PollInterval is the polling interval suggested to clients
 	// (DefaultTaskPollInterval).
 	PollInterval time.Duration
+	// Lease is how long a running task is known to be running without
+	// word from the replica running it (DefaultTaskLease), which renews
+	// it every third of it: a task whose replica died or was cut from the
+	// store reads as failed, saying so, on every replica once its lease
+	// is over, instead of "working" until its TTL.
+	Lease time.Duration
+	// RetryFor bounds how long a replica retries writing a task's outcome
+	// to a store that fails (DefaultTaskRetryFor), keeping it in memory
+	// meanwhile; within the task's TTL.
+	RetryFor time.Duration
 }
+
+// Defaults of TaskConfig's Lease and RetryFor.
+const (
+	DefaultTaskLease    = 30 * time.Second
+	DefaultTaskRetryFor = 10 * time.Minute
+)
 
 // TaskTable is what an app declared about tasks: which actions are tasks
 // and how the app serves them. An app makes its own (NewTaskTable) when

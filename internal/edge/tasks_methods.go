@@ -65,6 +65,7 @@ func (f *taskFront) get(r *http.Request, id string) ([]byte, error) {
 	if t.Owner != owner(r) {
 		return nil, errNotYours
 	}
+	t = f.s.expireLease(r.Context(), t)
 	data, err := detailedTask(t, f.enc.serverMeta)
 	if err != nil { // a record the store returned does not encode
 		return nil, fmt.Errorf("encoding the task read: %w", err)

@@ -30,6 +30,8 @@ type taskServer struct {
 	logger *slog.Logger
 	now    func() time.Time
 	sealer *engine.Sealer // tags the task ids (see tasks_id.go)
+	lease    time.Duration // see TaskConfig.Lease
+	retryFor time.Duration // see TaskConfig.RetryFor
 
 	running *runningTasks
 	// views, when not nil, give each caller its own view of the routes
@@ -47,6 +49,9 @@ type runningTasks struct {
 	// cutting is set once a shutdown's grace is over: a task interrupted
 	// then fails saying so.
 	cutting atomic.Bool
+	// stopRenewing ends the renewal of the leases of the tasks in m;
+	// nil while none runs.
+	stopRenewing context.CancelFunc
 }
 
 // wait returns when no task runs in this process, or when ctx is done.
@@ -107,7 +112,8 @@ func newTaskServer(t *TaskTable, routes []engine.Route, rt *engine.Runtime, logg
 	t.mu.Unlock()
 	return &taskServer{store: cfg.Store, routes: tr, ttl: positive(cfg.TTL, DefaultTaskTTL),
 		poll: positive(cfg.PollInterval, DefaultTaskPollInterval), caps: &capsCache{}, logger: logger,
-		now: time.Now, running: t.running, sealer: rt.Sealer}
+		now: time.Now, running: t.running, sealer: rt.Sealer,
+		lease: positive(cfg.Lease, DefaultTaskLease), retryFor: positive(cfg.RetryFor, DefaultTaskRetryFor)}
 }
 
 func positive(d, otherwise time.Duration) time.Duration {
@@ -244,6 +250,7 @@ func (s *taskServer) newRecord(call *taskCall, spec TaskSpec) *TaskRecord {
 	now := s.now().UTC()
 	ttl := positive(spec.TTL, s.ttl)
 	return &TaskRecord{ID: newTaskID(s.sealer, now.Add(ttl), call.owner), Owner: call.owner, Caller: call.caller, Status: TaskWorking, CreatedAt: now, UpdatedAt: now,
+		LeaseUntil: now.Add(s.lease),
 		TTL: positive(spec.TTL, s.ttl), PollInterval: positive(spec.Poll, s.poll),
 		Tool: call.tool, Arguments: call.args, Version: call.version, Capabilities: call.caps,
 		Answers: call.answers, RequestState: call.state}
@@ -266,7 +273,7 @@ func (e *execution) launch(args json.RawMessage, o engine.Origin) <-chan callOut
 			return
 		}
 		id := e.taskID()
-		e.s.settle(id, res, err)
+		e.s.settleUntilStored(id, res, err, e.record().Expires())
 		e.s.untrack(id)
 		e.cancel()
 	}()
@@ -289,13 +296,14 @@ func (e *execution) run(args json.RawMessage, o *engine.Origin) (res *mcp.CallTo
 }
 
 // settle records how a run of task id ended, unless the task ended first
-// (a cancelled task stays cancelled).
-func (s *taskServer) settle(id string, res *mcp.CallToolResult, err error) {
+// (a cancelled task stays cancelled), and returns the store's error when
+// it failed to (logged).
+func (s *taskServer) settle(id string, res *mcp.CallToolResult, err error) error {
 	_, uerr := s.store.Update(context.Background(), id, func(t *TaskRecord) error {
 		if t.Status.Terminal() {
 			return errTaskUnchanged
 		}
-		t.UpdatedAt = s.now().UTC()
+		t.UpdatedAt, t.LeaseUntil = s.now().UTC(), time.Time{} // no replica runs it from now on
 		if err == nil && res != nil && res.InputRequests != nil {
 			requests, merr := splitInputRequests(res.InputRequests)
 			if merr == nil {
@@ -333,8 +341,9 @@ func (s *taskServer) settle(id string, res *mcp.CallToolResult, err error) {
 		})
 	}
 	if uerr != nil && !errors.Is(uerr, errTaskUnchanged) && !errors.Is(uerr, ErrTaskNotFound) {
-		s.logger.Error("vurb: recording a task's outcome", "task", id, "err", uerr.Error())
+		return uerr
 	}
+	return nil
 }
 
 // resume runs the call of rec again, with every answer so far: the client
@@ -342,7 +351,7 @@ func (s *taskServer) settle(id string, res *mcp.CallToolResult, err error) {
 func (s *taskServer) resume(base context.Context, rec *TaskRecord) {
 	tr, ok := s.routes[rec.Tool]
 	if !ok {
-		s.settle(rec.ID, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's tool is no longer served"})
+		s.settleUntilStored(rec.ID, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's tool is no longer served"}, rec.Expires())
 		return
 	}
 	e := s.newExecution(base, tr, nil, rec.Expires())
@@ -363,10 +372,17 @@ func (s *taskServer) origin(rec *TaskRecord) engine.Origin {
 	return o
 }
 
+// track counts the task id as running here, until untrack: while any
+// is, their leases are renewed (tasks_lease.go).
 func (s *taskServer) track(id string, cancel context.CancelFunc) {
 	r := s.running
 	r.mu.Lock()
 	r.m[id] = cancel
+	if r.stopRenewing == nil {
+		ctx, stop := context.WithCancel(context.Background())
+		r.stopRenewing = stop
+		go s.renewLeases(ctx)
+	}
 	r.mu.Unlock()
 }
 
@@ -376,6 +392,10 @@ func (s *taskServer) untrack(id string) {
 	delete(r.m, id)
 	if len(r.m) == 0 {
 		r.idle.done()
+		if r.stopRenewing != nil {
+			r.stopRenewing()
+			r.stopRenewing = nil
+		}
 	}
 	r.mu.Unlock()
 }

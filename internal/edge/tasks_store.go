@@ -40,6 +40,11 @@ type TaskRecord struct {
 	UpdatedAt     time.Time     `json:"updatedAt"`
 	TTL           time.Duration `json:"ttl"` // from CreatedAt; the task is kept at least that long
 	PollInterval  time.Duration `json:"pollInterval"`
+	// LeaseUntil is when a working task's run is no longer vouched for:
+	// the replica running it renews it; past it, the task reads as failed
+	// (its replica stopped). Zero for a task no replica runs (waiting
+	// for input, or done).
+	LeaseUntil time.Time `json:"leaseUntil,omitzero"`
 
 	// The call the task runs.
 	Tool         string          `json:"tool"`
