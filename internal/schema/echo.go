@@ -23,11 +23,13 @@ func (s *scanner) echo(lit []byte) string {
 // fieldValue scans the value of field f, hushing the echoes of what it
 // holds when it is tagged redact.
 func (s *scanner) fieldValue(f *shapeField) {
-	if f.redact {
-		s.hush++
-		defer func() { s.hush-- }()
+	if !f.redact {
+		s.value(f.shape)
+		return
 	}
+	s.hush++
 	s.value(f.shape)
+	s.hush--
 }
 
 // redacts reports whether a field tagged redact is anywhere in what sh
