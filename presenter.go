@@ -44,6 +44,12 @@ type Suggestion = presenter.Suggestion
 // holds a redacted value, in structuredContent or in text, and the action's
 // outputSchema says so.
 //
+// A type that marshals itself (MarshalJSON or MarshalText) is written by
+// its method, which vurb cannot look into: Build refuses a result type
+// holding, beneath such a type, a field a presenter or a redact tag
+// redacts, and a call whose value reveals one there (behind an interface)
+// fails rather than send it.
+//
 // A Presenter is configured before the app is built and frozen with it;
 // its methods panic afterwards. T must be a struct type.
 type Presenter[T any] struct {
@@ -129,7 +135,9 @@ func (p *Presenter[T]) Limit(n int) *Presenter[T] {
 
 // Redact replaces the values of T's fields (by JSON name, promoted fields
 // included) with the presenter's marker in every answer. A struct tag
-// redact:"true" on a field does the same without a presenter.
+// redact:"true" on a field does the same without a presenter; on a field
+// of an action's input, the tag keeps what was sent in it out of the
+// validation messages, and so out of logs and spans.
 func (p *Presenter[T]) Redact(fields ...string) *Presenter[T] {
 	p.mustBeMutable("Redact")
 	p.def.Redact(fields, false)

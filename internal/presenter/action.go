@@ -18,6 +18,9 @@ type Set struct {
 	forms  map[string]CallForm // by canonical key
 	tagged bool                // a redact tag is in a type some action returns
 	any    bool                // the app has presenters
+	// ifaces is whether a type some action returns holds an interface,
+	// whose values may carry redact tags only the call reveals.
+	ifaces bool
 	format Format
 	// validator is the app's, which writes its output schemas.
 	validator *schema.Validator
@@ -49,24 +52,29 @@ func NewSet(presenters []*Def, forms map[string]CallForm, outs []reflect.Type, f
 	for _, p := range presenters {
 		p.frozen.Store(true)
 	}
-	ps := &Set{forms: forms, any: len(presenters) > 0, format: format, validator: v}
-	tagged := tagScan{}
+	ps := &Set{forms: forms, any: len(presenters) > 0, format: format, validator: v, shapes: newShaper(presenters)}
 	for _, t := range outs {
-		ps.tagged = ps.tagged || tagged.mayRedact(t)
+		if t != nil {
+			r := ps.shapes.reachOf(t)
+			ps.tagged = ps.tagged || r.path != ""
+			ps.ifaces = ps.ifaces || r.iface
+		}
 	}
-	// An interface's value is looked into when the app presents anything:
-	// a presenter, or a redact tag in a type its actions return.
-	ps.shapes = newShaper(presenters, ps.any || ps.tagged)
 	return ps
 }
 
 // Action is how one action's results are presented: compiled at Build,
 // read by every call.
 type Action struct {
-	shapes     *shaper
-	root       *shape // the result type's; nil when dynamic
-	dynamic    bool   // Out is an interface type: the shape is its value's
-	structured bool   // the result is an object, also sent as structuredContent
+	shapes  *shaper
+	root    *shape // the result type's; nil when dynamic
+	dynamic bool   // Out is an interface type: the shape is its value's
+	// scan is whether only a value behind an interface can carry a
+	// redaction (the app has no presenters and no redact tags in its
+	// result types): a result that holds none is encoded as it would be
+	// without presenters, byte for byte.
+	scan       bool
+	structured bool // the result is an object, also sent as structuredContent
 	format     Format
 	forms      map[string]CallForm
 	narrow     []string // the input fields that narrow a query, for cut collections
@@ -76,17 +84,15 @@ type Action struct {
 // result type (not a string or a *mcp.CallToolResult), codec its input's,
 // and its output schema as the presenters make it (outputSchema itself
 // when they redact nothing). It returns nil when nothing presents or
-// redacts what the action returns, so that its calls run exactly the code
-// they would without presenters.
+// redacts what the action returns and it holds no interface (whose values
+// may carry redact tags), so that its calls run exactly the code they
+// would without presenters.
 func (ps *Set) Action(t reflect.Type, codec *schema.Codec, outputSchema json.RawMessage) (*Action, json.RawMessage) {
-	if !ps.any && !ps.tagged {
+	if !ps.any && !ps.tagged && !ps.ifaces {
 		return nil, outputSchema // a plain app pays a look at its result types, at Build
 	}
-	pa := &Action{shapes: ps.shapes, format: ps.format, forms: ps.forms}
+	pa := &Action{shapes: ps.shapes, format: ps.format, forms: ps.forms, scan: !ps.any && !ps.tagged}
 	if t.Kind() == reflect.Interface {
-		if !ps.shapes.dynamic {
-			return nil, outputSchema
-		}
 		pa.dynamic = true
 	} else if pa.root = ps.shapes.of(t); pa.root == nil {
 		return nil, outputSchema
@@ -108,35 +114,6 @@ func isObjectType(t reflect.Type) bool {
 		t = t.Elem()
 	}
 	return t.Kind() == reflect.Struct || t.Kind() == reflect.Map
-}
-
-// tagScan finds redact tags in result types without compiling shapes, so
-// that an app with neither presenters nor tags compiles none. It
-// remembers the types it has seen, across the app's actions.
-type tagScan map[reflect.Type]bool
-
-// mayRedact reports whether a redact tag is somewhere in what values of t
-// hold (nil: none); a type seen before answers false, its answer given.
-func (seen tagScan) mayRedact(t reflect.Type) bool {
-	if t == nil || seen[t] {
-		return false
-	}
-	seen[t] = true
-	if marshalsItself(t) { // its tags are refused (shaper.own), not ignored
-		return t.Kind() == reflect.Struct && hasRedactTag(t)
-	}
-	switch t.Kind() {
-	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
-		return seen.mayRedact(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if _, ok := f.Tag.Lookup("redact"); ok || seen.mayRedact(f.Type) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // redactions are the redacted fields of every struct shape compiled so
@@ -193,6 +170,12 @@ func narrowingFields(c *schema.Codec) []string {
 // for an object, structuredContent, then the presentation block.
 func (pa *Action) Result(c *engine.Call, v reflect.Value) (*mcp.CallToolResult, error) {
 	sh, structured := pa.root, pa.structured
+	if pa.scan && pa.shapes.held(v, 0) == nil {
+		if pa.dynamic {
+			return pa.format.Dynamic(v.Interface())
+		}
+		return pa.format.Encode(v.Interface(), structured)
+	}
 	if pa.dynamic {
 		if v.IsNil() {
 			return pa.format.Dynamic(nil)
@@ -202,7 +185,11 @@ func (pa *Action) Result(c *engine.Call, v reflect.Value) (*mcp.CallToolResult, 
 		case *mcp.CallToolResult, string:
 			return pa.format.Dynamic(x)
 		}
-		v, sh, structured = addressable(e), pa.shapes.dynamicOf(e.Type()), isObjectType(e.Type())
+		var err error
+		if sh, err = pa.shapes.dynamicOf(e.Type()); err != nil {
+			return nil, engine.InternalError{Err: err}
+		}
+		v, structured = addressable(e), isObjectType(e.Type())
 		if sh == nil {
 			return pa.format.Encode(e.Interface(), structured)
 		}

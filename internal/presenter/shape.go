@@ -3,6 +3,7 @@ package presenter
 import (
 	"encoding"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -22,6 +23,9 @@ type shape struct {
 	kind shapeKind
 	typ  reflect.Type
 	pres *Def // shapeStruct, shapeMarshaled: the type's presenter, or nil
+	// guard is whether a shapeMarshaled value is checked (checkHeld)
+	// before its method writes it: it can hold an interface.
+	guard bool
 	// fields are a shapeStruct's JSON properties, in order.
 	fields []fieldShape
 	// elem is the shape of a pointer's, slice's, array's or map's
@@ -38,7 +42,7 @@ type shapeKind uint8
 
 const (
 	shapeStruct    shapeKind = iota + 1 // written field by field
-	shapeMarshaled                      // a presented type that marshals itself: observed, written by its method
+	shapeMarshaled                      // a type that marshals itself: observed, checked, written by its method
 	shapePointer
 	shapeSlice
 	shapeArray
@@ -74,17 +78,19 @@ func marshalsItself(t reflect.Type) bool {
 
 // shaper compiles shapes for one app. It is used at Build, under the
 // build lock, and later only for types met behind interfaces, under mu.
+// Interface values are always presented by their dynamic type: a value
+// only the call reveals may carry a redact tag.
 type shaper struct {
-	byType  map[reflect.Type]*Def
-	dynamic bool // interface values are presented by their dynamic type
+	byType map[reflect.Type]*Def
 
-	mu    sync.Mutex
-	memo  map[reflect.Type]*shape // nil value: the type needs no shape
-	cache sync.Map                // reflect.Type -> *shape, for dynamic types
+	mu      sync.Mutex
+	memo    map[reflect.Type]*shape // nil value: the type needs no shape
+	cache   sync.Map                // reflect.Type -> *shape, for dynamic types
+	reached sync.Map                // reflect.Type -> *reach (sealed.go)
 }
 
-func newShaper(presenters []*Def, dynamic bool) *shaper {
-	s := &shaper{byType: map[reflect.Type]*Def{}, memo: map[reflect.Type]*shape{}, dynamic: dynamic}
+func newShaper(presenters []*Def) *shaper {
+	s := &shaper{byType: map[reflect.Type]*Def{}, memo: map[reflect.Type]*shape{}}
 	for _, p := range presenters {
 		s.byType[p.typ] = p
 	}
@@ -99,37 +105,64 @@ func (s *shaper) of(t reflect.Type) *shape {
 	return s.compile(t)
 }
 
-// dynamicOf is of for a type met at run time, cached lock-free.
-func (s *shaper) dynamicOf(t reflect.Type) *shape {
+// dynamicOf is of for a type met at run time, cached lock-free. What
+// of refuses at Build (a redaction vurb cannot apply) is an error here:
+// the value is not sent.
+func (s *shaper) dynamicOf(t reflect.Type) (sh *shape, err error) {
 	if v, ok := s.cache.Load(t); ok {
-		return v.(*shape)
+		return v.(*shape), nil
 	}
-	sh := s.of(t)
+	defer func() {
+		if r := recover(); r != nil {
+			msg, ok := r.(string)
+			if !ok {
+				panic(r)
+			}
+			sh, err = nil, errors.New(msg)
+		}
+	}()
+	sh = s.of(t)
 	s.cache.Store(t, sh)
-	return sh
+	return sh, nil
 }
 
 // compile finds every type reachable from t, decides which need a shape
 // (a presenter, a redacted field, an interface to look into, or one of
-// those further down), and builds those. Callers hold mu.
+// those further down), and builds those. It refuses (panics) before it
+// remembers anything, so that a refused type met at run time is refused
+// again at the next call. Callers hold mu.
 func (s *shaper) compile(t reflect.Type) *shape {
 	if sh, ok := s.memo[t]; ok {
 		return sh
 	}
 	var order []reflect.Type
-	seen := map[reflect.Type]bool{}
-	var visit func(reflect.Type)
-	visit = func(t reflect.Type) {
-		if _, done := s.memo[t]; done || seen[t] {
+	where := map[reflect.Type]string{}
+	var visit func(reflect.Type, []string)
+	visit = func(t reflect.Type, path []string) {
+		if _, done := s.memo[t]; done {
 			return
 		}
-		seen[t] = true
+		if _, seen := where[t]; seen {
+			return
+		}
+		where[t] = pathString(path)
 		order = append(order, t)
 		for _, c := range s.children(t) {
-			visit(c)
+			visit(c.typ, append(path, c.seg...))
 		}
 	}
-	visit(t)
+	visit(t, nil)
+	defer func() { // a refusal met in fill: forget the shapes half made
+		if r := recover(); r != nil {
+			for _, u := range order {
+				delete(s.memo, u)
+			}
+			panic(r)
+		}
+	}()
+	for _, u := range order {
+		s.refuse(u, where[u])
+	}
 	needs := map[reflect.Type]bool{}
 	for _, u := range order {
 		needs[u] = s.own(u)
@@ -137,7 +170,7 @@ func (s *shaper) compile(t reflect.Type) *shape {
 	for changed := true; changed; { // a fixpoint: recursive types reach themselves
 		changed = false
 		for _, u := range order {
-			if !needs[u] && slices.ContainsFunc(s.children(u), func(c reflect.Type) bool { return needs[c] || s.memo[c] != nil }) {
+			if !needs[u] && slices.ContainsFunc(s.children(u), func(c child) bool { return needs[c.typ] || s.memo[c.typ] != nil }) {
 				needs[u], changed = true, true
 			}
 		}
@@ -157,22 +190,35 @@ func (s *shaper) compile(t reflect.Type) *shape {
 	return s.memo[t]
 }
 
-// own reports whether t needs a shape for itself.
-func (s *shaper) own(t reflect.Type) bool {
-	if s.byType[t] != nil {
-		return true
+// refuse panics when t, at where in the compiled type, cannot be
+// written as its presenters and redact tags ask: it marshals itself, and
+// it or something it holds is redacted.
+func (s *shaper) refuse(t reflect.Type, where string) {
+	if !marshalsItself(t) {
+		return
 	}
-	if t.Kind() == reflect.Interface {
-		return s.dynamic
+	if p := s.byType[t]; p != nil && len(p.fields) > 0 {
+		panic(fmt.Sprintf("vurb: presenter of %s: %s marshals itself (MarshalJSON or MarshalText), so vurb cannot redact its fields; "+
+			"leave them out in that method, or drop the method", t, t))
 	}
-	if t.Kind() != reflect.Struct || !hasRedactTag(t) {
-		return false
-	}
-	if marshalsItself(t) {
+	if t.Kind() == reflect.Struct && hasRedactTag(t) {
 		panic(fmt.Sprintf("vurb: %s has redact tags but marshals itself (MarshalJSON or MarshalText), so vurb cannot redact its fields; "+
 			"leave them out in that method and drop the tags, or drop the method", t))
 	}
-	return true
+	if msg := s.sealedRefusal(t, where); msg != "" {
+		panic(msg)
+	}
+}
+
+// own reports whether t needs a shape for itself.
+func (s *shaper) own(t reflect.Type) bool {
+	switch {
+	case s.byType[t] != nil || t.Kind() == reflect.Interface:
+		return true
+	case marshalsItself(t):
+		return s.reachOf(t).iface // checked before its method runs
+	}
+	return t.Kind() == reflect.Struct && hasRedactTag(t)
 }
 
 // hasRedactTag reports whether a field of struct type t, its own or
@@ -184,19 +230,31 @@ func hasRedactTag(t reflect.Type) bool {
 	})
 }
 
+// child is a type t's JSON is made of, with where it is in t: a field's
+// name, "[]" or "{}" (none behind a pointer).
+type child struct {
+	typ reflect.Type
+	seg []string
+}
+
 // children are the types t's JSON is made of, as far as vurb writes it:
-// none for a type that marshals itself or for an interface.
-func (s *shaper) children(t reflect.Type) []reflect.Type {
+// none for a type that marshals itself (refuse looks beneath it) or for
+// an interface.
+func (s *shaper) children(t reflect.Type) []child {
 	if marshalsItself(t) {
 		return nil
 	}
 	switch t.Kind() {
-	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
-		return []reflect.Type{t.Elem()}
+	case reflect.Pointer:
+		return []child{{typ: t.Elem()}}
+	case reflect.Slice, reflect.Array:
+		return []child{{t.Elem(), []string{"[]"}}}
+	case reflect.Map:
+		return []child{{t.Elem(), []string{"{}"}}}
 	case reflect.Struct:
-		var out []reflect.Type
+		var out []child
 		for _, f := range schema.JSONFields(t) {
-			out = append(out, f.Field.Type)
+			out = append(out, child{f.Field.Type, []string{f.Name}})
 		}
 		return out
 	}
@@ -207,12 +265,8 @@ func (s *shaper) children(t reflect.Type) []reflect.Type {
 func (s *shaper) fill(sh *shape) {
 	t := sh.typ
 	sh.pres = s.byType[t]
-	if sh.pres != nil && marshalsItself(t) {
-		if len(sh.pres.fields) > 0 {
-			panic(fmt.Sprintf("vurb: presenter of %s: %s marshals itself (MarshalJSON or MarshalText), so vurb cannot redact its fields; "+
-				"leave them out in that method, or drop the method", t, t))
-		}
-		sh.kind = shapeMarshaled
+	if marshalsItself(t) { // refuse has let it through: nothing beneath it is redacted
+		sh.kind, sh.guard = shapeMarshaled, s.reachOf(t).iface
 		return
 	}
 	switch t.Kind() {

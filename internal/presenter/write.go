@@ -36,6 +36,11 @@ func (w *writer) write(v reflect.Value, sh *shape, addr bool) error {
 	}
 	switch sh.kind {
 	case shapeMarshaled:
+		if sh.guard {
+			if err := w.shapes.checkHeld(v); err != nil {
+				return err
+			}
+		}
 		w.observe(sh.pres, v)
 		return w.leaf(v, addr)
 	case shapeStruct:
@@ -62,7 +67,11 @@ func (w *writer) write(v reflect.Value, sh *shape, addr bool) error {
 			return nil
 		}
 		e := v.Elem()
-		return w.write(addressable(e), w.shapes.dynamicOf(e.Type()), false)
+		esh, err := w.shapes.dynamicOf(e.Type())
+		if err != nil {
+			return err
+		}
+		return w.write(addressable(e), esh, false)
 	}
 	return fmt.Errorf("vurb: internal error: shape of kind %d", sh.kind)
 }

@@ -43,7 +43,10 @@ type Codec struct {
 	tree   builtSchema        // for Merge: the root node and its recursive $defs
 	conds  map[condKey]string // the words of the conditional rules, for their refusals
 	pass   *passCheck         // proves the common rules hold without the validator; nil: always ask it
-	raw    *rawSchema         // a hand-written schema (CodecFromSchema); nil for a struct
+	// hushed is whether a field tagged redact is among what it reads: the
+	// decoder's own errors are then not echoed (echo.go).
+	hushed bool
+	raw    *rawSchema // a hand-written schema (CodecFromSchema); nil for a struct
 	// pending: a Codec that stands for a schema not given yet (Pending);
 	// every use panics with this text.
 	pending string
@@ -125,7 +128,7 @@ func (v *Validator) CodecFor(t reflect.Type) *Codec {
 func (v *Validator) buildCodec(t reflect.Type) *Codec {
 	si := v.infoOf(t)
 	sh, structs := compileShape(v, t)
-	c := &Codec{typ: t, v: v, shape: sh, conds: condPhrases(v, structs), pass: newPassCheck(t, v.foreign)}
+	c := &Codec{typ: t, v: v, shape: sh, conds: condPhrases(v, structs), pass: newPassCheck(t, v.foreign), hushed: sh.redacts()}
 	c.tree = buildSchema(v, t, modeInput)
 	root := c.tree.root.clone()
 	if len(c.tree.defNames) > 0 {

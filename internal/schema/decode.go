@@ -112,7 +112,11 @@ func (c *Codec) decode(data []byte, dst any, opts DecodeOptions, skip string) er
 	if err := segjson.Unmarshal(decoded, dst); err != nil && len(issues) == 0 {
 		// The pre-scan accepted what the decoder refused: only a custom
 		// UnmarshalJSON or UnmarshalText (or base64 for []byte) can do that.
-		issues = append(issues, Issue{Message: fmt.Sprintf(msgs.Undecodable, truncate(err.Error(), 4*maxEcho))})
+		reason := truncate(err.Error(), 4*maxEcho)
+		if c.hushed {
+			reason = RedactedEcho
+		}
+		issues = append(issues, Issue{Message: fmt.Sprintf(msgs.Undecodable, reason)})
 	}
 	if c.pass == nil || !c.pass.passes(rv.Elem()) {
 		if err := c.v.validate.Struct(dst); err != nil {

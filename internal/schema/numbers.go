@@ -30,7 +30,7 @@ func (s *scanner) numberValue(sh *shape) {
 			text, st := intText(lit, buf[:])
 			switch st {
 			case integralFractional:
-				s.valueIssue(fmt.Sprintf(s.msgs.NotInteger, truncate(string(lit), maxEcho)))
+				s.valueIssue(fmt.Sprintf(s.msgs.NotInteger, s.echo(lit)))
 				return
 			case integralHuge:
 				s.rangeIssue(lit, sh)
@@ -56,13 +56,13 @@ func (s *scanner) numberValue(sh *shape) {
 		}
 	case kindFloat:
 		if !floatFits(lit, sh.bits) {
-			s.valueIssue(fmt.Sprintf(s.msgs.FloatRange, truncate(string(lit), maxEcho), sh.goType))
+			s.valueIssue(fmt.Sprintf(s.msgs.FloatRange, s.echo(lit), sh.goType))
 		} else if sh.zero != nil && isZeroNumber(lit) {
 			s.zeroIssue(sh)
 		}
 	case kindAny:
 		if !floatFits(lit, 64) { // interface{} holds numbers as float64
-			s.valueIssue(fmt.Sprintf(s.msgs.FloatRange, truncate(string(lit), maxEcho), "float64"))
+			s.valueIssue(fmt.Sprintf(s.msgs.FloatRange, s.echo(lit), "float64"))
 		}
 	default:
 		s.mismatch(sh, "number")
@@ -76,7 +76,7 @@ func (s *scanner) rangeIssue(lit []byte, sh *shape) {
 	if sh.kind == kindInt {
 		lo = strconv.FormatInt(sh.lo, 10)
 	}
-	s.valueIssue(fmt.Sprintf(s.msgs.IntRange, truncate(string(lit), maxEcho), sh.goType, lo, hi))
+	s.valueIssue(fmt.Sprintf(s.msgs.IntRange, s.echo(lit), sh.goType, lo, hi))
 }
 
 // isZeroNumber reports whether number literal lit is zero (0, -0, 0.0, 0e5).

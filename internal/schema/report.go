@@ -29,6 +29,9 @@ func (s *scanner) failChar() {
 	} else {
 		q = fmt.Sprintf("byte 0x%02x", c)
 	}
+	if s.hush > 0 {
+		q = RedactedEcho
+	}
 	s.fail(fmt.Sprintf(s.msgs.ReasonChar, q))
 }
 

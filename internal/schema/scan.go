@@ -23,6 +23,7 @@ type scanner struct {
 	maxDepth int
 	skip     string            // a top-level key accepted and ignored (DecodeSkipping's skip)
 	quiet    int               // > 0 while skipping a value that was already reported
+	hush     int               // > 0 while scanning a field tagged redact (echo.go)
 	msgs     *Messages         // the texts of every issue; never nil
 	custom   map[string]string // the texts of the Validator's own rules
 
@@ -313,7 +314,7 @@ func (s *scanner) object(sh *shape) {
 				} else {
 					present.set(i)
 					s.push(seg{kind: frameField, name: sh.fields[i].name})
-					s.value(sh.fields[i].shape)
+					s.fieldValue(&sh.fields[i])
 					s.pop()
 				}
 			}

@@ -87,7 +87,10 @@ type shapeField struct {
 	name     string
 	shape    *shape
 	required bool
-	def      string // `"name":value`, the member a default inserts; "" for none
+	// redact is whether the field is tagged redact: no message echoes
+	// what was sent in it, or in what it holds (echo.go).
+	redact bool
+	def    string // `"name":value`, the member a default inserts; "" for none
 }
 
 var anyShape = &shape{kind: kindAny}
@@ -197,7 +200,8 @@ func (c *shapeCompiler) object(t reflect.Type) *shape {
 		f := &si.fields[i]
 		s.index[f.name] = i
 		s.names = append(s.names, f.name)
-		s.fields = append(s.fields, shapeField{name: f.name, required: si.required[i]})
+		_, redact := f.sf.Tag.Lookup("redact")
+		s.fields = append(s.fields, shapeField{name: f.name, required: si.required[i], redact: redact})
 		if si.required[i] {
 			s.anyReq = true
 			if i < 64 {
