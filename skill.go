@@ -57,8 +57,9 @@ func Skill(a *App, path, skillMD string) *SkillDef {
 // Skills declares every skill under dir in fsys ("." for its root): each
 // folder holding a SKILL.md is a skill, its path the folder's relative to
 // dir ("git-workflow", "acme/billing/refunds"), its files every regular
-// file under the folder (those of nested skills, which are skills too,
-// included, as SEP-2640 asks). Names starting with "." are skipped, as an
+// file under the folder but those of the skills nested in it, which are
+// skills of their own (its entry lists theirs too, as SEP-2640 asks, to a
+// caller who may read them). Names starting with "." are skipped, as an
 // embedded tree skips them. Embedded, the skills ship inside the binary:
 //
 //	//go:embed skills
@@ -98,7 +99,9 @@ func (s *SkillDef) File(rel string, data []byte) *SkillDef {
 // verified token, besides those App.RequireScopes asks of everything: a
 // caller without them does not find it in skills/list or resources/list,
 // and is refused, naming the scopes, when it asks for the skill or reads
-// one of its files (as a tool call is).
+// one of its files (as a tool call is). The skills nested in it, which
+// lie in its folder, need them too; its own entry and folders list their
+// files only to a caller who may read them.
 func (s *SkillDef) RequireScopes(scopes ...string) *SkillDef {
 	s.app.mustBeMutable()
 	s.def.Scopes = addScopes(s.def.Scopes, "skill "+s.def.Path(), scopes)
@@ -127,7 +130,8 @@ func (s *SkillDef) URI() string { return s.def.URI() }
 
 // SkillInfo is what a visibility rule knows of a skill: Path
 // ("acme/billing/refunds"), Name ("refunds"), URI (its SKILL.md's), Tags,
-// and Scopes, those it needs (the app's and its own).
+// and Scopes, those it needs (the app's, those of the skills it is nested
+// in, and its own).
 type SkillInfo = skill.Info
 
 // WithSkillVisibility gives each kind of caller the skills of its own,
@@ -136,9 +140,12 @@ type SkillInfo = skill.Info
 // names (without WithVisibility every caller is of class ""). A hidden
 // skill is unknown to the caller: absent from skills/list and
 // resources/list, skills/get answers that no skill is served at its URI,
-// and reading one of its files answers that no resource is there, exactly
-// as for a URI the server never served. A file two skills share (a nested
-// skill's) is readable by a caller who sees either.
+// and reading one of its files or folders answers that nothing is there,
+// exactly as for a URI the server never served. Hiding a skill hides the
+// skills nested in it (visible is not asked about them): they lie in its
+// folder. A nested skill's files are its own alone: its enclosing skill's
+// entry and folders list them only to a caller who sees the nested skill
+// and holds its scopes, and seeing the enclosing skill reads none of them.
 //
 // visible runs once per class and skill, the first time a caller of the
 // class asks; the views of the first 1,024 classes are kept.
@@ -172,8 +179,8 @@ const DirectoryMIMEType = skill.DirectoryMIMEType
 type (
 	// SkillEntry is one skill's entry, as skills/list and skills/get send
 	// it: the URI of its SKILL.md, the SKILL.md's front matter as a JSON
-	// object, and every file of the skill (SKILL.md first, nested skills'
-	// included) with its digest and size.
+	// object, and every file of the skill (SKILL.md first, and the files
+	// of nested skills the caller may read) with its digest and size.
 	SkillEntry = skill.Entry
 	// SkillResource is one file of a skill: its URI, its digest
 	// ("sha256:" and 64 lowercase hex digits) and its size in bytes.

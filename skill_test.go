@@ -223,6 +223,17 @@ func TestSkillDefinitionPanics(t *testing.T) {
 			vurb.Skill(app, "ops", "---\nname: ops\ndescription: Ops\n---\n").File("deploy/SKILL.md", nil)
 			vurb.Skill(app, "ops/deploy", good)
 		}, `skill "ops/deploy": skill://ops/deploy/SKILL.md is already a file of skill "ops"`},
+		{"file in a nested skill's folder", func(app *vurb.App) {
+			ops := vurb.Skill(app, "ops", "---\nname: ops\ndescription: Ops\n---\n")
+			vurb.Skill(app, "ops/deploy", good).RequireScopes("admin")
+			ops.File("deploy/keys.md", nil)
+		}, `skill "ops": file "deploy/keys.md" lies in the folder of skill "ops/deploy", nested in it: ` +
+			`a file belongs to the innermost skill whose folder holds it, which alone decides who reads it; add it to "ops/deploy"`},
+		{"nested skill over a file", func(app *vurb.App) {
+			vurb.Skill(app, "ops", "---\nname: ops\ndescription: Ops\n---\n").File("deploy/keys.md", nil)
+			vurb.Skill(app, "ops/deploy", good)
+		}, `skill "ops/deploy": its folder holds skill://ops/deploy/keys.md, a file of skill "ops": ` +
+			`a file belongs to the innermost skill whose folder holds it, which alone decides who reads it; add it to "ops/deploy"`},
 		{"too many files", func(app *vurb.App) {
 			s := vurb.Skill(app, "deploy", good)
 			for i := range vurb.MaxSkillFiles {

@@ -3,6 +3,7 @@ package vurb_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,18 +99,83 @@ func resourceURIs(rs []*mcp.Resource) []string {
 	return out
 }
 
-// A nested skill's files are readable by a caller who sees either skill.
-func TestNestedSkillFilesFollowEitherSkill(t *testing.T) {
+// Hiding a skill hides every skill nested in it, which lies in its
+// folder, whatever the rule says of the nested one: each reads as a URI
+// never served.
+func TestHiddenSkillHidesTheSkillsNestedInIt(t *testing.T) {
 	is := is.New(t)
-	app := vurb.New(vurb.WithSkillVisibility(func(_ string, s vurb.SkillInfo) bool { return s.Path == "ops/eu" }))
+	var asked []string
+	app := vurb.New(vurb.WithSkillVisibility(func(_ string, s vurb.SkillInfo) bool {
+		asked = append(asked, s.Path)
+		return s.Path == "ops/eu"
+	}))
 	vurb.Skill(app, "ops", "---\nname: ops\ndescription: Ops\n---\n").File("top.md", []byte("top"))
 	vurb.Skill(app, "ops/eu", "---\nname: eu\ndescription: EU ops\n---\n").File("vat.md", []byte("vat"))
 	c := vurbtest.New(t, app)
-	is.Equal(uris(c.Skills()), []string{"skill://ops/eu/SKILL.md"})
-	c.ReadResource("skill://ops/eu/vat.md")
-	c.ReadResourceError("skill://ops/top.md")
-	is.Equal(children(c.ReadDirectory("skill://ops/eu")), []string{"SKILL.md text/markdown", "vat.md text/markdown"})
-	c.ReadDirectoryError("skill://ops")
+	is.Equal(len(c.Skills()), 0)
+	is.Equal(len(c.Resources()), 0)
+	for _, uri := range []string{"skill://ops/eu/vat.md", "skill://ops/eu/SKILL.md", "skill://ops/top.md"} {
+		never := strings.Replace(uri, "ops/", "zzz/", 1)
+		is.Equal(strings.ReplaceAll(c.ReadResourceError(uri).Error(), uri, never), c.ReadResourceError(never).Error())
+	}
+	is.Equal(strings.ReplaceAll(c.GetSkillError("skill://ops/eu/SKILL.md").Error(), "ops", "zzz"), c.GetSkillError("skill://zzz/eu/SKILL.md").Error())
+	is.Equal(strings.ReplaceAll(c.ReadDirectoryError("skill://ops/eu").Error(), "ops", "zzz"), c.ReadDirectoryError("skill://zzz/eu").Error())
+	is.Equal(asked, []string{"ops"}) // the rule is not asked about a skill nested in one it hides
+}
+
+// A nested skill needs its enclosing skills' scopes besides its own, and
+// its visibility rule is told so; an enclosing skill's entry and folders
+// list a nested skill's files and folders only to a caller who may read
+// them, a folder holding nothing else included.
+func TestNestedSkillNeedsItsEnclosingSkillsScopes(t *testing.T) {
+	var told []string
+	app := vurb.New(vurb.WithSkillVisibility(func(_ string, s vurb.SkillInfo) bool {
+		told = append(told, s.Path+" "+strings.Join(s.Scopes, ","))
+		return true
+	}))
+	vurb.Skill(app, "ops", "---\nname: ops\ndescription: Ops\n---\n").File("top.md", []byte("top")).RequireScopes("ops")
+	vurb.Skill(app, "ops/eu", "---\nname: eu\ndescription: EU ops\n---\n").File("vat.md", []byte("vat"))
+	vurb.Skill(app, "ops/eu/keys/vault", "---\nname: vault\ndescription: Keys\n---\n").File("k.md", []byte("k")).RequireScopes("admin")
+	for _, tc := range []struct {
+		scopes  []string
+		skills  []string
+		entry   []string // of ops/eu, when listed
+		folders []string // of skill://ops/eu, when listed
+		refused map[string]string
+	}{
+		{scopes: nil, refused: map[string]string{"skill://ops/eu/vat.md": "ops", "skill://ops/eu/keys/vault/k.md": "ops admin"}},
+		{scopes: []string{"ops"}, skills: []string{"skill://ops/SKILL.md", "skill://ops/eu/SKILL.md"},
+			entry: []string{"skill://ops/eu/SKILL.md", "skill://ops/eu/vat.md"}, folders: []string{"SKILL.md text/markdown", "vat.md text/markdown"},
+			refused: map[string]string{"skill://ops/eu/keys/vault/k.md": "admin"}},
+		{scopes: []string{"admin"}, refused: map[string]string{"skill://ops/eu/vat.md": "ops", "skill://ops/eu/keys/vault/k.md": "ops"}},
+		{scopes: []string{"ops", "admin"}, skills: []string{"skill://ops/SKILL.md", "skill://ops/eu/SKILL.md", "skill://ops/eu/keys/vault/SKILL.md"},
+			entry:   []string{"skill://ops/eu/SKILL.md", "skill://ops/eu/keys/vault/SKILL.md", "skill://ops/eu/keys/vault/k.md", "skill://ops/eu/vat.md"},
+			folders: []string{"SKILL.md text/markdown", "keys inode/directory", "vat.md text/markdown"}},
+	} {
+		t.Run(strings.Join(tc.scopes, "+"), func(t *testing.T) {
+			is := is.New(t)
+			c := vurbtest.New(t, app, vurbtest.Identity{Token: &auth.TokenInfo{UserID: "u", Scopes: tc.scopes}})
+			is.Equal(uris(c.Skills()), tc.skills)
+			if tc.entry != nil {
+				var files []string
+				for _, r := range c.GetSkill("skill://ops/eu/SKILL.md").Resources {
+					files = append(files, r.URI)
+				}
+				is.Equal(files, tc.entry)
+				is.Equal(children(c.ReadDirectory("skill://ops/eu")), tc.folders)
+			}
+			for uri, missing := range tc.refused {
+				err := c.ReadResourceError(uri)
+				is.Equal(code(err), int64(jsonrpc.CodeInvalidRequest))
+				is.True(strings.Contains(err.Error(), "needs the OAuth scope(s) "+missing)) // err
+			}
+			if !slices.Contains(tc.scopes, "admin") && slices.Contains(tc.scopes, "ops") {
+				err := c.ReadDirectoryError("skill://ops/eu/keys") // holds only the vault's files
+				is.True(strings.Contains(err.Error(), "needs the OAuth scope(s) admin"))
+			}
+		})
+	}
+	is.New(t).Equal(told, []string{"ops ops", "ops/eu ops", "ops/eu/keys/vault ops,admin"})
 }
 
 // skills/list pages: at most 50 entries a page, never splitting one; a

@@ -39,8 +39,9 @@ type Def struct {
 	name        string
 	description string
 	frontmatter map[string]any
-	// files are the skill's own, SKILL.md first: a nested skill's files
-	// are the nested skill's (the index lists them in both).
+	// files are the skill's own, SKILL.md first: none lies in the folder
+	// of a skill nested in it, whose files are the nested skill's alone
+	// (its entry lists them, to those who may read them).
 	files []*skillFile
 	bytes int64 // of files
 	// Scopes are the skill's own OAuth scopes (RequireScopes), checked
@@ -104,12 +105,20 @@ func (s *Def) parse(skillMD string) error {
 }
 
 // AddFile adds a file to the skill s at rel (see SkillDef.File),
-// panicking when rel is not a clean relative path, names a file the app
-// already serves, or would take the skill (or a skill it is nested in)
-// past MaxFiles files or MaxBytes bytes.
+// panicking when rel is not a clean relative path, lies in the folder of
+// a skill nested in s, names a file the app already serves, or would take
+// the skill (or a skill it is nested in) past MaxFiles files or MaxBytes
+// bytes.
 func (set *Set) AddFile(s *Def, rel string, data []byte) {
 	if why := checkSkillFilePath(rel); why != "" {
 		panic(fmt.Sprintf("vurb: skill %q: file %q: %s", s.path, rel, why))
+	}
+	for _, t := range set.list {
+		if strings.HasPrefix(t.path, s.path+"/") && strings.HasPrefix(s.path+"/"+rel, t.path+"/") {
+			panic(fmt.Sprintf("vurb: skill %q: file %q lies in the folder of skill %q, nested in it: "+
+				"a file belongs to the innermost skill whose folder holds it, which alone decides who reads it; add it to %q",
+				s.path, rel, t.path, t.path))
+		}
 	}
 	f := s.addFile(rel, data)
 	if other, taken := set.owners[f.uri]; taken {
@@ -148,6 +157,18 @@ func (set *Set) addSkill(s *Def) {
 	for _, f := range s.files {
 		if other, taken := set.owners[f.uri]; taken {
 			panic(fmt.Sprintf("vurb: skill %q: %s is already a file of skill %q: a nested skill's files are its own", s.path, f.uri, other.path))
+		}
+	}
+	for _, outer := range set.list {
+		if !strings.HasPrefix(s.path, outer.path+"/") {
+			continue
+		}
+		for _, f := range outer.files {
+			if strings.HasPrefix(outer.path+"/"+f.rel, s.path+"/") {
+				panic(fmt.Sprintf("vurb: skill %q: its folder holds %s, a file of skill %q: "+
+					"a file belongs to the innermost skill whose folder holds it, which alone decides who reads it; add it to %q",
+					s.path, f.uri, outer.path, s.path))
+			}
 		}
 	}
 	if set.byPath == nil {

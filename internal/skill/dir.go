@@ -28,11 +28,11 @@ func (x *skillIndex) readDir(ctx context.Context, rt *engine.Runtime, r *mcp.Ser
 	var known bool
 	var missing []string
 	if d != nil {
-		known, missing = access(d.owners, seen, &o)
+		known, missing = dirAccess(d.owners, seen, &o)
 	}
 	if !known {
 		why := "no directory resource is served at %q"
-		if f := x.files[r.Params.URI]; f != nil && listed(f.owners, seen, &o) {
+		if f := x.files[r.Params.URI]; f != nil && granted(f.owner, seen, &o) {
 			why = "%q is a file, not a directory resource"
 		}
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
@@ -43,7 +43,7 @@ func (x *skillIndex) readDir(ctx context.Context, rt *engine.Runtime, r *mcp.Ser
 	}
 	var shown []*mcp.Resource
 	for _, c := range d.children {
-		if listed(*c.owners, seen, &o) {
+		if listedChild(c, seen, &o) {
 			shown = append(shown, c.res)
 		}
 	}

@@ -12,10 +12,15 @@ import (
 
 // skillIndex is an app's skills as they are served, computed once at the
 // first server the app makes and never changed: each skill's entry, every
-// file and every folder by URI, with the skills that hold it (a nested
-// skill's files are its own and its enclosing skill's).
+// file and every folder by URI.
+//
+// Every file belongs to exactly one skill, the innermost whose folder
+// holds it (Set refuses a file declared in a nested skill's folder by
+// another skill), and only that skill's scopes and visibility decide who
+// reads it, as view.go says. The enclosing skills' entries and folders
+// list it too, to the callers who may read it.
 type skillIndex struct {
-	skills []*indexedSkill          // in path order
+	skills []*indexedSkill          // in path order: a skill after those it is nested in
 	byURI  map[string]*indexedSkill // by SKILL.md URI
 	files  map[string]*indexedFile
 	dirs   map[string]*indexedDir
@@ -57,28 +62,34 @@ type Config struct {
 type indexedSkill struct {
 	pos    int
 	def    *Def
+	parent *indexedSkill // the innermost skill it is nested in, nil for none
 	entry  *Entry
+	// files are the entry's, in its order: each knows its skill, so an
+	// entry can drop those of a nested skill the caller may not read.
+	files  []*indexedFile
 	info   Info
-	scopes []string
-	owners []*indexedSkill // itself alone, for access
+	scopes []string // the app's, its enclosing skills' and its own
 }
 
 type indexedFile struct {
-	f      *skillFile
-	owners []*indexedSkill
-	skill  *indexedSkill // the skill whose SKILL.md it is, nil for other files
+	f     *skillFile
+	owner *indexedSkill // the innermost skill whose folder holds it
+	entry bool          // it is its owner's SKILL.md
 }
 
+// indexedDir is a folder of a skill: its direct children, and the skills
+// whose files lie somewhere under it, which decide who may list it.
 type indexedDir struct {
 	children []dirChild // sorted by name
 	owners   []*indexedSkill
-	seen     map[string]int // child URI → index, while building
+	seen     map[string]bool // child URIs, while building
 }
 
 // dirChild is one entry of a folder: a file or a folder.
 type dirChild struct {
-	res    *mcp.Resource
-	owners *[]*indexedSkill // the file's or the folder's, complete once built
+	res  *mcp.Resource
+	file *indexedFile // nil for a folder
+	dir  *indexedDir  // nil for a file
 }
 
 // skillIndex returns the set's index, making it with the config cfg
@@ -95,14 +106,26 @@ func newSkillIndex(list []*Def, cfg Config) *skillIndex {
 		class: cfg.Class, visible: cfg.Visible, origin: cfg.Origin, maxEcho: cfg.MaxEcho, maxViews: cfg.MaxViews,
 		classes: map[string][]bool{}}
 	x.perCaller = x.visible != nil || len(cfg.Scopes) > 0
+	byPath := map[string]*indexedSkill{}
 	for i, d := range defs {
-		s := &indexedSkill{pos: i, def: d, scopes: skillScopes(cfg.Scopes, d.Scopes)}
-		s.owners = []*indexedSkill{s}
+		s := &indexedSkill{pos: i, def: d, parent: enclosing(byPath, d.path)}
+		s.scopes = skillScopes(cfg.Scopes, d.Scopes)
+		if s.parent != nil {
+			s.scopes = skillScopes(s.parent.scopes, d.Scopes)
+		}
 		s.info = Info{Path: d.path, Name: d.name, URI: d.URI(), Tags: slices.Clone(d.Tags), Scopes: s.scopes}
 		x.perCaller = x.perCaller || len(s.scopes) > 0
 		x.skills = append(x.skills, s)
 		x.byURI[s.info.URI] = s
-		x.add(s, defs)
+		byPath[d.path] = s
+		for _, f := range d.files {
+			file := &indexedFile{f: f, owner: s, entry: f.rel == "SKILL.md"}
+			x.files[f.uri] = file
+			x.place(file)
+		}
+	}
+	for _, s := range x.skills {
+		x.addEntry(s)
 	}
 	for _, d := range x.dirs {
 		d.seen = nil
@@ -111,58 +134,72 @@ func newSkillIndex(list []*Def, cfg Config) *skillIndex {
 	return x
 }
 
-// add indexes s: its entry (its own files and those of the skills nested
-// in it, SKILL.md first), its files and its folders.
-func (x *skillIndex) add(s *indexedSkill, defs []*Def) {
-	d := s.def
-	entry := &Entry{URI: s.info.URI, Frontmatter: d.frontmatter}
-	root := x.dir(skillDirURI(d.path, ""), s)
-	for _, t := range defs {
-		if t != d && !strings.HasPrefix(t.path, d.path+"/") {
+// enclosing is the innermost skill of byPath that the skill at path is
+// nested in, nil when none.
+func enclosing(byPath map[string]*indexedSkill, path string) *indexedSkill {
+	for i := strings.LastIndexByte(path, '/'); i > 0; i = strings.LastIndexByte(path, '/') {
+		path = path[:i]
+		if s, ok := byPath[path]; ok {
+			return s
+		}
+	}
+	return nil
+}
+
+// outermost is the outermost skill s is nested in, s itself when none.
+func (s *indexedSkill) outermost() *indexedSkill {
+	for s.parent != nil {
+		s = s.parent
+	}
+	return s
+}
+
+// addEntry makes s's entry: its own files and those of the skills nested
+// in it, SKILL.md first, then by URI.
+func (x *skillIndex) addEntry(s *indexedSkill) {
+	for _, t := range x.skills {
+		if t != s && !strings.HasPrefix(t.def.path, s.def.path+"/") {
 			continue
 		}
-		prefix := strings.TrimPrefix(strings.TrimPrefix(t.path, d.path), "/")
-		for _, f := range t.files {
-			entry.Resources = append(entry.Resources, Resource{URI: f.uri, Digest: f.digest, Size: int64(len(f.data))})
-			file := x.files[f.uri]
-			if file == nil {
-				file = &indexedFile{f: f}
-				x.files[f.uri] = file
-			}
-			file.owners = append(file.owners, s)
-			if t == d && f.rel == "SKILL.md" {
-				file.skill = s
-			}
-			rel := f.rel
-			if prefix != "" {
-				rel = prefix + "/" + f.rel
-			}
-			x.place(d.path, root, rel, file, s)
+		for _, f := range t.def.files {
+			s.files = append(s.files, x.files[f.uri])
 		}
 	}
-	slices.SortStableFunc(entry.Resources[1:], func(p, q Resource) int { return strings.Compare(p.URI, q.URI) })
-	s.entry = entry
+	slices.SortStableFunc(s.files[1:], func(p, q *indexedFile) int { return strings.Compare(p.f.uri, q.f.uri) })
+	s.entry = &Entry{URI: s.info.URI, Frontmatter: s.def.frontmatter, Resources: make([]Resource, len(s.files))}
+	for i, f := range s.files {
+		s.entry.Resources[i] = resourceOf(f)
+	}
 }
 
-// place lists the file at rel (relative to the skill at path) in its
-// folder, and each folder on the way in its parent, all held by s.
-func (x *skillIndex) place(path string, root *indexedDir, rel string, file *indexedFile, s *indexedSkill) {
+func resourceOf(f *indexedFile) Resource {
+	return Resource{URI: f.f.uri, Digest: f.f.digest, Size: int64(len(f.f.data))}
+}
+
+// place lists file in its folder, and each folder on the way in its
+// parent, from the root of the outermost skill its owner is nested in:
+// each folder on the way holds a file of the owner.
+func (x *skillIndex) place(file *indexedFile) {
+	s := file.owner
+	root := s.outermost().def.path
+	rel := strings.TrimPrefix(strings.TrimPrefix(s.def.path, root)+"/"+file.f.rel, "/")
 	segments := strings.Split(rel, "/")
-	parent := root
+	parent := x.dir(skillDirURI(root, ""), s)
 	for i, seg := range segments[:len(segments)-1] {
-		uri := skillDirURI(path, strings.Join(segments[:i+1], "/"))
+		uri := skillDirURI(root, strings.Join(segments[:i+1], "/"))
 		sub := x.dir(uri, s)
-		parent.child(&mcp.Resource{URI: uri, Name: seg, MIMEType: DirectoryMIMEType}, &sub.owners)
+		parent.child(dirChild{res: &mcp.Resource{URI: uri, Name: seg, MIMEType: DirectoryMIMEType}, dir: sub})
 		parent = sub
 	}
-	parent.child(&mcp.Resource{URI: file.f.uri, Name: segments[len(segments)-1], MIMEType: file.f.mime, Size: int64(len(file.f.data))}, &file.owners)
+	parent.child(dirChild{res: &mcp.Resource{URI: file.f.uri, Name: segments[len(segments)-1], MIMEType: file.f.mime,
+		Size: int64(len(file.f.data))}, file: file})
 }
 
-// dir is the folder at uri, made on first use, held by s.
+// dir is the folder at uri, made on first use, holding a file of s.
 func (x *skillIndex) dir(uri string, s *indexedSkill) *indexedDir {
 	d := x.dirs[uri]
 	if d == nil {
-		d = &indexedDir{seen: map[string]int{}}
+		d = &indexedDir{seen: map[string]bool{}}
 		x.dirs[uri] = d
 	}
 	if !slices.Contains(d.owners, s) {
@@ -171,11 +208,11 @@ func (x *skillIndex) dir(uri string, s *indexedSkill) *indexedDir {
 	return d
 }
 
-// child lists res in d once.
-func (d *indexedDir) child(res *mcp.Resource, owners *[]*indexedSkill) {
-	if _, ok := d.seen[res.URI]; ok {
+// child lists c in d once.
+func (d *indexedDir) child(c dirChild) {
+	if d.seen[c.res.URI] {
 		return
 	}
-	d.seen[res.URI] = len(d.children)
-	d.children = append(d.children, dirChild{res: res, owners: owners})
+	d.seen[c.res.URI] = true
+	d.children = append(d.children, c)
 }

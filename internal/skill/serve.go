@@ -66,8 +66,8 @@ func (set *Set) Serve(server *mcp.Server, rt *engine.Runtime, cacheable func(con
 	x := set.skillIndex(cfg)
 	for uri, f := range x.files {
 		res := &mcp.Resource{URI: uri, Name: f.f.rel, MIMEType: f.f.mime, Size: int64(len(f.f.data))}
-		if f.skill != nil {
-			res.Name, res.Description = f.skill.def.name, f.skill.def.description
+		if f.entry {
+			res.Name, res.Description = f.owner.def.name, f.owner.def.description
 		}
 		server.AddResource(res, x.read(rt, f))
 	}
@@ -120,7 +120,8 @@ func (x *skillIndex) middleware(rt *engine.Runtime, cacheable func(context.Conte
 	}
 }
 
-// list answers skills/list: a page of the skills the caller lists.
+// list answers skills/list: a page of the skills the caller lists, each
+// entry without the nested skills' files it may not read.
 func (x *skillIndex) list(ctx context.Context, r *mcp.ServerRequest[*ListParams], cacheable func(context.Context, mcp.Request, *mcp.Cacheable)) (mcp.Result, error) {
 	var meta mcp.Meta
 	cursor := ""
@@ -131,7 +132,7 @@ func (x *skillIndex) list(ctx context.Context, r *mcp.ServerRequest[*ListParams]
 	seen := x.seenBy(&o)
 	var shown []*indexedSkill
 	for _, s := range x.skills {
-		if listed(s.owners, seen, &o) {
+		if granted(s, seen, &o) {
 			shown = append(shown, s)
 		}
 	}
@@ -142,18 +143,20 @@ func (x *skillIndex) list(ctx context.Context, r *mcp.ServerRequest[*ListParams]
 	res := &ListResult{Skills: []*Entry{}, ResultType: resultType(r)}
 	files := 0
 	for _, s := range shown[start:] {
-		if len(res.Skills) == skillsPageSize || len(res.Skills) > 0 && files+len(s.entry.Resources) > skillsPageFiles {
+		e := entryFor(s, seen, &o)
+		if len(res.Skills) == skillsPageSize || len(res.Skills) > 0 && files+len(e.Resources) > skillsPageFiles {
 			res.NextCursor = makeCursor(start + len(res.Skills))
 			break
 		}
-		res.Skills = append(res.Skills, s.entry)
-		files += len(s.entry.Resources)
+		res.Skills = append(res.Skills, e)
+		files += len(e.Resources)
 	}
 	setCacheable(ctx, r, &res.Cacheable, cacheable)
 	return res, nil
 }
 
-// get answers skills/get.
+// get answers skills/get: the entry, without the nested skills' files
+// the caller may not read.
 func (x *skillIndex) get(ctx context.Context, rt *engine.Runtime, r *mcp.ServerRequest[*GetParams], cacheable func(context.Context, mcp.Request, *mcp.Cacheable)) (mcp.Result, error) {
 	if r.Params == nil || r.Params.URI == "" {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "skills/get: params.uri must be the URI of a skill's SKILL.md"}
@@ -161,9 +164,10 @@ func (x *skillIndex) get(ctx context.Context, rt *engine.Runtime, r *mcp.ServerR
 	uri := r.Params.URI
 	o := x.origin(ctx, r, r.Params.Meta)
 	s := x.byURI[uri]
+	seen := x.seenBy(&o)
 	known, missing := false, []string(nil)
 	if s != nil {
-		known, missing = access(s.owners, x.seenBy(&o), &o)
+		known, missing = access(s, seen, &o)
 	}
 	if !known {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
@@ -172,7 +176,7 @@ func (x *skillIndex) get(ctx context.Context, rt *engine.Runtime, r *mcp.ServerR
 	if missing != nil {
 		return nil, refused(rt, "skill "+s.def.path, missing)
 	}
-	res := &GetResult{Skill: s.entry, ResultType: resultType(r)}
+	res := &GetResult{Skill: entryFor(s, seen, &o), ResultType: resultType(r)}
 	setCacheable(ctx, r, &res.Cacheable, cacheable)
 	return res, nil
 }
@@ -181,7 +185,7 @@ func (x *skillIndex) get(ctx context.Context, rt *engine.Runtime, r *mcp.ServerR
 func (x *skillIndex) read(rt *engine.Runtime, f *indexedFile) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		o := x.origin(ctx, req, req.Params.Meta)
-		known, missing := access(f.owners, x.seenBy(&o), &o)
+		known, missing := access(f.owner, x.seenBy(&o), &o)
 		if !known {
 			return nil, mcp.ResourceNotFoundError(req.Params.URI) // as for a URI never served
 		}
@@ -204,7 +208,7 @@ func (x *skillIndex) filterList(lr *mcp.ListResourcesResult, o *engine.Origin) *
 	out := *lr
 	out.Resources = make([]*mcp.Resource, 0, len(lr.Resources))
 	for _, r := range lr.Resources {
-		if f := x.files[r.URI]; f != nil && (f.skill == nil || !listed(f.skill.owners, seen, o)) {
+		if f := x.files[r.URI]; f != nil && (!f.entry || !granted(f.owner, seen, o)) {
 			continue
 		}
 		out.Resources = append(out.Resources, r)

@@ -32,7 +32,7 @@ type Entry struct {
 	// description, and every other field its author wrote.
 	Frontmatter map[string]any `json:"frontmatter"`
 	// Resources are the skill's files, SKILL.md first: the complete list,
-	// nested skills' files included.
+	// with those of the nested skills the caller may read.
 	Resources []Resource `json:"resources"`
 }
 
