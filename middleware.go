@@ -75,6 +75,11 @@ const (
 	// HandlerReturned: an overdue handler returned at last; Duration is
 	// how long after its deadline.
 	HandlerReturned = EventKind(engine.HandlerReturned)
+	// TaskInline: a call of an action that may run as a task ran without
+	// one, its answer given at once, because the task store refused the
+	// task (the caller's share, or the store, was full). Name is the
+	// tool's wire name.
+	TaskInline = EventKind(engine.TaskInline)
 )
 
 // String names the kind for logs.
@@ -92,6 +97,8 @@ func (k EventKind) String() string {
 		return "handler_overdue"
 	case HandlerReturned:
 		return "handler_returned"
+	case TaskInline:
+		return "task_inline"
 	}
 	return "unknown"
 }

@@ -14,6 +14,8 @@ var durationBuckets = []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30
 // namespace; their units are the conventions' annotations.
 const (
 	activeRequestsName  = "vurb.server.active_requests"
+	taskInlineName      = "vurb.server.task.inline"
+	taskInlineUnit      = "{call}"
 	activeSessionsName  = "vurb.server.active_sessions"
 	activeRequestsUnit  = "{request}"
 	activeSessionsUnit  = "{session}"
@@ -33,6 +35,9 @@ type instruments struct {
 	activeRequests metric.Int64UpDownCounter
 	// activeSessions is the number of open sessions.
 	activeSessions metric.Int64UpDownCounter
+	// taskInline counts the calls that ran without the task the store
+	// refused them (vurb.TaskInline), by tool.
+	taskInline metric.Int64Counter
 }
 
 func newInstruments(m metric.Meter) (*instruments, error) {
@@ -50,6 +55,10 @@ func newInstruments(m metric.Meter) (*instruments, error) {
 	}
 	if in.activeSessions, err = m.Int64UpDownCounter(activeSessionsName, metric.WithUnit(activeSessionsUnit),
 		metric.WithDescription("Open MCP sessions.")); err != nil {
+		return nil, err
+	}
+	if in.taskInline, err = m.Int64Counter(taskInlineName, metric.WithUnit(taskInlineUnit),
+		metric.WithDescription("Calls that ran without a task because the task store refused one (a caller's share, or the store, full).")); err != nil {
 		return nil, err
 	}
 	return &in, nil

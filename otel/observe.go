@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/vurb-go/vurb"
+	"go.opentelemetry.io/otel/metric"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -15,6 +16,10 @@ import (
 func (in *instrumentation) observe(ctx context.Context, e vurb.Event) {
 	if e.Kind == vurb.ToolRegistered {
 		in.names.register(e.Name)
+		return
+	}
+	if e.Kind == vurb.TaskInline {
+		in.metrics.taskInline.Add(ctx, 1, metric.WithAttributes(semconv.GenAIToolNameKey.String(in.names.tool(e.Name))))
 		return
 	}
 	if e.Kind != vurb.CallFinished {

@@ -256,6 +256,7 @@ func (f *taskFront) start(w http.ResponseWriter, r *http.Request, req *taskReque
 			err := e.start()
 			switch {
 			case errors.Is(err, ErrTaskStoreFull) && !tr.spec.Required:
+				f.s.inline(r.Context(), req.name, call.caller, err)
 				return nil // served synchronously instead: no task, the answer is the call's
 			case errors.Is(err, ErrTaskStoreFull):
 				return storeFull(err)

@@ -22,16 +22,17 @@ import (
 // run ends. The calls of tasks it started run in this process; their state
 // is in the store, where another replica sharing it finds them.
 type taskServer struct {
-	store  TaskStore
-	routes map[string]taskRoute // by wire name
-	ttl    time.Duration
-	poll   time.Duration
-	caps   *capsCache
-	logger *slog.Logger
-	now    func() time.Time
-	sealer *engine.Sealer // tags the task ids (see tasks_id.go)
-	lease    time.Duration // see TaskConfig.Lease
-	retryFor time.Duration // see TaskConfig.RetryFor
+	store    TaskStore
+	routes   map[string]taskRoute // by wire name
+	ttl      time.Duration
+	poll     time.Duration
+	caps     *capsCache
+	logger   *slog.Logger
+	now      func() time.Time
+	sealer   *engine.Sealer // tags the task ids (see tasks_id.go)
+	lease    time.Duration  // see TaskConfig.Lease
+	retryFor time.Duration  // see TaskConfig.RetryFor
+	observer engine.Observer
 
 	running *runningTasks
 	// views, when not nil, give each caller its own view of the routes
@@ -113,7 +114,8 @@ func newTaskServer(t *TaskTable, routes []engine.Route, rt *engine.Runtime, logg
 	return &taskServer{store: cfg.Store, routes: tr, ttl: positive(cfg.TTL, DefaultTaskTTL),
 		poll: positive(cfg.PollInterval, DefaultTaskPollInterval), caps: &capsCache{}, logger: logger,
 		now: time.Now, running: t.running, sealer: rt.Sealer,
-		lease: positive(cfg.Lease, DefaultTaskLease), retryFor: positive(cfg.RetryFor, DefaultTaskRetryFor)}
+		lease: positive(cfg.Lease, DefaultTaskLease), retryFor: positive(cfg.RetryFor, DefaultTaskRetryFor),
+		observer: rt.Observer}
 }
 
 func positive(d, otherwise time.Duration) time.Duration {
@@ -251,7 +253,7 @@ func (s *taskServer) newRecord(call *taskCall, spec TaskSpec) *TaskRecord {
 	ttl := positive(spec.TTL, s.ttl)
 	return &TaskRecord{ID: newTaskID(s.sealer, now.Add(ttl), call.owner), Owner: call.owner, Caller: call.caller, Status: TaskWorking, CreatedAt: now, UpdatedAt: now,
 		LeaseUntil: now.Add(s.lease),
-		TTL: positive(spec.TTL, s.ttl), PollInterval: positive(spec.Poll, s.poll),
+		TTL:        positive(spec.TTL, s.ttl), PollInterval: positive(spec.Poll, s.poll),
 		Tool: call.tool, Arguments: call.args, Version: call.version, Capabilities: call.caps,
 		Answers: call.answers, RequestState: call.state}
 }

@@ -87,6 +87,7 @@ const (
 	CacheInvalidated
 	HandlerOverdue
 	HandlerReturned
+	TaskInline
 )
 
 // Outcome classifies how a call ended.
