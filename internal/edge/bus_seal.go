@@ -89,7 +89,7 @@ func (s *busSealer) open(data []byte) (*busMessage, error) {
 			break
 		}
 	}
-	if plain == nil || len(plain) < 8 {
+	if len(plain) < 8 {
 		return nil, errBusForged
 	}
 	sent := int64(binary.BigEndian.Uint64(plain))
