@@ -1,6 +1,8 @@
 package vurbotel
 
 import (
+	"sync"
+
 	"github.com/vurb-go/vurb"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/metric"
@@ -62,11 +64,34 @@ func newInstrumentation(cfg config) *instrumentation {
 // requestState is what the observer learns of a tool call for the
 // middleware that started its span: vurb's outcome and the action's key.
 // The observer writes it on the call's goroutine before the call answers;
-// the middleware reads it once the call has answered.
+// the middleware reads it once the call has answered. A call that
+// outlives its request (a task's, which runs on after the request
+// answered with the task) reports into a state the middleware has taken
+// already: what it learns then is dropped, under the lock.
 type requestState struct {
+	mu        sync.Mutex
+	taken     bool
 	outcome   vurb.Outcome
 	key       string
 	requestID string
+}
+
+// learn records a call's outcome, unless the request has ended.
+func (s *requestState) learn(outcome vurb.Outcome, key, requestID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.taken {
+		s.outcome, s.key, s.requestID = outcome, key, requestID
+	}
+}
+
+// take returns what was learnt, for the request's end; nothing learnt
+// later reaches it.
+func (s *requestState) take() *requestState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.taken = true
+	return &requestState{outcome: s.outcome, key: s.key, requestID: s.requestID}
 }
 
 type requestStateKey struct{}

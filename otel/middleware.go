@@ -44,10 +44,11 @@ func (in *instrumentation) middleware(next mcp.MethodHandler) mcp.MethodHandler 
 			span.SetName(info.spanName(in.cfg.resourceURI))
 			span.SetAttributes(kv...)
 		}
-		end := classify(state.outcome, res, err)
-		finishSpan(span, state, end)
+		learnt := state.take()
+		end := classify(learnt.outcome, res, err)
+		finishSpan(span, learnt, end)
 		if in.metrics.duration.Enabled(ctx) {
-			in.metrics.duration.RecordSet(ctx, time.Since(start).Seconds(), in.sets.metricSet(&info, state.key, end.errorType))
+			in.metrics.duration.RecordSet(ctx, time.Since(start).Seconds(), in.sets.metricSet(&info, learnt.key, end.errorType))
 		}
 		if method == methodInitialize && err == nil {
 			in.sessions.opened(req.GetSession(), info.protocol)

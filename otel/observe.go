@@ -29,7 +29,7 @@ func (in *instrumentation) observe(ctx context.Context, e vurb.Event) {
 	// though its ctx carries the served request's state.
 	if vurb.CallFrom(ctx) == nil {
 		if state, ok := ctx.Value(requestStateKey{}).(*requestState); ok {
-			state.outcome, state.key, state.requestID = e.Outcome, e.Key, e.RequestID
+			state.learn(e.Outcome, e.Key, e.RequestID)
 			return
 		}
 	}
