@@ -70,6 +70,10 @@
 // reclaims a task by the clock of its shard, and the record expires by
 // the clock of its own.
 //
+// The tests run every store through a single Redis, a Redis Cluster of
+// three masters (redis.NewClusterClient) and a Sentinel set-up
+// (redis.NewFailoverClient), across a failover.
+//
 // # Sessions
 //
 // A session is one JSON value (vurb.SessionRecord) whose key expires at
