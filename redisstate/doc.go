@@ -25,28 +25,54 @@
 //
 // # Tasks
 //
-// A task is one JSON value (vurb.TaskRecord as it encodes), whose key
-// expires at the record's Expires time: Redis drops it, and Get and Update
-// no longer find it (vurb.ErrTaskNotFound). The store is bounded as
-// vurb.MemoryTaskStore is, in tasks and in bytes (of JSON), in all and per
-// caller (TaskRecord.Caller), and refuses a task beyond a bound with
-// vurb.ErrTaskStoreFull rather than drop a live one early: one caller
-// filling its share refuses nobody but itself. Create and the write of an
-// Update are each one Lua script, which checks and counts the bounds
-// atomically for every replica at once; the space of expired tasks is
-// reclaimed by the next Create. Update reads the record, runs its function
-// on a copy in the replica, and writes the result only if no other write
-// came in between (a revision the script compares); otherwise it reads
-// again and retries, a bounded number of times, so two replicas never lose
-// each other's changes.
+// A task is one JSON value (vurb.TaskRecord as it encodes) behind its
+// revision, whose key expires at the record's Expires time: Redis drops
+// it, and Get and Update no longer find it (vurb.ErrTaskNotFound). The
+// store is bounded as vurb.MemoryTaskStore is, in tasks and in bytes (of
+// JSON), in all and per caller (TaskRecord.Caller), and refuses a task
+// beyond a bound with vurb.ErrTaskStoreFull rather than drop a live one
+// early: one caller filling its share refuses nobody but itself.
+//
+// The records carry no hash tag, so on a Redis Cluster they spread over
+// the shards; the bookkeeping of the bounds (the ids by expiry, each
+// task's size and caller, the counts per caller and in all) shares one
+// hash tag ({tasks}), so that one Lua script counts and checks the bounds
+// atomically for every replica at once. A script cannot touch a record
+// and the bookkeeping together on a cluster, so each change takes the
+// bookkeeping first, then the record, and the order keeps the bounds:
+//
+//   - Create is two round trips: the script counts the task (or refuses
+//     it), then the record is written. A replica that dies, or a Redis
+//     that fails, between the two leaves the task counted and no record:
+//     the bounds refuse a little early until the task would have expired,
+//     and never let too much in.
+//   - Get is one round trip: the record.
+//   - Update reads the record and its revision (one round trip), runs its
+//     function on a copy in the replica, and writes the result with a
+//     script on the record alone that compares the revision (one more);
+//     if another write came in between, it reads again and retries, a
+//     bounded number of times, so two replicas never lose each other's
+//     changes. When the record grows or lives longer, a script first has
+//     the bookkeeping count it so (one round trip more, which may refuse
+//     it). What a task counts never shrinks while it lives, so a record
+//     is never larger than what is counted for it, whichever of two
+//     concurrent updates wins; a record that shrinks is counted at the
+//     most it held until it expires.
+//
+// Every script that touches the bookkeeping first reclaims the space of
+// tasks expired by Redis's clock, and sets its keys to expire with the
+// latest task: every key of the store expires, and a store left idle
+// leaves nothing in Redis.
 //
 // A record's expiry is its Expires time, set by the clock of the replica
-// that created it and kept by the clock of Redis: keep the clocks in step
-// (NTP), as for any TTL a client sets.
+// that created it and kept by the clocks of Redis: keep the clocks in
+// step (NTP), as for any TTL a client sets. On a cluster the bookkeeping
+// reclaims a task by the clock of its shard, and the record expires by
+// the clock of its own.
 //
-// Every key of the task store shares one hash tag ({tasks}), since the
-// bounds are counted over all tasks in one script: on a Redis Cluster they
-// live on one shard.
+// The tests run every store through a single Redis, a Redis Cluster of
+// three masters (redis.NewClusterClient) and a Sentinel set-up
+// (redis.NewFailoverClient), across a failover.
 //
 // # Sessions
 //

@@ -1,12 +1,12 @@
 package redisstate
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -42,12 +42,15 @@ func newTaskStore(client redis.UniversalClient, c config) *TaskStore {
 	return &TaskStore{client: client, config: c}
 }
 
-// key returns the key named by suffix under the store's hash tag.
-func (s *TaskStore) key(suffix string) string { return s.prefix + "{tasks}:" + suffix }
+// recordKey is the key of the task id's record: without a hash tag, so
+// that records spread over a cluster's shards.
+func (s *TaskStore) recordKey(id string) string { return s.prefix + "task:" + id }
 
-// keys are a script's KEYS for the task id.
-func (s *TaskStore) keys(id string) []string {
-	return []string{s.key("t:" + id), s.key("idx"), s.key("meta"), s.key("callers"), s.key("cbytes"), s.key("bytes")}
+// books are the keys of the bookkeeping, under the store's hash tag, as
+// the scripts' KEYS: one slot, so that one script counts the bounds.
+func (s *TaskStore) books() []string {
+	tag := s.prefix + "{tasks}:"
+	return []string{tag + "idx", tag + "meta", tag + "callers", tag + "cbytes", tag + "bytes"}
 }
 
 // limits are the bounds, as the scripts' last four ARGV.
@@ -55,10 +58,14 @@ func (s *TaskStore) limits() []any {
 	return []any{s.maxTasks, s.maxBytes, s.perCaller, s.perCallerBytes}
 }
 
-// Create adds t, whose ID is new, in one round trip: once it returns nil,
-// Get finds t on every replica. It returns an error wrapping
-// vurb.ErrTaskStoreFull when t would pass a bound of the store or of its
-// caller's share, after reclaiming the space of expired tasks.
+// Create adds t, whose ID is new, in two round trips: the bookkeeping
+// counts it (one script, which refuses it past a bound), then its record
+// is written. Once it returns nil, Get finds t on every replica. It
+// returns an error wrapping vurb.ErrTaskStoreFull when t would pass a
+// bound of the store or of its caller's share, after reclaiming the space
+// of expired tasks. A Create that fails after the first step leaves t
+// counted until it would have expired: the bounds may refuse a little
+// early then, never let too much in.
 func (s *TaskStore) Create(ctx context.Context, t *vurb.TaskRecord) error {
 	data, err := json.Marshal(t)
 	if err != nil {
@@ -66,32 +73,38 @@ func (s *TaskStore) Create(ctx context.Context, t *vurb.TaskRecord) error {
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	args := append([]any{t.ID, data, len(data), t.Caller, t.Expires().UnixMilli()}, s.limits()...)
-	res, err := createTask.Run(ctx, s.client, s.keys(t.ID), args...).Slice()
+	exp := t.Expires().UnixMilli()
+	args := append([]any{t.ID, len(data), t.Caller, exp}, s.limits()...)
+	res, err := reserveTask.Run(ctx, s.client, s.books(), args...).Slice()
 	if err != nil {
 		return s.failed(fmt.Sprintf("create task %q", t.ID), err)
 	}
 	switch answer(res) {
 	case "ok":
+	case "past":
 		return nil
 	case "dup":
 		return fmt.Errorf("redisstate: task %q exists already", t.ID)
 	case "full":
 		return full(res)
+	default:
+		return fmt.Errorf("redisstate: create task %q: the script answered %v", t.ID, res)
 	}
-	return fmt.Errorf("redisstate: create task %q: the script answered %v", t.ID, res)
+	value := append([]byte("1:"), data...)
+	if err := s.client.SetArgs(ctx, s.recordKey(t.ID), value, redis.SetArgs{ExpireAt: time.UnixMilli(exp)}).Err(); err != nil {
+		return s.failed(fmt.Sprintf("create task %q", t.ID), err)
+	}
+	return nil
 }
 
 // Get returns the task id as last written by any replica, or an error
-// wrapping vurb.ErrTaskNotFound when there is none or it has expired.
+// wrapping vurb.ErrTaskNotFound when there is none or it has expired. It
+// costs one round trip.
 func (s *TaskStore) Get(ctx context.Context, id string) (*vurb.TaskRecord, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	data, err := s.client.Get(ctx, s.key("t:"+id)).Bytes()
-	if err != nil {
-		return nil, s.readError(id, err)
-	}
-	return decodeTask(id, data)
+	t, _, err := s.read(ctx, id)
+	return t, err
 }
 
 // Update changes the task id atomically across replicas: fn gets a copy
@@ -122,7 +135,9 @@ func (s *TaskStore) Update(ctx context.Context, id string, fn func(*vurb.TaskRec
 }
 
 // tryUpdate is one attempt of Update: done is false when another write
-// came in between the read and the write.
+// came in between the read and the write. It costs two round trips (read,
+// write), and one more, before the write, when the task grows or lives
+// longer, for the bookkeeping to count it (and maybe refuse).
 func (s *TaskStore) tryUpdate(ctx context.Context, id string, fn func(*vurb.TaskRecord) error) (_ *vurb.TaskRecord, done bool, _ error) {
 	old, rev, err := s.read(ctx, id)
 	if err != nil {
@@ -137,42 +152,68 @@ func (s *TaskStore) tryUpdate(ctx context.Context, id string, fn func(*vurb.Task
 	if err != nil {
 		return nil, false, fmt.Errorf("redisstate: update task %q: %w", id, err)
 	}
-	args := append([]any{id, data, len(data), rev, t.Expires().UnixMilli()}, s.limits()...)
-	res, err := updateTask.Run(ctx, s.client, s.keys(id), args...).Slice()
+	exp := t.Expires().UnixMilli()
+	if len(data) > rev.size || exp > old.Expires().UnixMilli() {
+		if err := s.grow(ctx, id, len(data), exp); err != nil {
+			return nil, false, err
+		}
+	}
+	res, err := writeTask.Run(ctx, s.client, []string{s.recordKey(id)}, rev.n, data, exp).Text()
 	if err != nil {
 		return nil, false, s.failed(fmt.Sprintf("update task %q", id), err)
 	}
-	switch answer(res) {
+	switch res {
 	case "ok":
 		return t, true, nil
 	case "conflict":
 		return nil, false, nil
 	case "gone":
 		return nil, false, fmt.Errorf("%w: %q", vurb.ErrTaskNotFound, id)
-	case "full":
-		return nil, false, full(res)
 	}
 	return nil, false, fmt.Errorf("redisstate: update task %q: the script answered %v", id, res)
 }
 
-// read returns the task id and its revision, read together in one
-// transaction (one round trip).
-func (s *TaskStore) read(ctx context.Context, id string) (*vurb.TaskRecord, string, error) {
-	var rec *redis.StringCmd
-	var rev *redis.StringCmd
-	_, err := s.client.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		rec = p.Get(ctx, s.key("t:"+id))
-		rev = p.HGet(ctx, s.key("meta"), id)
+// grow has the bookkeeping count the task id at size bytes, expiring at
+// exp (Unix ms), before a write makes it so.
+func (s *TaskStore) grow(ctx context.Context, id string, size int, exp int64) error {
+	args := append([]any{id, size, exp}, s.limits()...)
+	res, err := growTask.Run(ctx, s.client, s.books(), args...).Slice()
+	if err != nil {
+		return s.failed(fmt.Sprintf("update task %q", id), err)
+	}
+	switch answer(res) {
+	case "ok":
 		return nil
-	})
-	if err != nil {
-		return nil, "", s.readError(id, err)
+	case "gone":
+		return fmt.Errorf("%w: %q", vurb.ErrTaskNotFound, id)
+	case "full":
+		return full(res)
 	}
-	t, err := decodeTask(id, []byte(rec.Val()))
+	return fmt.Errorf("redisstate: update task %q: the script answered %v", id, res)
+}
+
+// stored is what a record's value says beside the task: its revision,
+// and the size of its JSON.
+type stored struct {
+	n    string
+	size int
+}
+
+// read returns the task id and its revision, in one round trip.
+func (s *TaskStore) read(ctx context.Context, id string) (*vurb.TaskRecord, stored, error) {
+	value, err := s.client.Get(ctx, s.recordKey(id)).Bytes()
 	if err != nil {
-		return nil, "", err
+		return nil, stored{}, s.readError(id, err)
 	}
-	return t, revision(rev.Val()), nil
+	n, data, ok := bytes.Cut(value, []byte(":"))
+	if !ok {
+		return nil, stored{}, fmt.Errorf("redisstate: task %q: the stored record has no revision", id)
+	}
+	t, err := decodeTask(id, data)
+	if err != nil {
+		return nil, stored{}, err
+	}
+	return t, stored{n: string(n), size: len(data)}, nil
 }
 
 // readError is the error of a read of the task id that failed with err.
@@ -194,13 +235,6 @@ func decodeTask(id string, data []byte) (*vurb.TaskRecord, error) {
 		return nil, fmt.Errorf("%w: task %q has expired", vurb.ErrTaskNotFound, id)
 	}
 	return &t, nil
-}
-
-// revision is the revision in a line of the meta hash,
-// "<revision>:<bytes>:<caller>".
-func revision(meta string) string {
-	rev, _, _ := strings.Cut(meta, ":")
-	return rev
 }
 
 // answer is the first word of a script's answer.

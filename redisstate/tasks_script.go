@@ -2,25 +2,29 @@ package redisstate
 
 import "github.com/redis/go-redis/v9"
 
-// The task store's keys, after the prefix, all under one hash tag so that
-// a script may touch them together on a cluster:
+// The task store's keys, after the prefix. A record's key has no hash tag,
+// so records spread over a cluster's shards; the bookkeeping shares one
+// ({tasks}), so that one script counts the bounds atomically:
 //
-//	{tasks}:t:<id>   the record's JSON, expiring at its Expires time
-//	{tasks}:idx      sorted set of live ids, scored by expiry (Unix ms)
-//	{tasks}:meta     hash id -> "<revision>:<bytes>:<caller>"
-//	{tasks}:callers  hash caller -> tasks held
-//	{tasks}:cbytes   hash caller -> bytes held
-//	{tasks}:bytes    bytes held in all
+//	task:<id>         the record, "<revision>:<JSON>", expiring at its Expires time
+//	{tasks}:idx       sorted set of live ids, scored by expiry (Unix ms)
+//	{tasks}:meta      hash id -> "<bytes>:<caller>", the bytes reserved
+//	{tasks}:callers   hash caller -> tasks held
+//	{tasks}:cbytes    hash caller -> bytes held
+//	{tasks}:bytes     bytes held in all
 //
-// The record's key goes by itself when it expires; its line in idx, meta
+// A record's key goes by itself when it expires; its line in idx, meta
 // and the counts stays until a script reclaims it, which is why meta
-// holds the caller and the size: the record is gone by then.
+// holds the caller and the size: the record is gone by then. Every
+// script that touches the bookkeeping reclaims what has expired and sets
+// the five keys to expire with the latest task, so a store left idle
+// leaves nothing behind.
 const taskScriptLib = `
-local idx, meta, callers, cbytes, total = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local idx, meta, callers, cbytes, total = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 
 local function parse(m)
-  local rev, size, caller = string.match(m, '^(%d+):(%d+):(.*)$')
-  return rev, tonumber(size), caller
+  local size, caller = string.match(m, '^(%d+):(.*)$')
+  return tonumber(size), caller
 end
 
 -- account adds n tasks and size bytes to caller's and the store's counts;
@@ -41,7 +45,7 @@ local function reclaim(now, limit)
   for _, id in ipairs(ids) do
     local m = redis.call('HGET', meta, id)
     if m then
-      local _, size, caller = parse(m)
+      local size, caller = parse(m)
       account(caller, -1, -size)
       redis.call('HDEL', meta, id)
     end
@@ -52,26 +56,38 @@ end
 
 -- fits reports whether caller may add n tasks and size bytes, and what
 -- caller holds.
-local function fits(caller, n, size)
+local function fits(caller, n, size, lim)
   local ct = tonumber(redis.call('HGET', callers, caller) or '0')
   local cb = tonumber(redis.call('HGET', cbytes, caller) or '0')
-  local ok = redis.call('ZCARD', idx) + n <= tonumber(ARGV[6])
-    and tonumber(redis.call('GET', total) or '0') + size <= tonumber(ARGV[7])
-    and ct + n <= tonumber(ARGV[8]) and cb + size <= tonumber(ARGV[9])
-  local share = ct + n > tonumber(ARGV[8]) or cb + size > tonumber(ARGV[9])
+  local ok = redis.call('ZCARD', idx) + n <= tonumber(ARGV[lim])
+    and tonumber(redis.call('GET', total) or '0') + size <= tonumber(ARGV[lim + 1])
+    and ct + n <= tonumber(ARGV[lim + 2]) and cb + size <= tonumber(ARGV[lim + 3])
+  local share = ct + n > tonumber(ARGV[lim + 2]) or cb + size > tonumber(ARGV[lim + 3])
   return ok, share, ct, cb
 end
 
 -- room reclaims expired tasks until caller may add n tasks and size
--- bytes; a refusal says whether caller's own share is what is full.
-local function room(now, caller, n, size)
-  reclaim(now, 64)
-  local ok, share, ct, cb = fits(caller, n, size)
+-- bytes; a refusal says whether caller's own share is what is full. The
+-- bounds are ARGV[lim] to ARGV[lim + 3].
+local function room(now, caller, n, size, lim)
+  local ok, share, ct, cb = fits(caller, n, size, lim)
   if not ok and reclaim(now, 1000000) > 0 then
-    ok, share, ct, cb = fits(caller, n, size)
+    ok, share, ct, cb = fits(caller, n, size, lim)
   end
   if ok then return nil end
   return {'full', share and 1 or 0, ct, cb}
+end
+
+-- keep sets the bookkeeping to expire with the latest task.
+local function keep()
+  local last = redis.call('ZRANGE', idx, -1, -1, 'WITHSCORES')
+  if #last == 0 then
+    redis.call('DEL', idx, meta, callers, cbytes, total)
+    return
+  end
+  for _, k in ipairs({idx, meta, callers, cbytes, total}) do
+    redis.call('PEXPIREAT', k, last[2])
+  end
 end
 
 local function now()
@@ -80,49 +96,67 @@ local function now()
 end
 `
 
-// createTask adds a task unless its id is taken or it does not fit.
+// reserveTask counts a new task in the bookkeeping, unless its id is
+// taken or it does not fit; the record is written after it answers ok.
 //
-// KEYS: record, idx, meta, callers, cbytes, bytes.
-// ARGV: id, JSON, bytes, caller, expiry (Unix ms), max tasks, max bytes,
+// KEYS: idx, meta, callers, cbytes, bytes.
+// ARGV: id, bytes, caller, expiry (Unix ms), max tasks, max bytes,
 // tasks per caller, bytes per caller.
-// Answers {"ok"}, {"dup"} or {"full", share, tasks, bytes}.
-var createTask = redis.NewScript(taskScriptLib + `
-local id, size, caller, exp = ARGV[1], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
-if redis.call('HEXISTS', meta, id) == 1 or redis.call('EXISTS', KEYS[1]) == 1 then
-  return {'dup'}
-end
+// Answers {"ok"}, {"past"} (expired already: nothing to keep), {"dup"}
+// or {"full", share, tasks, bytes}.
+var reserveTask = redis.NewScript(taskScriptLib + `
+local id, size, caller, exp = ARGV[1], tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
 local t = now()
-if exp <= t then return {'ok'} end -- expired already: nothing to keep
-local full = room(t, caller, 1, size)
+reclaim(t, 64)
+if redis.call('HEXISTS', meta, id) == 1 then return {'dup'} end
+if exp <= t then return {'past'} end
+local full = room(t, caller, 1, size, 5)
 if full then return full end
-redis.call('SET', KEYS[1], ARGV[2], 'PXAT', exp)
 redis.call('ZADD', idx, exp, id)
-redis.call('HSET', meta, id, '1:' .. size .. ':' .. caller)
+redis.call('HSET', meta, id, size .. ':' .. caller)
 account(caller, 1, size)
+keep()
 return {'ok'}
 `)
 
-// updateTask replaces a task's JSON if its revision is still the one the
-// caller read, and the growth fits the bounds.
+// growTask raises what a task reserves to bytes and its expiry to
+// expiry, when they are more, if the growth fits; what a task reserves
+// never shrinks while it lives, so a record is never larger than what its
+// bookkeeping counts, whichever of two concurrent updates wins.
 //
-// KEYS: record, idx, meta, callers, cbytes, bytes.
-// ARGV: id, JSON, bytes, revision read, expiry (Unix ms), max tasks,
-// max bytes, tasks per caller, bytes per caller.
-// Answers {"ok"}, {"gone"}, {"conflict"} or {"full", share, tasks, bytes}.
-var updateTask = redis.NewScript(taskScriptLib + `
-local id, size, read, exp = ARGV[1], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
+// KEYS: idx, meta, callers, cbytes, bytes.
+// ARGV: id, bytes, expiry (Unix ms), max tasks, max bytes, tasks per
+// caller, bytes per caller.
+// Answers {"ok"}, {"gone"} or {"full", share, tasks, bytes}.
+var growTask = redis.NewScript(taskScriptLib + `
+local id, size, exp = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local t = now()
+reclaim(t, 64)
 local m = redis.call('HGET', meta, id)
-if not m or redis.call('EXISTS', KEYS[1]) == 0 then return {'gone'} end
-local rev, old, caller = parse(m)
-if rev ~= read then return {'conflict'} end
-local grown = size - old
-if grown > 0 then
-  local full = room(now(), caller, 0, grown)
+if not m then return {'gone'} end
+local old, caller = parse(m)
+if size > old then
+  local full = room(t, caller, 0, size - old, 4)
   if full then return full end
+  redis.call('HSET', meta, id, size .. ':' .. caller)
+  account(caller, 0, size - old)
 end
-redis.call('SET', KEYS[1], ARGV[2], 'PXAT', exp)
-redis.call('ZADD', idx, exp, id)
-redis.call('HSET', meta, id, (tonumber(rev) + 1) .. ':' .. size .. ':' .. caller)
-account(caller, 0, grown)
+redis.call('ZADD', idx, 'XX', 'GT', exp, id)
+keep()
 return {'ok'}
+`)
+
+// writeTask replaces a task's record if its revision is still the one
+// the caller read.
+//
+// KEYS: record.
+// ARGV: revision read, JSON, expiry (Unix ms).
+// Answers "ok", "gone" or "conflict".
+var writeTask = redis.NewScript(`
+local v = redis.call('GET', KEYS[1])
+if not v then return 'gone' end
+local rev = string.match(v, '^(%d+):')
+if rev ~= ARGV[1] then return 'conflict' end
+redis.call('SET', KEYS[1], (tonumber(rev) + 1) .. ':' .. ARGV[2], 'PXAT', ARGV[3])
+return 'ok'
 `)

@@ -91,14 +91,14 @@ func TestTaskExpires(t *testing.T) {
 	s := redisstate.New(rdb).Tasks()
 	rec := record("alice", 300*time.Millisecond)
 	is.NoErr(s.Create(ctx, rec))
-	ttl, err := rdb.PTTL(ctx, redisstate.DefaultPrefix+"{tasks}:t:"+rec.ID).Result()
+	ttl, err := rdb.PTTL(ctx, redisstate.DefaultPrefix+"task:"+rec.ID).Result()
 	is.NoErr(err)
 	if ttl <= 200*time.Millisecond || ttl > 300*time.Millisecond {
 		t.Fatalf("the record's key expires in %v; want the 300 ms left of its TTL", ttl)
 	}
 	_, err = s.Update(ctx, rec.ID, func(t *vurb.TaskRecord) error { t.StatusMessage = "half way"; return nil })
 	is.NoErr(err)
-	ttl, err = rdb.PTTL(ctx, redisstate.DefaultPrefix+"{tasks}:t:"+rec.ID).Result()
+	ttl, err = rdb.PTTL(ctx, redisstate.DefaultPrefix+"task:"+rec.ID).Result()
 	is.NoErr(err)
 	is.True(ttl > 0 && ttl <= 300*time.Millisecond) // an update keeps the expiry
 
@@ -233,4 +233,33 @@ func TestTaskConcurrentUpdatesOnTwoReplicas(t *testing.T) {
 	got, err := replicas[1].Get(ctx, rec.ID)
 	is.NoErr(err)
 	is.Equal(len(got.Answers), goroutines*updates)
+}
+
+// Every key the task store writes expires: a record at its task's
+// expiry, the bookkeeping with the latest task, so a store left idle
+// leaves nothing in Redis, with no later Create needed to clear it.
+func TestTaskKeysAllExpire(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	rdb := startRedis(t).client(t)
+	s := redisstate.New(rdb).Tasks()
+	short, long := record("alice", 200*time.Millisecond), record("bob", 400*time.Millisecond)
+	is.NoErr(s.Create(ctx, short))
+	is.NoErr(s.Create(ctx, long))
+	_, err := s.Update(ctx, long.ID, func(t *vurb.TaskRecord) error { t.StatusMessage = "grown"; return nil })
+	is.NoErr(err)
+	keys, err := rdb.Keys(ctx, "*").Result()
+	is.NoErr(err)
+	is.True(len(keys) >= 6) // two records and the bookkeeping
+	for _, k := range keys {
+		ttl, err := rdb.PTTL(ctx, k).Result()
+		is.NoErr(err)
+		if ttl <= 0 || ttl > 400*time.Millisecond {
+			t.Errorf("key %q expires in %v; want within the latest task's 400 ms", k, ttl)
+		}
+	}
+	time.Sleep(450 * time.Millisecond)
+	keys, err = rdb.Keys(ctx, "*").Result()
+	is.NoErr(err)
+	is.Equal(keys, []string{})
 }

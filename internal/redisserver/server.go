@@ -25,18 +25,15 @@ type Server struct {
 	// Addr is where it listens, host:port.
 	Addr string
 	cmd  *exec.Cmd
+	// args are redis-server's arguments for the port it listens on.
+	args func(port string) []string
 }
 
 // Start starts a redis-server of the test's own, stopped at the test's
 // end; without the binary it skips the test, or fails it when CI is set.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("redis-server not found; CI must run these tests: apt-get install redis-server")
-		}
-		t.Skip("redis-server not found: install it (apt-get install redis-server) to run this test; with CI set it fails instead")
-	}
+	need(t, "redis-server")
 	srv, err := Launch()
 	if err != nil {
 		t.Fatal(err)
@@ -47,14 +44,23 @@ func Start(t testing.TB) *Server {
 
 // Launch starts redis-server on a free port and waits until it answers
 // PING. A port taken between the check and the start is retried.
-func Launch() (*Server, error) {
+func Launch() (*Server, error) { return launch(plain) }
+
+// plain are the arguments of a redis-server that keeps nothing on disk.
+func plain(port string) []string {
+	return []string{"--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--loglevel", "warning"}
+}
+
+// launch starts redis-server with args on a free port and waits until it
+// answers PING. A port taken between the check and the start is retried.
+func launch(args func(port string) []string) (*Server, error) {
 	var last error
 	for range 5 {
 		port, err := freePort()
 		if err != nil {
 			return nil, err
 		}
-		srv := &Server{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port))}
+		srv := &Server{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), args: args}
 		if last = srv.start(); last == nil {
 			return srv, nil
 		}
@@ -66,8 +72,7 @@ func Launch() (*Server, error) {
 // answers PING.
 func (s *Server) start() error {
 	_, port, _ := net.SplitHostPort(s.Addr)
-	s.cmd = exec.Command("redis-server", "--port", port, "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--loglevel", "warning")
+	s.cmd = exec.Command("redis-server", s.args(port)...)
 	if err := s.cmd.Start(); err != nil {
 		return fmt.Errorf("start redis-server: %w", err)
 	}
@@ -99,6 +104,19 @@ func (s *Server) Stop() {
 
 // Signal sends sig to the server (SIGSTOP hangs it, SIGCONT resumes it).
 func (s *Server) Signal(sig os.Signal) error { return s.cmd.Process.Signal(sig) }
+
+// need skips the test without the binaries, or fails it when CI is set.
+func need(t testing.TB, binaries ...string) {
+	t.Helper()
+	for _, b := range binaries {
+		if _, err := exec.LookPath(b); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatal(b + " not found; CI must run these tests: apt-get install redis-server redis-tools")
+			}
+			t.Skip(b + " not found: install it (apt-get install redis-server redis-tools) to run this test; with CI set it fails instead")
+		}
+	}
+}
 
 func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
