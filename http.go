@@ -231,8 +231,11 @@ func MaxSessions(n int) ServeOption { return WithMaxSessions(n) }
 // caller's next initialize gets 429 Too Many Requests, and nobody else's.
 // A caller is the subject of its verified token, else the host it connects
 // from (its /64 over IPv6), as PerCaller keys it: never a value the client
-// writes. At WithMaxSessions, the session idle the longest makes room for a
-// new one.
+// writes (see WithTrustedProxies behind a reverse proxy). At
+// WithMaxSessions, the session idle the longest makes room for a new one.
+// With a shared session store (WithReplicas) the share holds over every
+// replica: past it, the caller's session saved least recently ends on all
+// of them.
 func WithMaxSessionsPerCaller(n int) ServeOption {
 	return edge.MaxSessionsPerCaller(n)
 }
