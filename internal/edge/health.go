@@ -110,8 +110,8 @@ func (s *storeHealth) reported() bool {
 	return !s.at.IsZero()
 }
 
-// state is the last finding, and whether it is recent: no older than
-// two of the tables' probe periods.
+// state is the last finding, and whether it is recent: the tables'
+// probes report every storeProbeEvery; half a period more is their lag.
 func (s *storeHealth) state(now time.Time) (state string, fresh bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -123,7 +123,7 @@ func (s *storeHealth) state(now time.Time) (state string, fresh bool) {
 	default:
 		state = healthStoreDown
 	}
-	return state, now.Sub(s.at) <= 2*storeProbeEvery
+	return state, now.Sub(s.at) <= storeProbeEvery*3/2
 }
 
 // startProbe claims the health answers' own probe, if none is under way.
