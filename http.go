@@ -26,15 +26,21 @@ import (
 // body read and each write per request instead, with an
 // http.ResponseController, as ListenAndServe does (see WithBodyReadTimeout and
 // WithWriteTimeout); without that, a client that trickles its body or stops
-// reading holds its connection for good.
+// reading holds its connection for good. On SIGTERM, stop the server with
+// Shutdown, not srv.Shutdown alone, which would wait for event streams that
+// never go idle and leave the app's tasks unwaited; mount HealthHandler
+// for the balancer's checks.
 func (a *App) HTTPHandler(opts ...ServeOption) http.Handler {
 	return a.site().HTTPHandler(opts...)
 }
 
-// ListenAndServe serves the app over streamable HTTP at http://addr/mcp
-// until ctx is cancelled. Then it stops accepting connections, lets calls
-// already accepted finish and answer (for up to the WithShutdownGrace period),
-// closes what remains and returns nil. Any other failure is returned.
+// ListenAndServe serves the app over streamable HTTP at http://addr/mcp,
+// and its liveness and readiness at /livez and /readyz (HealthHandler),
+// until ctx is cancelled. Then it drains the app as Shutdown does, within
+// the WithShutdownGrace period: readiness turns off, it stops accepting
+// connections, lets calls already accepted finish and answer, closes the
+// sessions, waits for the running tasks, cuts what remains when the grace
+// ends, and returns nil. Any other failure is returned.
 func (a *App) ListenAndServe(ctx context.Context, addr string, opts ...ServeOption) error {
 	return a.site().ListenAndServe(ctx, addr, opts...)
 }
@@ -354,8 +360,9 @@ func NoFastLane() ServeOption { return WithFastLane(false) }
 // after its context is cancelled.
 const DefaultShutdownGrace = edge.DefaultShutdownGrace
 
-// WithShutdownGrace sets how long ListenAndServe waits for in-flight calls when
-// it stops (default DefaultShutdownGrace). A handler that ignores its
+// WithShutdownGrace sets how long ListenAndServe waits for in-flight calls
+// and running tasks when it stops (default DefaultShutdownGrace); behind
+// your own http.Server, the context given to Shutdown bounds it. A handler that ignores its
 // context and outlives its deadline on HTTP has had its call answered with
 // the timeout, but it still holds its request, so the grace waits for it
 // as for any call in flight; when the grace ends it is cut, and its

@@ -61,6 +61,7 @@ var readmeImports = map[string]string{
 	"atomic":     "sync/atomic",
 	"signal":     "os/signal",
 	"strings":    "strings",
+	"syscall":    "syscall",
 	"testing":    "testing",
 	"time":       "time",
 	"auth":       "github.com/modelcontextprotocol/go-sdk/auth",

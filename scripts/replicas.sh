@@ -13,7 +13,7 @@
 # -redis redis://127.0.0.1:PORT, hence tasks and handshake-era sessions in
 # redisstate and one request-state key derived from that URL, for tests
 # only), and HAProxy in front of them: `balance roundrobin`, `option
-# httpchk` on each replica's /healthz, no affinity of any kind (no cookie,
+# httpchk` on each replica's /readyz (vurb's readiness), no affinity of any kind (no cookie,
 # no stick table, no prefer-last-server), so that every request may land
 # on another replica. Then it runs scripts/conformance.sh against
 # HAProxy's URL (CONFORMANCE_URL): the 2026-07-28 and 2025-11-25
@@ -191,7 +191,7 @@ servers=""
 for i in $(seq 1 "$REPLICAS"); do
 	port="$(free_port)"
 	start "replica$i" "$WORK/conformance" -http "$HOST:$port" -redis "redis://$HOST:$REDIS_PORT"
-	wait_for "replica$i" "$LAST_PID" http_ok "http://$HOST:$port/healthz"
+	wait_for "replica$i" "$LAST_PID" http_ok "http://$HOST:$port/readyz"
 	log "replica $i at http://$HOST:$port/mcp (pid $LAST_PID)"
 	servers+="	server r$i $HOST:$port check inter 1s fall 2 rise 1"$'\n'
 done
@@ -205,7 +205,7 @@ BIND="$HOST:$LB_PORT" SERVERS="$servers" awk \
 "$HAPROXY" -c -q -f "$WORK/haproxy.cfg" || die "haproxy refused its config:"$'\n'"$(cat "$WORK/haproxy.cfg")"
 start haproxy "$HAPROXY" -db -f "$WORK/haproxy.cfg"
 URL="http://$HOST:$LB_PORT/mcp"
-wait_for haproxy "$LAST_PID" http_ok "http://$HOST:$LB_PORT/healthz"
+wait_for haproxy "$LAST_PID" http_ok "http://$HOST:$LB_PORT/readyz"
 log "HAProxy at $URL, round robin over $REPLICAS replica(s)"
 
 # ---------------------------------------------------------------------------

@@ -36,7 +36,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"net/http"
 	"os"
@@ -506,20 +505,24 @@ func main() {
 	// loopback listener, which blocks DNS rebinding.
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", app.HTTPHandler(serveOpts...))
-	// For a load balancer's health check (scripts/replicas.sh): 200 while
-	// the process serves.
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
-		_, _ = io.WriteString(w, "ok\n")
-	})
+	// vurb's liveness and readiness, for a balancer's health check
+	// (scripts/haproxy.cfg) or Kubernetes' probes: readiness turns 503
+	// once the drain below starts.
+	health := app.HealthHandler()
+	mux.Handle("GET /livez", health)
+	mux.Handle("GET /readyz", health)
 	srv := &http.Server{Addr: *addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
 		<-ctx.Done()
-		// New requests are refused; in-flight ones get up to 10s to finish.
+		// On SIGTERM the app drains: readiness off, calls in flight
+		// answered, sessions closed (ending their event streams), running
+		// tasks waited for; what remains after 10 s is cut, each task
+		// recorded as failed by the shutdown.
 		shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if err := srv.Shutdown(shutdown); err != nil {
+		if err := app.Shutdown(shutdown, srv); err != nil {
 			log.Printf("conformance: shutdown: %v", err)
 		}
 	}()
@@ -527,7 +530,7 @@ func main() {
 	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
 		log.Fatal(err)
 	}
-	// ListenAndServe returns as soon as shutdown starts: wait for the
-	// in-flight calls before exiting.
+	// ListenAndServe returns as soon as the drain starts: wait for it
+	// before exiting.
 	<-stopped
 }

@@ -133,7 +133,7 @@ func startCluster(t *testing.T, redisAddr, haproxyBin string, n int) *cluster {
 		addr := "127.0.0.1:" + freePort(t)
 		c.replicas = append(c.replicas, start(t, dir, fmt.Sprintf("replica%d", i), bin,
 			"-http", addr, "-redis", "redis://"+redisAddr, "-state-key", stateKey))
-		waitFor(t, "replica "+addr, func() error { return healthz("http://" + addr + "/healthz") })
+		waitFor(t, "replica "+addr, func() error { return ready("http://" + addr + "/readyz") })
 		fmt.Fprintf(&servers, "\tserver r%d %s check inter 1s fall 2 rise 1\n", i, addr)
 	}
 
@@ -146,7 +146,7 @@ func startCluster(t *testing.T, redisAddr, haproxyBin string, n int) *cluster {
 		t.Fatalf("haproxy -c: %v\n%s", err, out)
 	}
 	start(t, dir, "haproxy", haproxyBin, "-db", "-f", cfg)
-	waitFor(t, "haproxy", func() error { return healthz("http://" + lb + "/healthz") })
+	waitFor(t, "haproxy", func() error { return ready("http://" + lb + "/readyz") })
 	c.url = "http://" + lb + "/mcp"
 	return c
 }
@@ -292,7 +292,9 @@ func waitFor(t *testing.T, what string, ready func() error) {
 	}
 }
 
-func healthz(url string) error {
+// ready asks vurb's readiness at url: 200 while the replica serves and
+// is not draining.
+func ready(url string) error {
 	client := &http.Client{Timeout: 2 * time.Second}
 	res, err := client.Get(url)
 	if err != nil {

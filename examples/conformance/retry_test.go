@@ -66,7 +66,7 @@ func TestBalancerNeverRunsACallTwice(t *testing.T) {
 		t.Fatalf("haproxy -c: %v\n%s", err, out)
 	}
 	start(t, dir, "haproxy", haproxyBin, "-db", "-f", cfg)
-	waitFor(t, "haproxy", func() error { return healthz("http://" + lb + "/healthz") })
+	waitFor(t, "haproxy", func() error { return ready("http://" + lb + "/readyz") })
 
 	status := make(chan int, 1)
 	go func() {

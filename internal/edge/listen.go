@@ -30,6 +30,9 @@ func (a *Site) ServeListener(ctx context.Context, ln net.Listener, opts ...Serve
 	t := cfg.timeouts.resolved()
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", withDeadlines(hs.handler, t))
+	health := withDeadlines(a.HealthHandler(), t)
+	mux.Handle("GET "+LivePath, health)
+	mux.Handle("GET "+ReadyPath, health)
 	if cfg.bearer != nil {
 		for _, p := range cfg.bearer.metadataPaths {
 			mux.Handle(p, withDeadlines(hs.handler, t))
@@ -47,75 +50,13 @@ func (a *Site) ServeListener(ctx context.Context, ln net.Listener, opts ...Serve
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), grace)
 		defer cancel()
-		// Shutdown closes the listeners, then waits for every connection to
-		// go idle. Calls in flight are answered first; then the sessions are
-		// closed, which ends the standing event streams that never go idle.
-		go func() {
-			if hs.inFlight.wait(shutdown); shutdown.Err() != nil {
-				return // the grace is over: cut closes them, once the calls it cut have answered
-			}
-			for ss := range hs.server.Sessions() {
-				ss.Close()
-			}
-		}()
-		err := srv.Shutdown(shutdown)
-		if t := a.Tasks; err == nil && t != nil {
-			// Tasks outlive their requests: they get the rest of the grace.
-			if t.running.wait(shutdown); shutdown.Err() != nil {
-				err = context.DeadlineExceeded
-			}
-		}
-		if errors.Is(err, context.DeadlineExceeded) {
-			err = a.cut(srv, hs) // the grace period is over: what remains is cut
-		}
+		_, err := a.drain(shutdown, srv)
 		stopped <- err
 	}()
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return <-stopped
-}
-
-// cut ends what the grace period left running: the tasks of this process
-// (each fails saying the shutdown interrupted it, logged once with its
-// id), then the calls (each cancelled through its context and answered at
-// once as cut, logged once by the engine with its request id, on either
-// protocol revision), then, once their answers are written (or after
-// cutAnswers), the sessions and the connections.
-func (a *Site) cut(srv *http.Server, hs *httpServing) error {
-	if t := a.Tasks; t != nil {
-		if n := t.running.cut(); n > 0 {
-			a.Logger.Warn("vurb: the shutdown grace period is over; cutting the tasks still running", "tasks", n)
-			settled, cancel := context.WithTimeout(context.Background(), cutAnswers)
-			t.running.wait(settled) // each records its failure
-			cancel()
-		}
-	}
-	done := a.Plan.Runtime().CutCalls()
-	defer func() {
-		// The calls cut end on their own goroutines once their context is
-		// cancelled; they are logged as cut until then.
-		time.AfterFunc(time.Second, done)
-	}()
-	if n := hs.inFlight.count(); n > 0 {
-		a.Logger.Warn("vurb: the shutdown grace period is over; cutting the requests still in flight", "requests", n)
-		answered, cancel := context.WithTimeout(context.Background(), cutAnswers)
-		hs.inFlight.wait(answered)
-		cancel()
-	}
-	for ss := range hs.server.Sessions() {
-		ss.Close()
-	}
-	// A handler's return is not its answer on the wire: net/http writes
-	// what it buffered after the handler returns. Shut down again, briefly,
-	// so that each connection goes idle once its answer is out, then close
-	// what is left.
-	settled, cancel := context.WithTimeout(context.Background(), cutAnswers)
-	defer cancel()
-	if srv.Shutdown(settled) == nil {
-		return nil
-	}
-	return srv.Close()
 }
 
 // cutAnswers bounds how long a shutdown waits, once the grace is over, for

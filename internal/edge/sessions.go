@@ -110,6 +110,8 @@ type sessionTable struct {
 	// its data (sessions_resave.go); markerSaved that it was saved once.
 	marker      string
 	markerSaved atomic.Bool
+	// health, when not nil, is told what each probe found (health.go).
+	health *storeHealth
 
 	mu   sync.Mutex
 	live map[string]*sessionEntry

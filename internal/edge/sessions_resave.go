@@ -66,6 +66,7 @@ func (t *sessionTable) probe(marker string, lost bool) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), storeProbeEvery)
 	defer cancel()
 	_, err := t.store.Load(ctx, marker)
+	t.health.found(err)
 	switch {
 	case errors.Is(err, ErrSessionNotFound):
 		lost = true

@@ -16,6 +16,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -73,6 +74,13 @@ type Site struct {
 	SessionStore SessionStore
 
 	servers weakSet[mcp.Server]
+	// servings are the app's HTTP handlers, which a drain (drain.go)
+	// answers, closes and cuts; draining is set once one starts, and
+	// turns readiness off (health.go); store is what the probes of the
+	// shared store last found.
+	servings weakSet[httpServing]
+	draining atomic.Bool
+	store    storeHealth
 
 	hubOnce sync.Once
 	hub     *hub

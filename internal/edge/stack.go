@@ -108,6 +108,7 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 			server.AddReceivingMiddleware(f.table.observe)
 			ho.SessionTimeout = 0
 			if f.table.store != nil {
+				f.table.health = &a.store // the probe's findings, for the health detail (health.go)
 				f.table.watchStore(storeProbeEvery)
 				if f.table.hub = a.replicaHub(); f.table.hub != nil {
 					f.table.hub.fronts.add(f)
@@ -134,7 +135,8 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 		}
 	}
 	hs := &httpServing{server: server}
-	f.inFlight = &hs.inFlight
+	f.inFlight = &hs.inFlight // which also keeps hs alive as long as the handler
+	a.servings.add(hs)        // for the drain (drain.go)
 	var served http.Handler = f
 	if cfg.bearer != nil {
 		cfg.bearer = cfg.bearer.forApp(a.Scopes)
