@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -431,4 +432,47 @@ func TestSessionsOutliveARedisRestart(t *testing.T) {
 	}
 	is.True(rs.client(t).Exists(context.Background(), key).Val() == 1) // saved again
 	is.True(callIn(t, f.urls[0], "alice-token", s, "docs_read").works())
+}
+
+// Redis hangs (SIGSTOP: it accepts nothing and answers nothing, as a
+// store slowed past every timeout): the replica that holds a session
+// serves its calls from memory, with no store call on their path, and a
+// replica that does not hold it answers 503 within the store's timeout,
+// never 404; once Redis answers again, both serve it.
+func TestSessionsServedThroughAHungStore(t *testing.T) {
+	is := is.New(t)
+	rs := startRedis(t)
+	f := attackFleet(t, rs, "hung", 2, nil)
+	s := open(t, f.urls[0], "alice-token")
+	key := "vurb:hung:session:" + s
+	for !strings.Contains(rs.client(t).Get(context.Background(), key).Val(), `"initialized":true`) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	is.NoErr(rs.Signal(syscall.SIGSTOP))
+	resumed := false
+	resume := func() {
+		if !resumed {
+			resumed = true
+			is.NoErr(rs.Signal(syscall.SIGCONT))
+		}
+	}
+	defer resume()
+	for range 5 {
+		began := time.Now()
+		is.True(callIn(t, f.urls[0], "alice-token", s, "docs_read").works())
+		is.True(time.Since(began) < 200*time.Millisecond) // no store call waited on
+	}
+	began := time.Now()
+	a := callIn(t, f.urls[1], "alice-token", s, "docs_read")
+	is.Equal(a.status, http.StatusServiceUnavailable)
+	is.True(a.header.Get("Retry-After") != "")
+	is.True(time.Since(began) < 2*time.Second) // the store's timeout, not a hang
+	resume()
+	deadline := time.Now().Add(5 * time.Second)
+	for !callIn(t, f.urls[1], "alice-token", s, "docs_read").works() {
+		if time.Now().After(deadline) {
+			t.Fatal("the other replica never served the session once Redis answered again")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
