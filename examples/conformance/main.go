@@ -470,6 +470,8 @@ func main() {
 	redisURL := flag.String("redis", "", "keep tasks and sessions in the Redis at redis://HOST:PORT, shared with the other replicas")
 	stateKey := flag.String("state-key", os.Getenv("CONFORMANCE_STATE_KEY"),
 		"with -redis: the request-state key every replica shares, 32 bytes in hex (default $CONFORMANCE_STATE_KEY; if empty, one derived from the -redis URL, for tests only)")
+	taskLease := flag.Duration("task-lease", vurb.DefaultTaskLease,
+		"how long a running task is vouched for without word from the replica running it; past it the task reads as failed")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -490,6 +492,7 @@ func main() {
 		log.Printf("conformance: tasks, sessions and the replicas' bus in Redis at %s", shared.Addr)
 	}
 	app := NewApp(opts...)
+	app.ConfigureTasks(vurb.TaskConfig{Lease: *taskLease})
 	var serveOpts []vurb.ServeOption
 	go announceUpdates(ctx, app, 3*time.Second)
 

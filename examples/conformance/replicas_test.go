@@ -116,6 +116,7 @@ func fileExists(path string) bool {
 type cluster struct {
 	url      string // HAProxy's MCP endpoint
 	replicas []*exec.Cmd
+	addrs    []string // each replica's own address, host:port
 }
 
 func startCluster(t *testing.T, redisAddr, haproxyBin string, n int) *cluster {
@@ -131,8 +132,9 @@ func startCluster(t *testing.T, redisAddr, haproxyBin string, n int) *cluster {
 	var servers strings.Builder
 	for i := range n {
 		addr := "127.0.0.1:" + freePort(t)
+		c.addrs = append(c.addrs, addr)
 		c.replicas = append(c.replicas, start(t, dir, fmt.Sprintf("replica%d", i), bin,
-			"-http", addr, "-redis", "redis://"+redisAddr, "-state-key", stateKey))
+			"-http", addr, "-redis", "redis://"+redisAddr, "-state-key", stateKey, "-task-lease", "3s"))
 		waitFor(t, "replica "+addr, func() error { return ready("http://" + addr + "/readyz") })
 		fmt.Fprintf(&servers, "\tserver r%d %s check inter 1s fall 2 rise 1\n", i, addr)
 	}
@@ -177,10 +179,16 @@ func (c *cluster) kill(t *testing.T, i int) {
 // header.
 func (c *cluster) rpc(t *testing.T, method, name, params string) map[string]any {
 	t.Helper()
+	return rpcAt(t, c.url, method, name, params)
+}
+
+// rpcAt is rpc sent to url (a replica's own endpoint, or HAProxy's).
+func rpcAt(t *testing.T, url, method, name, params string) map[string]any {
+	t.Helper()
 	const caps = `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`
 	body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{` + params +
 		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + caps + `}}}`
-	req, err := http.NewRequest(http.MethodPost, c.url, strings.NewReader(body))
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
