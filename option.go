@@ -64,8 +64,9 @@ type config struct {
 	callLimits limitSet
 	rateStore  RateStore
 
-	shared   SharedState // WithReplicas
-	replicas Replicas    // shared's, for the app's name (finish)
+	drainDelay time.Duration // WithDrainDelay
+	shared     SharedState   // WithReplicas
+	replicas   Replicas      // shared's, for the app's name (finish)
 
 	// The validator the app's codecs run: made by finish, with the rules
 	// WithRule registered.

@@ -20,7 +20,8 @@ func (a *App) site() *edge.Site {
 			Logger: a.cfg.logger, RequestMW: a.cfg.requestMW, ServerOptions: a.cfg.serverOpts,
 			Scopes: a.requiredScopes(), MaxBytes: a.cfg.limits.MaxBytes, NotifyBuffer: a.cfg.notifyBuffer,
 			ListTTL: a.cfg.listTTL, ListTTLSet: a.cfg.listTTLSet, Visible: a.cfg.visible, Suggests: a.suggests(),
-			Tasks: a.tasks(false), Bus: a.cfg.replicas.Bus, SessionStore: a.cfg.replicas.Sessions}
+			Tasks: a.tasks(false), Bus: a.cfg.replicas.Bus, SessionStore: a.cfg.replicas.Sessions,
+			DrainDelay: a.cfg.drainDelay}
 		if s.Tasks != nil && a.cfg.replicas.Tasks != nil {
 			s.Tasks.Share(a.cfg.replicas.Tasks)
 		}

@@ -491,6 +491,9 @@ func main() {
 		opts = append(opts, vurb.WithReplicas(shared.Store), vurb.WithRequestStateKeys(shared.Key))
 		log.Printf("conformance: tasks, sessions and the replicas' bus in Redis at %s", shared.Addr)
 	}
+	// HAProxy's check (inter 1s fall 2) sees /readyz 503 before the
+	// drain closes the port.
+	opts = append(opts, vurb.WithDrainDelay(2*time.Second))
 	app := NewApp(opts...)
 	app.ConfigureTasks(vurb.TaskConfig{Lease: *taskLease})
 	var serveOpts []vurb.ServeOption

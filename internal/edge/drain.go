@@ -21,7 +21,8 @@ func (a *Site) Shutdown(ctx context.Context, srv *http.Server) error {
 // drain stops srv and the app's HTTP handlers gracefully, within ctx: it
 // is the one shutdown of both ListenAndServe and Shutdown. In order:
 //
-//  1. readiness turns off (health.go), so a balancer stops sending;
+//  1. readiness turns off (health.go), so a balancer stops sending, and
+//     the app goes on serving for DrainDelay, so that its check sees it;
 //  2. srv stops accepting, and the calls in flight on every handler of
 //     the app are answered; then the sessions are closed, which ends the
 //     standing event streams that never go idle (srv.Shutdown waits for
@@ -33,6 +34,14 @@ func (a *Site) Shutdown(ctx context.Context, srv *http.Server) error {
 // It reports whether it had to cut, and the error of closing srv.
 func (a *Site) drain(ctx context.Context, srv *http.Server) (cut bool, err error) {
 	a.draining.Store(true)
+	if a.DrainDelay > 0 { // readiness reads 503 while the balancer's check comes round
+		t := time.NewTimer(a.DrainDelay)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+		}
+	}
 	servings := a.servings.live()
 	go func() {
 		for _, hs := range servings {

@@ -72,6 +72,9 @@ type Site struct {
 	// store when their options name none.
 	Bus          Bus
 	SessionStore SessionStore
+	// DrainDelay is how long a drain keeps serving, readiness off,
+	// before it stops accepting (vurb.WithDrainDelay).
+	DrainDelay time.Duration
 
 	servers weakSet[mcp.Server]
 	// servings are the app's HTTP handlers, which a drain (drain.go)
