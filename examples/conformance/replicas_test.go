@@ -139,9 +139,18 @@ func startCluster(t *testing.T, redisAddr, haproxyBin string, n int) *cluster {
 		fmt.Fprintf(&servers, "\tserver r%d %s check inter 1s fall 2 rise 1\n", i, addr)
 	}
 
+	c.url = "http://" + startHAProxy(t, dir, haproxyBin, servers.String()) + "/mcp"
+	return c
+}
+
+// startHAProxy runs scripts/haproxy.cfg in front of the server lines
+// servers, its files in dir, and returns the address it listens on once
+// it answers a readiness check.
+func startHAProxy(t *testing.T, dir, haproxyBin, servers string) string {
+	t.Helper()
 	lb := "127.0.0.1:" + freePort(t)
 	cfg := filepath.Join(dir, "haproxy.cfg")
-	if err := os.WriteFile(cfg, []byte(haproxyConfig(t, lb, servers.String())), 0o600); err != nil {
+	if err := os.WriteFile(cfg, []byte(haproxyConfig(t, lb, servers)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command(haproxyBin, "-c", "-q", "-f", cfg).CombinedOutput(); err != nil {
@@ -149,8 +158,7 @@ func startCluster(t *testing.T, redisAddr, haproxyBin string, n int) *cluster {
 	}
 	start(t, dir, "haproxy", haproxyBin, "-db", "-f", cfg)
 	waitFor(t, "haproxy", func() error { return ready("http://" + lb + "/readyz") })
-	c.url = "http://" + lb + "/mcp"
-	return c
+	return lb
 }
 
 // haproxyConfig is scripts/haproxy.cfg, the balancer scripts/replicas.sh

@@ -7,9 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -56,17 +53,7 @@ func TestBalancerNeverRunsACallTwice(t *testing.T) {
 	for i, s := range servers {
 		fmt.Fprintf(&lines, "\tserver r%d %s check inter 1s fall 2 rise 1\n", i, strings.TrimPrefix(s.URL, "http://"))
 	}
-	dir := t.TempDir()
-	lb := "127.0.0.1:" + freePort(t)
-	cfg := filepath.Join(dir, "haproxy.cfg")
-	if err := os.WriteFile(cfg, []byte(haproxyConfig(t, lb, lines.String())), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(haproxyBin, "-c", "-q", "-f", cfg).CombinedOutput(); err != nil {
-		t.Fatalf("haproxy -c: %v\n%s", err, out)
-	}
-	start(t, dir, "haproxy", haproxyBin, "-db", "-f", cfg)
-	waitFor(t, "haproxy", func() error { return ready("http://" + lb + "/readyz") })
+	lb := startHAProxy(t, t.TempDir(), haproxyBin, lines.String())
 
 	status := make(chan int, 1)
 	go func() {
