@@ -99,7 +99,7 @@ func (a *Site) replicaHub() *hub {
 	}
 	a.hubOnce.Do(func() {
 		a.hub = &hub{bus: a.Bus, id: rand.Text(), logger: a.Logger, site: a,
-			sealer: newBusSealer(a.Plan.Runtime().Sealer.AEADs(busPurpose)), waiting: map[string]chan struct{}{},
+			sealer: newBusSealer(a.Plan.Runtime().Sealer.Box(busPurpose)), waiting: map[string]chan struct{}{},
 			asks: rate.NewLimiter(asksPerSecond, asksPerSecond)}
 		a.Bus.Subscribe(context.Background(), a.hub.deliver)
 	})

@@ -15,7 +15,7 @@ import (
 
 // testBusSealer is a bus sealer under key, its clock set to now.
 func testBusSealer(key string, now time.Time) *busSealer {
-	s := newBusSealer(engine.NewSealer([][]byte{[]byte(key)}, 0, 0).AEADs(busPurpose))
+	s := newBusSealer(engine.NewSealer([][]byte{[]byte(key)}, 0, 0).Box(busPurpose))
 	s.now = func() time.Time { return now }
 	return s
 }

@@ -1,13 +1,13 @@
 package edge
 
 import (
-	"crypto/cipher"
-	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"sync"
 	"time"
+
+	"github.com/vurb-go/vurb/internal/engine"
 )
 
 // Every bus message is sealed (AES-256-GCM, under a key derived from the
@@ -38,16 +38,16 @@ var (
 
 // busSealer seals and opens the bus messages of one app.
 type busSealer struct {
-	aeads []cipher.AEAD // aeads[0] seals; every one opens (key rotation)
-	now   func() time.Time
+	box engine.Box
+	now func() time.Time
 
 	mu   sync.Mutex
 	seen map[string]int64 // nonce → unix ms after which its message is stale anyway
 	last int64            // the last sweep of seen
 }
 
-func newBusSealer(aeads []cipher.AEAD) *busSealer {
-	return &busSealer{aeads: aeads, now: time.Now, seen: map[string]int64{}}
+func newBusSealer(box engine.Box) *busSealer {
+	return &busSealer{box: box, now: time.Now, seen: map[string]int64{}}
 }
 
 // seal returns m sealed for the bus, dated now.
@@ -56,16 +56,10 @@ func (s *busSealer) seal(m *busMessage) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	aead := s.aeads[0]
 	plain := make([]byte, 8+len(body))
 	binary.BigEndian.PutUint64(plain, uint64(s.now().UnixMilli()))
 	copy(plain[8:], body)
-	out := make([]byte, len(busSealVersion)+aead.NonceSize(), len(busSealVersion)+aead.NonceSize()+len(plain)+aead.Overhead())
-	copy(out, busSealVersion)
-	if _, err := rand.Read(out[len(busSealVersion):]); err != nil {
-		return nil, err
-	}
-	return aead.Seal(out, out[len(busSealVersion):], plain, []byte(busPurpose)), nil
+	return s.box.Seal([]byte(busSealVersion), plain, []byte(busPurpose)), nil
 }
 
 // open returns the message data holds, or why it must be dropped: not
@@ -75,21 +69,8 @@ func (s *busSealer) open(data []byte) (*busMessage, error) {
 	if len(data) < len(busSealVersion) || string(data[:len(busSealVersion)]) != busSealVersion {
 		return nil, errBusForged
 	}
-	data = data[len(busSealVersion):]
-	var plain []byte
-	var nonce []byte
-	for _, aead := range s.aeads {
-		n := aead.NonceSize()
-		if len(data) < n+aead.Overhead() {
-			return nil, errBusForged
-		}
-		p, err := aead.Open(nil, data[:n], data[n:], []byte(busPurpose))
-		if err == nil {
-			plain, nonce = p, data[:n]
-			break
-		}
-	}
-	if len(plain) < 8 {
+	plain, nonce, ok := s.box.Open(data[len(busSealVersion):], []byte(busPurpose))
+	if !ok || len(plain) < 8 {
 		return nil, errBusForged
 	}
 	sent := int64(binary.BigEndian.Uint64(plain))

@@ -84,7 +84,7 @@ func (q *sessionQuota) use(w http.ResponseWriter, r *http.Request, id string) {
 		q.idle(u)
 		return
 	}
-	sw := &statusWriter{ResponseWriter: w}
+	sw := &sessionWriter{ResponseWriter: w}
 	q.next.ServeHTTP(sw, r)
 	q.idle(u)
 	if sw.code < 300 { // ended by its owner; a refused DELETE leaves it counted
@@ -237,13 +237,14 @@ func (q *sessionQuota) close(id string) {
 }
 
 // sessionWriter passes everything through; the quota reads the session id
-// the go-sdk sets in its header, when the header is written. Unwrap lets
-// http.ResponseController (the go-sdk's flushes and deadlines) reach the
-// writer beneath.
+// the go-sdk sets in its header (opened, when set), and the status, when
+// the header is written. Unwrap lets http.ResponseController (the go-sdk's
+// flushes and deadlines) reach the writer beneath.
 type sessionWriter struct {
 	http.ResponseWriter
 	opened  func(id string)
 	written bool
+	code    int // the status written, 0 before
 }
 
 // header reports the session id of the answer, once.
@@ -252,18 +253,24 @@ func (w *sessionWriter) header() {
 		return
 	}
 	w.written = true
-	if id := w.Header().Get(sessionIDHeader); id != "" {
+	if id := w.Header().Get(sessionIDHeader); id != "" && w.opened != nil {
 		w.opened(id)
 	}
 }
 
 func (w *sessionWriter) WriteHeader(code int) {
 	w.header()
+	if w.code == 0 {
+		w.code = code
+	}
 	w.ResponseWriter.WriteHeader(code)
 }
 
 func (w *sessionWriter) Write(p []byte) (int, error) {
 	w.header()
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
 	return w.ResponseWriter.Write(p)
 }
 
@@ -276,25 +283,3 @@ func (w *sessionWriter) Flush() {
 		f.Flush()
 	}
 }
-
-// statusWriter notes the status of an answer it passes through.
-type statusWriter struct {
-	http.ResponseWriter
-	code int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.code == 0 {
-		w.code = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(p []byte) (int, error) {
-	if w.code == 0 {
-		w.code = http.StatusOK
-	}
-	return w.ResponseWriter.Write(p)
-}
-
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -34,8 +34,8 @@ import (
 // Sealer seals and opens request state. Its zero value is not usable; see
 // NewSealer.
 type Sealer struct {
-	aeads    []cipher.AEAD // aeads[0] seals; every one opens (rotation)
-	tagKeys  [][]byte      // tagKeys[0] tags; every one verifies (see Tag)
+	box      Box      // the request state's keys
+	tagKeys  [][]byte // tagKeys[0] tags; every one verifies (see Tag)
 	maxAge   time.Duration
 	maxBytes int
 	spent    spentStates
@@ -65,12 +65,12 @@ func (s *Sealer) SpendShared(ledger Ledger, logger *slog.Logger) {
 	s.ledger, s.ledgerLogger = ledger, logger
 }
 
-// AEADs returns AES-256-GCM ciphers under keys derived with HKDF from the
-// sealer's secrets for purpose (the first seals, every one opens): one
-// secret given by the user serves several uses, each with a key of its
-// own that opens nothing of another's.
-func (s *Sealer) AEADs(purpose string) []cipher.AEAD {
-	out := make([]cipher.AEAD, len(s.keys))
+// Box returns a Box of AES-256-GCM ciphers under keys derived with HKDF
+// from the sealer's secrets for purpose: one secret given by the user
+// serves several uses, each with a key of its own that opens nothing of
+// another's.
+func (s *Sealer) Box(purpose string) Box {
+	out := make(Box, len(s.keys))
 	for i, k := range s.keys {
 		out[i] = deriveAEAD(k, purpose)
 	}
@@ -115,7 +115,7 @@ func NewSealer(keys [][]byte, maxAge time.Duration, maxBytes int) *Sealer {
 	}
 	s := &Sealer{maxAge: maxAge, maxBytes: maxBytes, spent: spentStates{max: DefaultSpentStates, at: map[string]int64{}}, keys: keys}
 	for _, k := range keys {
-		s.aeads = append(s.aeads, deriveAEAD(k, "vurb request state v2"))
+		s.box = append(s.box, deriveAEAD(k, "vurb request state v2"))
 		tk, err := hkdf.Key(sha256.New, k, nil, "vurb tag v1", 32)
 		if err != nil {
 			panic("vurb: deriving the tag key: " + err.Error())
@@ -174,16 +174,10 @@ const stateVersion = "v2"
 
 // Seal returns the state text of data for the round bind, issued now.
 func (s *Sealer) Seal(bind string, data []byte, now time.Time) string {
-	aead := s.aeads[0]
 	plain := make([]byte, 8+len(data))
 	binary.BigEndian.PutUint64(plain, uint64(now.Unix()))
 	copy(plain[8:], data)
-	out := make([]byte, aead.NonceSize(), aead.NonceSize()+len(plain)+aead.Overhead())
-	if _, err := rand.Read(out); err != nil {
-		panic("vurb: no randomness for a request-state nonce: " + err.Error())
-	}
-	out = aead.Seal(out, out, plain, additional(bind))
-	return stateVersion + "." + base64.RawURLEncoding.EncodeToString(out)
+	return stateVersion + "." + base64.RawURLEncoding.EncodeToString(s.box.Seal(nil, plain, additional(bind)))
 }
 
 // Open decrypts text for the round bind, spends it and returns its data.
@@ -199,18 +193,7 @@ func (s *Sealer) Open(ctx context.Context, bind, text string, now time.Time) ([]
 	if err != nil {
 		return nil, ErrStateForged
 	}
-	var plain []byte
-	opened, ad := false, additional(bind)
-	for _, aead := range s.aeads {
-		n := aead.NonceSize()
-		if len(sealed) < n+aead.Overhead() {
-			return nil, ErrStateForged
-		}
-		if plain, err = aead.Open(nil, sealed[:n], sealed[n:], ad); err == nil {
-			opened = true
-			break
-		}
-	}
+	plain, nonce, opened := s.box.Open(sealed, additional(bind))
 	if !opened || len(plain) < 8 {
 		return nil, ErrStateForged
 	}
@@ -218,7 +201,6 @@ func (s *Sealer) Open(ctx context.Context, bind, text string, now time.Time) ([]
 	if now.Sub(time.Unix(issued, 0)) > s.maxAge || time.Unix(issued, 0).Sub(now) > time.Minute {
 		return nil, ErrStateExpired
 	}
-	nonce := sealed[:s.aeads[0].NonceSize()]
 	if s.ledger != nil { // first: a store that fails spends nothing, so the client may retry
 		fresh, err := s.ledger.Spend(ctx, "state:"+base64.RawURLEncoding.EncodeToString(nonce), s.maxAge+time.Minute)
 		if err != nil {
