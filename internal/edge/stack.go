@@ -259,7 +259,7 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message)
 		}
 	}
 	if e != nil && f.table.store != nil && !f.table.local(e) {
-		f.serveAdopted(w, r, e)
+		f.serveAdopted(w, r, e, id)
 		return
 	}
 	if r.Method == http.MethodDelete && e != nil && f.table.store != nil {
@@ -271,10 +271,11 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message)
 }
 
 // serveAdopted serves r on a session another replica opened, from a
-// go-sdk session connected here from its record.
-func (f *front) serveAdopted(w http.ResponseWriter, r *http.Request, e *sessionEntry) {
+// go-sdk session connected here from its record; id is the session the
+// request names (e.rec changes under the table's lock: read it through it).
+func (f *front) serveAdopted(w http.ResponseWriter, r *http.Request, e *sessionEntry, id string) {
 	if r.Method == http.MethodDelete {
-		f.table.ended(r.Context(), e.rec.ID)
+		f.table.ended(r.Context(), id)
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
@@ -294,7 +295,7 @@ func (f *front) serveAdopted(w http.ResponseWriter, r *http.Request, e *sessionE
 			f.inject(r.Context(), e, &rec, replayRequest("resources/subscribe", &mcp.SubscribeParams{Meta: replayMeta(), URI: uri}))
 		}
 	}
-	defer f.quota.idle(f.quota.busy(e.rec.ID))
+	defer f.quota.idle(f.quota.busy(id))
 	tr.ServeHTTP(w, r)
 }
 
