@@ -202,10 +202,13 @@ const DefaultTaskCallerShare = edge.DefaultTaskCallerShare
 // after its TTL (Get and Update no longer find it; the space is reclaimed
 // when room is needed), and the store never holds more than its bounds:
 // Create refuses a task beyond them with ErrTaskStoreFull rather than drop
-// a live one early, which the extension forbids. A caller (TaskRecord.Caller:
-// a verified subject, else an HTTP client's host) holds at most its share,
-// so that one caller filling the store refuses nobody but itself. Behind a
-// load balancer, use a store every replica shares.
+// a live one early. A caller (TaskRecord.Caller: a verified subject, else
+// an HTTP client's host) holds at most its share, so that one caller
+// filling the store refuses nobody but itself. Finished tasks never keep
+// their caller from running more: when its share is full, its own oldest
+// finished task goes, before its TTL, to make room; only unfinished tasks
+// make it refuse. Behind a load balancer, use a store every replica
+// shares.
 type MemoryTaskStore = edge.MemoryTaskStore
 
 // A MemoryTaskStoreOption sets a bound of NewMemoryTaskStore.
@@ -227,7 +230,8 @@ func WithTaskStoreMaxBytes(n int64) MemoryTaskStoreOption { return edge.TaskStor
 // WithTaskStorePerCaller bounds the tasks and the bytes one caller may
 // hold at once in a NewMemoryTaskStore (default: a sixteenth of the
 // store's, DefaultTaskCallerShare, but at least 16 tasks and 1 MiB when
-// the store has them). Zero keeps a default.
+// the store has them); the caller's finished tasks give way to its new
+// ones. Zero keeps a default.
 func WithTaskStorePerCaller(tasks int, bytes int64) MemoryTaskStoreOption {
 	return edge.TaskStorePerCaller(tasks, bytes)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,17 +54,47 @@ func TestMemoryTaskStoreBounds(t *testing.T) {
 func TestTaskStoreFull(t *testing.T) {
 	is := is.New(t)
 	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+	release := make(chan struct{})
+	defer close(release)
 	vurb.Query(app, "jobs.quick", func(context.Context, struct{}) (string, error) { return "quick", nil }).Task()
-	vurb.Query(app, "jobs.only", func(context.Context, struct{}) (string, error) { return "ran", nil }).Task(vurb.TaskRequired())
+	vurb.Query(app, "jobs.only", func(context.Context, struct{}) (string, error) { <-release; return "ran", nil }).Task(vurb.WithTaskRequired())
 	app.ConfigureTasks(vurb.TaskConfig{Store: vurb.NewMemoryTaskStore(1), TTL: time.Minute})
 	h := app.HTTPHandler()
 
 	first := startTask(t, h, "jobs_only")
-	is.Equal(waitTask(t, h, first, "completed")["ttlMs"], float64(60000))
+	is.Equal(waitTask(t, h, first, "working")["ttlMs"], float64(60000))
 	_, resp := taskRPC(t, h, tasksCaps, "tools/call", "jobs_only", `"name":"jobs_only","arguments":{}`)
 	is.Equal(rpcCode(resp), float64(-32603)) // task-only, and no room
 	_, resp = taskRPC(t, h, tasksCaps, "tools/call", "jobs_quick", `"name":"jobs_quick","arguments":{}`)
 	res := result(t, resp)
 	is.Equal(res["resultType"], "complete") // served synchronously instead
 	is.Equal(textOfResult(t, res), "quick")
+}
+
+// A caller's finished tasks never keep it from running more: when its
+// share is full, its own oldest finished task goes (early) to make room.
+// Unfinished work still counts, and nobody else's task is touched.
+func TestFinishedTasksMakeRoomForTheirCaller(t *testing.T) {
+	is := is.New(t)
+	ctx := context.Background()
+	s := vurb.NewMemoryTaskStore(100, vurb.WithTaskStorePerCaller(2, 0))
+	task := func(id, caller string) *vurb.TaskRecord {
+		return &vurb.TaskRecord{ID: id, Caller: caller, Status: vurb.TaskWorking, CreatedAt: time.Now(), TTL: time.Hour}
+	}
+	is.NoErr(s.Create(ctx, task("a1", "alice")))
+	is.NoErr(s.Create(ctx, task("a2", "alice")))
+	is.NoErr(s.Create(ctx, task("b1", "bob")))
+	err := s.Create(ctx, task("a3", "alice"))
+	is.True(errors.Is(err, vurb.ErrTaskStoreFull))                                // two unfinished: her share
+	is.True(strings.Contains(err.Error(), "this caller runs 2 unfinished tasks")) // says why
+
+	_, err = s.Update(ctx, "a1", func(r *vurb.TaskRecord) error { r.Status = vurb.TaskCompleted; return nil })
+	is.NoErr(err)
+	is.NoErr(s.Create(ctx, task("a3", "alice"))) // a1 made room
+	_, err = s.Get(ctx, "a1")
+	is.True(errors.Is(err, vurb.ErrTaskNotFound)) // her oldest finished task went
+	_, err = s.Get(ctx, "b1")
+	is.NoErr(err)                                                                 // bob's is untouched
+	is.True(errors.Is(s.Create(ctx, task("a4", "alice")), vurb.ErrTaskStoreFull)) // a2 and a3 run
+	is.Equal(s.Len(), 3)
 }

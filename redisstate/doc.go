@@ -30,8 +30,13 @@
 // it, and Get and Update no longer find it (vurb.ErrTaskNotFound). The
 // store is bounded as vurb.MemoryTaskStore is, in tasks and in bytes (of
 // JSON), in all and per caller (TaskRecord.Caller), and refuses a task
-// beyond a bound with vurb.ErrTaskStoreFull rather than drop a live one
-// early: one caller filling its share refuses nobody but itself.
+// beyond a bound with vurb.ErrTaskStoreFull rather than drop another
+// caller's task early: one caller filling its share refuses nobody but
+// itself. As in vurb.MemoryTaskStore, a caller's finished tasks never
+// keep it from running more: at its share, its own oldest finished task
+// goes (a sorted set per caller, {tasks}:done:<caller>, in the
+// bookkeeping's slot) and the script answers its id for the store to
+// delete the record.
 //
 // The records carry no hash tag, so on a Redis Cluster they spread over
 // the shards; the bookkeeping of the bounds (the ids by expiry, each

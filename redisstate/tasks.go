@@ -46,11 +46,12 @@ func newTaskStore(client redis.UniversalClient, c config) *TaskStore {
 // that records spread over a cluster's shards.
 func (s *TaskStore) recordKey(id string) string { return s.prefix + "task:" + id }
 
-// books are the keys of the bookkeeping, under the store's hash tag, as
-// the scripts' KEYS: one slot, so that one script counts the bounds.
-func (s *TaskStore) books() []string {
+// books are the keys of the bookkeeping of caller's tasks, under the
+// store's hash tag, as the scripts' KEYS: one slot, so that one script
+// counts the bounds.
+func (s *TaskStore) books(caller string) []string {
 	tag := s.prefix + "{tasks}:"
-	return []string{tag + "idx", tag + "meta", tag + "callers", tag + "cbytes", tag + "bytes"}
+	return []string{tag + "idx", tag + "meta", tag + "callers", tag + "cbytes", tag + "bytes", tag + "done:" + caller}
 }
 
 // limits are the bounds, as the scripts' last four ARGV.
@@ -63,9 +64,10 @@ func (s *TaskStore) limits() []any {
 // is written. Once it returns nil, Get finds t on every replica. It
 // returns an error wrapping vurb.ErrTaskStoreFull when t would pass a
 // bound of the store or of its caller's share, after reclaiming the space
-// of expired tasks. A Create that fails after the first step leaves t
-// counted until it would have expired: the bounds may refuse a little
-// early then, never let too much in.
+// of expired tasks and then the caller's own finished tasks, oldest
+// first, as vurb.MemoryTaskStore does. A Create that fails after the
+// first step leaves t counted until it would have expired: the bounds may
+// refuse a little early then, never let too much in.
 func (s *TaskStore) Create(ctx context.Context, t *vurb.TaskRecord) error {
 	data, err := json.Marshal(t)
 	if err != nil {
@@ -74,8 +76,12 @@ func (s *TaskStore) Create(ctx context.Context, t *vurb.TaskRecord) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	exp := t.Expires().UnixMilli()
-	args := append([]any{t.ID, len(data), t.Caller, exp}, s.limits()...)
-	res, err := reserveTask.Run(ctx, s.client, s.books(), args...).Slice()
+	finished := 0
+	if t.Status.Terminal() {
+		finished = 1
+	}
+	args := append(append([]any{t.ID, len(data), t.Caller, exp}, s.limits()...), finished)
+	res, err := reserveTask.Run(ctx, s.client, s.books(t.Caller), args...).Slice()
 	if err != nil {
 		return s.failed(fmt.Sprintf("create task %q", t.ID), err)
 	}
@@ -91,10 +97,25 @@ func (s *TaskStore) Create(ctx context.Context, t *vurb.TaskRecord) error {
 		return fmt.Errorf("redisstate: create task %q: the script answered %v", t.ID, res)
 	}
 	value := append([]byte("1:"), data...)
-	if err := s.client.SetArgs(ctx, s.recordKey(t.ID), value, redis.SetArgs{ExpireAt: time.UnixMilli(exp)}).Err(); err != nil {
-		return s.failed(fmt.Sprintf("create task %q", t.ID), err)
+	pipe := s.client.Pipeline()
+	set := pipe.SetArgs(ctx, s.recordKey(t.ID), value, redis.SetArgs{ExpireAt: time.UnixMilli(exp)})
+	s.dropRecords(ctx, pipe, res[1:])
+	if _, err := pipe.Exec(ctx); err != nil && set.Err() != nil {
+		return s.failed(fmt.Sprintf("create task %q", t.ID), set.Err())
 	}
 	return nil
+}
+
+// dropRecords queues the deletion of the records of the tasks a script
+// dropped to make room (the bookkeeping has forgotten them already). A
+// deletion that fails leaves a record to expire by itself, uncounted: a
+// caller's own finished task, never more than the script dropped.
+func (s *TaskStore) dropRecords(ctx context.Context, pipe redis.Pipeliner, ids []any) {
+	for _, id := range ids {
+		if id, ok := id.(string); ok {
+			pipe.Del(ctx, s.recordKey(id))
+		}
+	}
 }
 
 // Get returns the task id as last written by any replica, or an error
@@ -154,7 +175,7 @@ func (s *TaskStore) tryUpdate(ctx context.Context, id string, fn func(*vurb.Task
 	}
 	exp := t.Expires().UnixMilli()
 	if len(data) > rev.size || exp > old.Expires().UnixMilli() {
-		if err := s.grow(ctx, id, len(data), exp); err != nil {
+		if err := s.grow(ctx, id, old.Caller, len(data), exp); err != nil {
 			return nil, false, err
 		}
 	}
@@ -164,6 +185,9 @@ func (s *TaskStore) tryUpdate(ctx context.Context, id string, fn func(*vurb.Task
 	}
 	switch res {
 	case "ok":
+		if t.Status.Terminal() && !old.Status.Terminal() {
+			s.finish(ctx, id, old.Caller)
+		}
 		return t, true, nil
 	case "conflict":
 		return nil, false, nil
@@ -173,16 +197,30 @@ func (s *TaskStore) tryUpdate(ctx context.Context, id string, fn func(*vurb.Task
 	return nil, false, fmt.Errorf("redisstate: update task %q: the script answered %v", id, res)
 }
 
-// grow has the bookkeeping count the task id at size bytes, expiring at
-// exp (Unix ms), before a write makes it so.
-func (s *TaskStore) grow(ctx context.Context, id string, size int, exp int64) error {
+// finish tells the bookkeeping that caller's task id has finished, once
+// its record says so: from then on it makes room for the caller's new
+// tasks. Should that fail, the task keeps counting as unfinished until it
+// expires, which may refuse the caller a little early, never let too much
+// in; the update it follows has been stored all the same.
+func (s *TaskStore) finish(ctx context.Context, id, caller string) {
+	_ = finishTask.Run(ctx, s.client, s.books(caller), id).Err()
+}
+
+// grow has the bookkeeping count caller's task id at size bytes, expiring
+// at exp (Unix ms), before a write makes it so.
+func (s *TaskStore) grow(ctx context.Context, id, caller string, size int, exp int64) error {
 	args := append([]any{id, size, exp}, s.limits()...)
-	res, err := growTask.Run(ctx, s.client, s.books(), args...).Slice()
+	res, err := growTask.Run(ctx, s.client, s.books(caller), args...).Slice()
 	if err != nil {
 		return s.failed(fmt.Sprintf("update task %q", id), err)
 	}
 	switch answer(res) {
 	case "ok":
+		if len(res) > 1 {
+			pipe := s.client.Pipeline()
+			s.dropRecords(ctx, pipe, res[1:])
+			_, _ = pipe.Exec(ctx)
+		}
 		return nil
 	case "gone":
 		return fmt.Errorf("%w: %q", vurb.ErrTaskNotFound, id)
@@ -250,7 +288,7 @@ func answer(res []any) string {
 // with, saying which bound the task met, as vurb.MemoryTaskStore does.
 func full(res []any) error {
 	if len(res) == 4 && res[1] == int64(1) {
-		return fmt.Errorf("%w: this caller holds %d tasks (%d bytes), its share of the store; wait until they expire", vurb.ErrTaskStoreFull, res[2], res[3])
+		return fmt.Errorf("%w: this caller runs %d unfinished tasks (%d bytes held), its share of the store; wait until one finishes", vurb.ErrTaskStoreFull, res[2], res[3])
 	}
 	return vurb.ErrTaskStoreFull
 }

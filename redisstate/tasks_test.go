@@ -162,8 +162,8 @@ func TestTaskPerCallerShare(t *testing.T) {
 	}
 	err := s.Create(ctx, record("alice", time.Minute))
 	is.True(errors.Is(err, vurb.ErrTaskStoreFull))
-	is.True(strings.Contains(err.Error(), "this caller holds 3 tasks")) // says whose share
-	is.NoErr(s.Create(ctx, record("bob", time.Minute)))                 // bob has his own
+	is.True(strings.Contains(err.Error(), "this caller runs 3 unfinished tasks")) // says whose share
+	is.NoErr(s.Create(ctx, record("bob", time.Minute)))                           // bob has his own
 
 	big := json.RawMessage(`"` + strings.Repeat("x", 4096) + `"`)
 	_, err = s.Update(ctx, first.ID, func(t *vurb.TaskRecord) error { t.Result = big; return nil })
@@ -173,6 +173,47 @@ func TestTaskPerCallerShare(t *testing.T) {
 	is.Equal(len(got.Result), 0) // unchanged
 	_, err = s.Update(ctx, first.ID, func(t *vurb.TaskRecord) error { t.Arguments = nil; return nil })
 	is.NoErr(err) // shrinking fits
+}
+
+// A caller's finished tasks never keep it from running more: when its
+// share is full, its own oldest finished task goes (early, record and
+// bookkeeping) to make room, on every replica. Unfinished work still
+// counts, and nobody else's task is touched.
+func TestTaskFinishedMakeRoomForTheirCaller(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	srv := startRedis(t)
+	one := redisstate.New(srv.client(t), redisstate.WithTaskPerCaller(2, 0)).Tasks()
+	two := redisstate.New(srv.client(t), redisstate.WithTaskPerCaller(2, 0)).Tasks()
+	a1, a2, b1 := record("alice", time.Minute), record("alice", time.Minute), record("bob", time.Minute)
+	is.NoErr(one.Create(ctx, a1))
+	is.NoErr(two.Create(ctx, a2))
+	is.NoErr(one.Create(ctx, b1))
+	err := two.Create(ctx, record("alice", time.Minute))
+	is.True(errors.Is(err, vurb.ErrTaskStoreFull))
+	is.True(strings.Contains(err.Error(), "this caller runs 2 unfinished tasks"))
+
+	_, err = one.Update(ctx, a1.ID, func(t *vurb.TaskRecord) error { t.Status = vurb.TaskCompleted; return nil })
+	is.NoErr(err)
+	a3 := record("alice", time.Minute)
+	is.NoErr(two.Create(ctx, a3)) // a1 made room
+	for _, s := range []*redisstate.TaskStore{one, two} {
+		_, err = s.Get(ctx, a1.ID)
+		is.True(errors.Is(err, vurb.ErrTaskNotFound)) // her oldest finished task went
+		_, err = s.Get(ctx, b1.ID)
+		is.NoErr(err) // bob's is untouched
+	}
+	is.True(errors.Is(one.Create(ctx, record("alice", time.Minute)), vurb.ErrTaskStoreFull)) // a2 and a3 run
+
+	// A finished task is dropped for room only once: the next refusal
+	// counts what is left, and the dropped task is out of the count.
+	_, err = one.Update(ctx, a2.ID, func(t *vurb.TaskRecord) error { t.Status = vurb.TaskFailed; return nil })
+	is.NoErr(err)
+	_, err = one.Update(ctx, a3.ID, func(t *vurb.TaskRecord) error { t.Status = vurb.TaskCancelled; return nil })
+	is.NoErr(err)
+	is.NoErr(one.Create(ctx, record("alice", time.Minute)))
+	is.NoErr(two.Create(ctx, record("alice", time.Minute)))
+	is.True(errors.Is(one.Create(ctx, record("alice", time.Minute)), vurb.ErrTaskStoreFull))
 }
 
 // The bound of bytes over all callers holds as the bound of tasks does.
@@ -248,9 +289,11 @@ func TestTaskKeysAllExpire(t *testing.T) {
 	is.NoErr(s.Create(ctx, long))
 	_, err := s.Update(ctx, long.ID, func(t *vurb.TaskRecord) error { t.StatusMessage = "grown"; return nil })
 	is.NoErr(err)
+	_, err = s.Update(ctx, short.ID, func(t *vurb.TaskRecord) error { t.Status = vurb.TaskCompleted; return nil })
+	is.NoErr(err)
 	keys, err := rdb.Keys(ctx, "*").Result()
 	is.NoErr(err)
-	is.True(len(keys) >= 6) // two records and the bookkeeping
+	is.True(len(keys) >= 7) // two records and the bookkeeping, alice's finished task's among it
 	for _, k := range keys {
 		ttl, err := rdb.PTTL(ctx, k).Result()
 		is.NoErr(err)

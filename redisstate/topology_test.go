@@ -59,17 +59,21 @@ func tasksBehave(t *testing.T, client replicaClient) {
 	is.Equal(got, updated)
 	is.True(strings.Contains(first.Create(ctx, rec).Error(), "exists already"))
 
-	is.NoErr(first.Create(ctx, record("alice", time.Minute)))
+	a2 := record("alice", time.Minute)
+	is.NoErr(first.Create(ctx, a2))
 	is.NoErr(second.Create(ctx, record("alice", time.Minute)))
+	is.NoErr(first.Create(ctx, record("alice", time.Minute))) // her finished task makes room
+	_, err = second.Get(ctx, rec.ID)
+	is.True(errors.Is(err, vurb.ErrTaskNotFound)) // and is gone
 	err = first.Create(ctx, record("alice", time.Minute))
 	is.True(errors.Is(err, vurb.ErrTaskStoreFull))
-	is.True(strings.Contains(err.Error(), "this caller holds 3 tasks")) // alice's share
+	is.True(strings.Contains(err.Error(), "this caller runs 3 unfinished tasks")) // alice's share
 	is.NoErr(second.Create(ctx, record("bob", time.Minute)))
 	err = first.Create(ctx, record("carol", time.Minute))
 	is.True(errors.Is(err, vurb.ErrTaskStoreFull)) // the store's four
 	is.True(!strings.Contains(err.Error(), "share"))
 	big := json.RawMessage(`"` + strings.Repeat("x", 4096) + `"`)
-	_, err = first.Update(ctx, rec.ID, func(t *vurb.TaskRecord) error { t.Result = big; return nil })
+	_, err = first.Update(ctx, a2.ID, func(t *vurb.TaskRecord) error { t.Result = big; return nil })
 	is.True(errors.Is(err, vurb.ErrTaskStoreFull)) // growth past alice's bytes
 	_, err = first.Get(ctx, "nope")
 	is.True(errors.Is(err, vurb.ErrTaskNotFound))

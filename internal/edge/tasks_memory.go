@@ -3,6 +3,7 @@ package edge
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
@@ -28,10 +29,14 @@ type MemoryTaskStore struct {
 	callers map[string]*callerTasks
 }
 
-// callerTasks is what one caller holds in a MemoryTaskStore.
+// callerTasks is what one caller holds in a MemoryTaskStore: done lists
+// its finished tasks, oldest first, which make room for its new work when
+// its share is full (finished work never keeps a caller from running
+// more; only the caller's own results go early).
 type callerTasks struct {
 	tasks int
 	bytes int64
+	done  []string
 }
 
 // MemoryTaskStoreOption is vurb.MemoryTaskStoreOption; see its documentation there.
@@ -92,15 +97,55 @@ func (s *MemoryTaskStore) Create(_ context.Context, t *TaskRecord) error {
 		return fmt.Errorf("vurb: task %q exists already", t.ID)
 	}
 	size := recordSize(t)
-	if !s.fits(t.Caller, 1, size) {
-		s.reclaim()
-		if !s.fits(t.Caller, 1, size) {
-			return s.full(t.Caller, size)
-		}
+	if !s.room(t.Caller, 1, size, "") {
+		return s.full(t.Caller, size)
 	}
 	s.tasks[t.ID] = t.Clone()
 	s.account(t.Caller, 1, size)
+	if t.Status.Terminal() {
+		s.finished(t.Caller, t.ID)
+	}
 	return nil
+}
+
+// room makes room for caller to add tasks and bytes: it drops expired
+// tasks, then caller's own finished tasks, oldest first (never keep), and
+// reports whether they fit.
+func (s *MemoryTaskStore) room(caller string, tasks int, bytes int64, keep string) bool {
+	if s.fits(caller, tasks, bytes) {
+		return true
+	}
+	s.reclaim()
+	for !s.fits(caller, tasks, bytes) {
+		c := s.callers[caller]
+		if c == nil || !s.dropOldestDone(c, keep) {
+			return false
+		}
+	}
+	return true
+}
+
+// dropOldestDone drops c's oldest finished task other than keep, and
+// reports whether there was one.
+func (s *MemoryTaskStore) dropOldestDone(c *callerTasks, keep string) bool {
+	for i, id := range c.done {
+		if id == keep {
+			continue
+		}
+		c.done = slices.Delete(c.done, i, i+1)
+		if t, ok := s.tasks[id]; ok {
+			s.drop(id, t)
+		}
+		return true
+	}
+	return false
+}
+
+// finished notes that caller's task id has finished.
+func (s *MemoryTaskStore) finished(caller, id string) {
+	if c := s.callers[caller]; c != nil {
+		c.done = append(c.done, id)
+	}
 }
 
 // fits reports whether caller may add tasks and bytes.
@@ -116,7 +161,7 @@ func (s *MemoryTaskStore) fits(caller string, tasks int, bytes int64) bool {
 // full is the refusal of bytes more for caller, saying which bound it met.
 func (s *MemoryTaskStore) full(caller string, bytes int64) error {
 	if c := s.callers[caller]; c != nil && (c.tasks >= s.perCaller || c.bytes+bytes > s.perCallerBytes) {
-		return fmt.Errorf("%w: this caller holds %d tasks (%d bytes), its share of the store; wait until they expire", ErrTaskStoreFull, c.tasks, c.bytes)
+		return fmt.Errorf("%w: this caller runs %d unfinished tasks (%d bytes held), its share of the store; wait until one finishes", ErrTaskStoreFull, c.tasks-len(c.done), c.bytes)
 	}
 	return ErrTaskStoreFull
 }
@@ -149,6 +194,11 @@ func (s *MemoryTaskStore) reclaim() {
 // drop removes the task id.
 func (s *MemoryTaskStore) drop(id string, t *TaskRecord) {
 	delete(s.tasks, id)
+	if c := s.callers[t.Caller]; c != nil && t.Status.Terminal() {
+		if i := slices.Index(c.done, id); i >= 0 {
+			c.done = slices.Delete(c.done, i, i+1)
+		}
+	}
 	s.account(t.Caller, -1, -recordSize(t))
 }
 
@@ -192,14 +242,18 @@ func (s *MemoryTaskStore) Update(_ context.Context, id string, fn func(*TaskReco
 	}
 	c.ID, c.Caller = id, t.Caller
 	grown := recordSize(c) - recordSize(t)
-	if grown > 0 && !s.fits(t.Caller, 0, grown) {
-		s.reclaim()
-		if !s.fits(t.Caller, 0, grown) {
-			return nil, s.full(t.Caller, grown)
-		}
+	if grown > 0 && !s.room(t.Caller, 0, grown, id) {
+		return nil, s.full(t.Caller, grown)
+	}
+	if _, ok := s.tasks[id]; !ok {
+		// Making room dropped it (it had expired meanwhile).
+		return nil, fmt.Errorf("%w: %q", ErrTaskNotFound, id)
 	}
 	s.tasks[id] = c
 	s.account(t.Caller, 0, grown)
+	if c.Status.Terminal() && !t.Status.Terminal() {
+		s.finished(t.Caller, id)
+	}
 	return c.Clone(), nil
 }
 
