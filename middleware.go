@@ -76,9 +76,9 @@ const (
 	// how long after its deadline.
 	HandlerReturned = EventKind(engine.HandlerReturned)
 	// TaskInline: a call of an action that may run as a task ran without
-	// one, its answer given at once, because the task store refused the
-	// task (the caller's share, or the store, was full). Name is the
-	// tool's wire name.
+	// one, its answer given at once, because the task store did not take
+	// the task (the caller's share, or the store, was full, or the store
+	// could not be reached). Name is the tool's wire name.
 	TaskInline = EventKind(engine.TaskInline)
 )
 

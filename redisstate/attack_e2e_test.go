@@ -58,6 +58,7 @@ func (l *logLines) String() string {
 type fleet struct {
 	urls  []string
 	wipes *atomic.Int32 // runs of docs.wipe, on any replica
+	runs  *atomic.Int32 // runs of jobs.run, on any replica
 	logs  *logLines
 }
 
@@ -65,23 +66,38 @@ type fleet struct {
 // with serve's options besides bearer auth.
 func attackFleet(t *testing.T, rs *redisServer, name string, n int, opts []vurb.Option, serve ...vurb.ServeOption) *fleet {
 	t.Helper()
-	f := &fleet{wipes: new(atomic.Int32), logs: &logLines{}}
+	stores := make([]*redisstate.Store, n)
+	for i := range stores {
+		stores[i] = redisstate.New(rs.client(t))
+	}
+	return fleetOver(t, name, stores, opts, serve...)
+}
+
+// fleetOver starts a replica of the app named name on each of stores.
+func fleetOver(t *testing.T, name string, stores []*redisstate.Store, opts []vurb.Option, serve ...vurb.ServeOption) *fleet {
+	t.Helper()
+	f := &fleet{wipes: new(atomic.Int32), runs: new(atomic.Int32), logs: &logLines{}}
 	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 		if user, ok := attackTokens[token]; ok {
 			return &auth.TokenInfo{UserID: user, Expiration: time.Now().Add(time.Hour)}, nil
 		}
 		return nil, auth.ErrInvalidToken
 	}
-	for range n {
+	for _, store := range stores {
 		app := vurb.New(append([]vurb.Option{vurb.WithName(name),
 			vurb.WithLogger(slog.New(slog.NewTextHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))),
-			vurb.WithReplicas(redisstate.New(rs.client(t))),
+			vurb.WithReplicas(store),
 			vurb.WithRequestStateKeys(attackKey)}, opts...)...)
 		vurb.Mutation(app, "docs.wipe", func(context.Context, struct{}) (string, error) {
 			f.wipes.Add(1)
 			return "wiped", nil
 		})
 		vurb.Query(app, "docs.read", func(context.Context, struct{}) (string, error) { return "the docs", nil })
+		vurb.Mutation(app, "jobs.run", func(context.Context, struct{}) (string, error) {
+			f.runs.Add(1)
+			time.Sleep(30 * time.Millisecond)
+			return "ran", nil
+		}).Task()
 		vurb.Mutation(app, "rows.delete", func(ctx context.Context, in struct {
 			ID string `json:"id" validate:"required"`
 		}) (string, error) {
@@ -130,12 +146,15 @@ func send(t *testing.T, method, url, token, session, version, body string) answe
 	}
 	var sent struct {
 		Method string
-		Params struct{ Name string }
+		Params struct {
+			Name   string
+			TaskID string `json:"taskId"`
+		}
 	}
 	if json.Unmarshal([]byte(body), &sent) == nil && version >= "2026-07-28" { // the routing headers SEP-2243 asks for
 		req.Header.Set("Mcp-Method", sent.Method)
-		if sent.Params.Name != "" {
-			req.Header.Set("Mcp-Name", sent.Params.Name)
+		if name := sent.Params.Name + sent.Params.TaskID; name != "" {
+			req.Header.Set("Mcp-Name", name)
 		}
 	}
 	resp, err := http.DefaultClient.Do(req)

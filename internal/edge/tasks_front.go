@@ -254,14 +254,18 @@ func (f *taskFront) start(w http.ResponseWriter, r *http.Request, req *taskReque
 	if !tr.spec.Deferred {
 		o.Admit = func() error {
 			err := e.start()
+			var failed *storeFailure
 			switch {
-			case errors.Is(err, ErrTaskStoreFull) && !tr.spec.Required:
+			case !tr.spec.Required && (errors.Is(err, ErrTaskStoreFull) || errors.As(err, &failed)):
+				// Served synchronously instead: no task, the answer is the
+				// call's. A store that is full or down costs the task, not
+				// the call, which has not run.
 				f.s.inline(r.Context(), req.name, call.caller, err)
-				return nil // served synchronously instead: no task, the answer is the call's
+				return nil
 			case errors.Is(err, ErrTaskStoreFull):
 				return storeFull(err)
 			}
-			return err // nil, or a storeFailure: logged, and read as unavailable
+			return err // nil, or a storeFailure of a task-only call: read as unavailable
 		}
 	}
 	done := e.launch(req.args, o)
