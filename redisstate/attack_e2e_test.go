@@ -60,6 +60,8 @@ type fleet struct {
 	wipes *atomic.Int32 // runs of docs.wipe, on any replica
 	runs  *atomic.Int32 // runs of jobs.run, on any replica
 	logs  *logLines
+	// release ends every run of jobs.wait.
+	release chan struct{}
 }
 
 // attackFleet starts n replicas of the app named name on rs, each served
@@ -76,7 +78,7 @@ func attackFleet(t *testing.T, rs *redisServer, name string, n int, opts []vurb.
 // fleetOver starts a replica of the app named name on each of stores.
 func fleetOver(t *testing.T, name string, stores []*redisstate.Store, opts []vurb.Option, serve ...vurb.ServeOption) *fleet {
 	t.Helper()
-	f := &fleet{wipes: new(atomic.Int32), runs: new(atomic.Int32), logs: &logLines{}}
+	f := &fleet{wipes: new(atomic.Int32), runs: new(atomic.Int32), logs: &logLines{}, release: make(chan struct{})}
 	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 		if user, ok := attackTokens[token]; ok {
 			return &auth.TokenInfo{UserID: user, Expiration: time.Now().Add(time.Hour)}, nil
@@ -97,6 +99,14 @@ func fleetOver(t *testing.T, name string, stores []*redisstate.Store, opts []vur
 			f.runs.Add(1)
 			time.Sleep(30 * time.Millisecond)
 			return "ran", nil
+		}).Task()
+		vurb.Mutation(app, "jobs.wait", func(ctx context.Context, _ struct{}) (string, error) {
+			select {
+			case <-f.release:
+				return "released", nil
+			case <-ctx.Done():
+				return "", ctx.Err()
+			}
 		}).Task()
 		vurb.Mutation(app, "rows.delete", func(ctx context.Context, in struct {
 			ID string `json:"id" validate:"required"`

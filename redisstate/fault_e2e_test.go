@@ -211,3 +211,41 @@ func slowedUnderLoad(t *testing.T, timeout time.Duration) {
 		is.True(callIn(t, f.urls[(i+1)%len(f.urls)], "alice-token", s, "docs_read").works()) // every session lives on
 	}
 }
+
+// Redis restarts empty while a task runs on one replica: polled at once
+// on another, the task reads working, never lost (the replica that runs
+// it saves its record again, asked on the bus), and its outcome is
+// recorded and read on every replica.
+func TestTaskOutlivesARedisRestart(t *testing.T) {
+	is := is.New(t)
+	rs := startRedis(t)
+	f := attackFleet(t, rs, "task-restart", 2, nil)
+	started := callNow(t, f.urls[0], "alice-token", "jobs_wait")
+	is.Equal(started.field("resultType"), "task")
+	id := started.field("taskId")
+	for len(rs.client(t).Keys(context.Background(), "vurb:task-restart:session:vurb-marker-*").Val()) < 2 {
+		time.Sleep(10 * time.Millisecond) // each replica has seen the store once: a restart is news to it
+	}
+	rs.stop()
+	rs.restart(t)
+	is.Equal(rs.client(t).DBSize(context.Background()).Val(), int64(0)) // nothing kept
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		got := taskAt(t, f.urls[1], "alice-token", id)
+		if got.field("status") == "working" {
+			break
+		}
+		if got.rpcErr == nil || strings.Contains(got.rpcErr.Message, "lost") || strings.Contains(got.rpcErr.Message, "not found") || time.Now().After(deadline) {
+			t.Fatalf("a running task after a restart: %d %s", got.status, got.body)
+		}
+		time.Sleep(50 * time.Millisecond) // the store still coming back: retry later
+	}
+	close(f.release)
+	for _, url := range f.urls {
+		for deadline := time.Now().Add(5 * time.Second); taskAt(t, url, "alice-token", id).field("status") != "completed"; {
+			if time.Now().After(deadline) {
+				t.Fatalf("the task never read completed at %s", url)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}

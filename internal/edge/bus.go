@@ -214,6 +214,9 @@ func (h *hub) deliver(data []byte) {
 		for _, f := range h.fronts.live() {
 			f.table.resave(ctx, m.Session)
 		}
+		if t := h.site.Tasks; t != nil {
+			_ = t.running.restore(m.Session, nil) // a task this replica runs, if the id is one
+		}
 	case busSession:
 		for _, f := range h.fronts.live() {
 			f.replay(ctx, m.Session, m.Body)

@@ -90,6 +90,52 @@ type storeHealth struct {
 	at      time.Time // of the last finding; zero: none yet
 	ok      bool
 	probing bool // a health answer's own probe is under way
+	// wipedAt is when the store was last found to have lost its data
+	// (restarted empty), or out of reach; wiped checks it now (a session
+	// table's marker), nil without one.
+	wipedAt time.Time
+	wiped   func(ctx context.Context) bool
+}
+
+// recovering reports whether the store may not yet hold again what the
+// replicas keep in memory: it lost its data, or was out of reach, within
+// the probes' last few periods (each replica saves again what it holds
+// at its next probe), or it has just now.
+func (s *storeHealth) recovering(ctx context.Context) bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	recent := !s.wipedAt.IsZero() && time.Since(s.wipedAt) < 3*storeProbeEvery
+	check := s.wiped
+	s.mu.Unlock()
+	if recent {
+		return true
+	}
+	if check != nil && check(ctx) {
+		s.lost()
+		return true
+	}
+	return false
+}
+
+// lost records that the store lost its data, or was out of reach.
+func (s *storeHealth) lost() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.wipedAt = time.Now()
+}
+
+// watch has s check a session table's marker (the first table's).
+func (s *storeHealth) watch(wiped func(ctx context.Context) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.wiped == nil {
+		s.wiped = wiped
+	}
 }
 
 // found records what a probe's read of the store returned: not found

@@ -112,6 +112,9 @@ type sessionTable struct {
 	markerSaved atomic.Bool
 	// health, when not nil, is told what each probe found (health.go).
 	health *storeHealth
+	// onLost, when set, saves again what else this replica holds when a
+	// probe finds the store lost its data.
+	onLost func()
 
 	mu   sync.Mutex
 	live map[string]*sessionEntry

@@ -70,11 +70,18 @@ func (t *sessionTable) probe(marker string, lost bool) bool {
 	switch {
 	case errors.Is(err, ErrSessionNotFound):
 		lost = true
+		if t.markerSaved.Load() {
+			t.health.lost() // it had it: the store lost its data
+		}
 	case err != nil:
+		t.health.lost()
 		return true // out of reach: once it answers, save everything again
 	}
 	if !lost {
 		return false
+	}
+	if t.onLost != nil {
+		t.onLost() // the tasks this replica runs
 	}
 	for _, rec := range t.held() {
 		if err := t.store.Save(ctx, &rec, t.ttl()); err != nil {

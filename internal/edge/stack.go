@@ -109,6 +109,10 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 			ho.SessionTimeout = 0
 			if f.table.store != nil {
 				f.table.health = &a.store // the probe's findings, for the health detail (health.go)
+				a.store.watch(f.table.wiped)
+				if a.Tasks != nil {
+					f.table.onLost = a.Tasks.running.restoreAll
+				}
 				f.table.watchStore(storeProbeEvery)
 				if f.table.hub = a.replicaHub(); f.table.hub != nil {
 					f.table.hub.fronts.add(f)
@@ -225,7 +229,7 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message)
 		// The store does not know it; a replica may hold it all the same.
 		rec, e, err = f.table.begin(r.Context(), id)
 	}
-	if e == nil && err == nil && f.table.store != nil && f.table.wiped(r.Context()) {
+	if e == nil && err == nil && f.table.store != nil && f.table.health.recovering(r.Context()) {
 		err = errStoreWiped // it may live on a replica that has not saved it again yet
 	}
 	defer f.table.end(e)

@@ -1,7 +1,6 @@
 package edge
 
 import (
-	"context"
 	"errors"
 	"sync"
 	"time"
@@ -70,7 +69,7 @@ type TaskTable struct {
 
 // NewTaskTable returns an empty table.
 func NewTaskTable() *TaskTable {
-	return &TaskTable{actions: map[string]TaskSpec{}, running: &runningTasks{m: map[string]context.CancelFunc{}}}
+	return &TaskTable{actions: map[string]TaskSpec{}, running: &runningTasks{m: map[string]runningTask{}}}
 }
 
 // Declare records that the action of canonical key runs as a task.

@@ -46,6 +46,7 @@ func (a *Site) taskFront(routes []engine.Route, vs *Views, ho *mcp.StreamableHTT
 		return nil
 	}
 	s.views = vs
+	s.health = &a.store
 	impl := &mcp.Implementation{Name: a.Name, Version: a.Version}
 	meta, _ := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl}) // strings only: it cannot fail
 	f := &taskFront{s: s, enc: &lane{impl: impl, json: ho.JSONResponse, serverMeta: meta, headers: newLaneHeaders()},

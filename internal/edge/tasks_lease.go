@@ -3,6 +3,7 @@ package edge
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -37,9 +38,78 @@ func (s *taskServer) renewLeases(ctx context.Context) {
 				t.LeaseUntil = s.now().UTC().Add(s.lease)
 				return nil
 			})
+			if errors.Is(err, ErrTaskNotFound) {
+				err = s.running.restore(id, nil) // the store lost it: restarted empty
+			}
 			if err != nil && !errors.Is(err, errTaskUnchanged) && !errors.Is(err, ErrTaskNotFound) {
 				s.logger.Warn("vurb: renewing a running task's lease failed; other replicas may read it as failed", "task", id, "err", err)
 			}
+		}
+	}
+}
+
+// runningTask is a task running in this process: how to stop it, and its
+// record as the run began, to save again should the store lose it.
+type runningTask struct {
+	cancel context.CancelFunc
+	rec    *TaskRecord
+	s      *taskServer
+}
+
+// restore saves again the record of the task id, which runs in this
+// process and which the store no longer holds (a store restarted without
+// persistence), as working with a fresh lease, or as fn (when not nil)
+// ends it. It returns ErrTaskNotFound when id does not run here or has
+// expired, and the store's error when it fails; a record another replica
+// saved first is left as it is.
+func (r *runningTasks) restore(id string, fn func(*TaskRecord) error) error {
+	r.mu.Lock()
+	run, ok := r.m[id]
+	r.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %q", ErrTaskNotFound, id)
+	}
+	s := run.s
+	now := s.now().UTC()
+	if !now.Before(run.rec.Expires()) {
+		return fmt.Errorf("%w: %q has expired", ErrTaskNotFound, id)
+	}
+	t := run.rec.Clone()
+	t.Status, t.StatusMessage, t.UpdatedAt, t.LeaseUntil = TaskWorking, "", now, now.Add(s.lease)
+	t.InputRequests, t.Result, t.Error = nil, nil, nil
+	if fn != nil {
+		if err := fn(t); err != nil {
+			return err
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeProbeEvery)
+	defer cancel()
+	err := s.store.Create(ctx, t)
+	if err == nil {
+		s.logger.Info("vurb: the task store had lost a running task's record: saved again", "task", id, "status", string(t.Status))
+		return nil
+	}
+	if _, gerr := s.store.Get(ctx, id); gerr == nil {
+		return nil // another replica, or another path here, saved it first
+	}
+	return err
+}
+
+// restoreAll saves again the record of every task running in this
+// process that the store no longer holds.
+func (r *runningTasks) restoreAll() {
+	for _, id := range r.ids() {
+		r.mu.Lock()
+		run, ok := r.m[id]
+		r.mu.Unlock()
+		if !ok {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), storeProbeEvery)
+		_, err := run.s.store.Get(ctx, id)
+		cancel()
+		if errors.Is(err, ErrTaskNotFound) {
+			_ = r.restore(id, nil)
 		}
 	}
 }

@@ -39,21 +39,48 @@ func (f *taskFront) task(w http.ResponseWriter, r *http.Request, req *taskReques
 		f.enc.writeError(w, req.lr, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: req.method + ": taskId must be a non-empty string"})
 		return
 	}
-	var data []byte
-	var err error
-	switch req.method {
-	case "tasks/get":
-		data, err = f.get(r, id)
-	case "tasks/update":
-		data, err = f.update(r, id, req.answers)
-	case "tasks/cancel":
-		data, err = f.cancel(r, id)
+	data, err := f.method(r, req, id)
+	if errors.Is(err, ErrTaskNotFound) && f.mayRunSomewhere(r, id) {
+		data, err = f.method(r, req, id)
+		if errors.Is(err, ErrTaskNotFound) && f.s.health.recovering(r.Context()) {
+			// Not lost, maybe: the replica that runs it has not saved it
+			// again yet. Unknown is not absent.
+			err = storeUnavailable()
+		}
 	}
 	if err != nil {
 		f.enc.writeError(w, req.lr, f.s.storeError(req.method, id, owner(r), err))
 		return
 	}
 	f.enc.write(w, req.lr, data)
+}
+
+// method runs the tasks method req names on the task id.
+func (f *taskFront) method(r *http.Request, req *taskRequest, id string) ([]byte, error) {
+	switch req.method {
+	case "tasks/get":
+		return f.get(r, id)
+	case "tasks/update":
+		return f.update(r, id, req.answers)
+	}
+	return f.cancel(r, id)
+}
+
+// mayRunSomewhere is asked of a task the store does not hold although
+// its id, issued to this caller, has not expired: the store may have
+// restarted empty while a replica runs the task. It has the replica that
+// runs it, this one or another (asked on the bus, at most so many a
+// second), save its record again, and reports whether the method should
+// look again.
+func (f *taskFront) mayRunSomewhere(r *http.Request, id string) bool {
+	expires, issued := taskIDExpiry(f.s.sealer, id, owner(r))
+	if !issued || !f.s.now().Before(expires) {
+		return false
+	}
+	if f.s.running.restore(id, nil) == nil {
+		return true
+	}
+	return f.hub != nil && f.hub.ask(r.Context(), id)
 }
 
 // get reads the task. Its errors are told by storeError.

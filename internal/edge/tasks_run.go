@@ -35,6 +35,9 @@ type taskServer struct {
 	observer engine.Observer
 
 	running *runningTasks
+	// health, with replicas, tells whether the shared store has just lost
+	// its data (a task it lacks may then be saved again soon).
+	health *storeHealth
 	// views, when not nil, give each caller its own view of the routes
 	// (WithVisibility): a task is started only over what its caller sees.
 	views *Views
@@ -45,7 +48,7 @@ type taskServer struct {
 // shutdown waits for them (wait) and, when its grace ends, cuts them.
 type runningTasks struct {
 	mu   sync.Mutex
-	m    map[string]context.CancelFunc
+	m    map[string]runningTask
 	idle drained // when m empties
 	// cutting is set once a shutdown's grace is over: a task interrupted
 	// then fails saying so.
@@ -76,8 +79,8 @@ func (r *runningTasks) cut() int {
 	r.cutting.Store(true)
 	r.mu.Lock()
 	cancels := make([]context.CancelFunc, 0, len(r.m))
-	for _, cancel := range r.m {
-		cancels = append(cancels, cancel)
+	for _, run := range r.m {
+		cancels = append(cancels, run.cancel)
 	}
 	r.mu.Unlock()
 	for _, cancel := range cancels {
@@ -189,7 +192,7 @@ func (e *execution) start() error {
 		return e.s.storeFailed("create", rec.ID, err)
 	}
 	e.rec = rec
-	e.s.track(rec.ID, e.cancel)
+	e.s.track(rec, e.cancel)
 	close(e.started)
 	return nil
 }
@@ -301,7 +304,7 @@ func (e *execution) run(args json.RawMessage, o *engine.Origin) (res *mcp.CallTo
 // (a cancelled task stays cancelled), and returns the store's error when
 // it failed to (logged).
 func (s *taskServer) settle(id string, res *mcp.CallToolResult, err error) error {
-	_, uerr := s.store.Update(context.Background(), id, func(t *TaskRecord) error {
+	outcome := func(t *TaskRecord) error {
 		if t.Status.Terminal() {
 			return errTaskUnchanged
 		}
@@ -329,7 +332,11 @@ func (s *taskServer) settle(id string, res *mcp.CallToolResult, err error) error
 		}
 		t.Status, t.Result, t.StatusMessage = TaskCompleted, resultJSON(res), ""
 		return nil
-	})
+	}
+	_, uerr := s.store.Update(context.Background(), id, outcome)
+	if errors.Is(uerr, ErrTaskNotFound) {
+		uerr = s.running.restore(id, outcome) // the store lost it (restarted empty): saved again, ended
+	}
 	if errors.Is(uerr, ErrTaskStoreFull) { // the outcome does not fit: the task fails, saying so
 		s.logger.Warn("vurb: a task's outcome does not fit in the task store", "task", id, "err", uerr.Error())
 		_, uerr = s.store.Update(context.Background(), id, func(t *TaskRecord) error {
@@ -359,7 +366,7 @@ func (s *taskServer) resume(base context.Context, rec *TaskRecord) {
 	e := s.newExecution(base, tr, nil, rec.Expires())
 	e.rec = rec
 	close(e.started)
-	s.track(rec.ID, e.cancel)
+	s.track(rec, e.cancel)
 	o := s.origin(rec)
 	o.Token = auth.TokenInfoFromContext(base) // the answering request's: the task's owner, checked by the caller
 	e.launch(rec.Arguments, o)
@@ -374,12 +381,13 @@ func (s *taskServer) origin(rec *TaskRecord) engine.Origin {
 	return o
 }
 
-// track counts the task id as running here, until untrack: while any
-// is, their leases are renewed (tasks_lease.go).
-func (s *taskServer) track(id string, cancel context.CancelFunc) {
+// track counts the task rec as running here, until untrack: while any
+// is, their leases are renewed, and their records saved again should the
+// store lose them (tasks_lease.go).
+func (s *taskServer) track(rec *TaskRecord, cancel context.CancelFunc) {
 	r := s.running
 	r.mu.Lock()
-	r.m[id] = cancel
+	r.m[rec.ID] = runningTask{cancel: cancel, rec: rec.Clone(), s: s}
 	if r.stopRenewing == nil {
 		ctx, stop := context.WithCancel(context.Background())
 		r.stopRenewing = stop
@@ -409,11 +417,11 @@ func (s *taskServer) interrupt(id string) { s.running.interrupt(id) }
 // process.
 func (r *runningTasks) interrupt(id string) {
 	r.mu.Lock()
-	cancel := r.m[id]
+	run, ok := r.m[id]
 	delete(r.m, id)
 	r.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if ok {
+		run.cancel()
 	}
 }
 
