@@ -138,7 +138,7 @@ func TestManifestTaskRequired(t *testing.T) {
 		app := vurb.New()
 		opts := []vurb.TaskOption{}
 		if required {
-			opts = append(opts, vurb.TaskRequired())
+			opts = append(opts, vurb.WithTaskRequired())
 		}
 		vurb.Mutation(app, "reports.build", func(context.Context, struct{}) (string, error) { return "", nil }).Task(opts...)
 		return manifest.Of(app.Model())

@@ -54,7 +54,7 @@ func TestTaskStoreFull(t *testing.T) {
 	is := is.New(t)
 	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
 	vurb.Query(app, "jobs.quick", func(context.Context, struct{}) (string, error) { return "quick", nil }).Task()
-	vurb.Query(app, "jobs.only", func(context.Context, struct{}) (string, error) { return "ran", nil }).Task(vurb.TaskRequired())
+	vurb.Query(app, "jobs.only", func(context.Context, struct{}) (string, error) { return "ran", nil }).Task(vurb.WithTaskRequired())
 	app.ConfigureTasks(vurb.TaskConfig{Store: vurb.NewMemoryTaskStore(1), TTL: time.Minute})
 	h := app.HTTPHandler()
 

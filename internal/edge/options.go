@@ -37,8 +37,8 @@ type serveConfig struct {
 	sessionsPerCaller int
 	timeouts          httpTimeouts
 	maxConns          int
-	bearer            *resourceServer // BearerAuth
-	challenges        bool            // ScopeChallenges
+	bearer            *resourceServer // WithBearerAuth
+	challenges        bool            // WithScopeChallenges
 }
 
 func newServeConfig(opts []ServeOption) serveConfig {

@@ -37,7 +37,7 @@ type callerTasks struct {
 // MemoryTaskStoreOption is vurb.MemoryTaskStoreOption; see its documentation there.
 type MemoryTaskStoreOption func(*MemoryTaskStore)
 
-// TaskStoreMaxBytes is vurb.TaskStoreMaxBytes; see its documentation there.
+// TaskStoreMaxBytes is vurb.WithTaskStoreMaxBytes; see its documentation there.
 func TaskStoreMaxBytes(n int64) MemoryTaskStoreOption {
 	return func(s *MemoryTaskStore) {
 		if n > 0 {
@@ -46,7 +46,7 @@ func TaskStoreMaxBytes(n int64) MemoryTaskStoreOption {
 	}
 }
 
-// TaskStorePerCaller is vurb.TaskStorePerCaller; see its documentation there.
+// TaskStorePerCaller is vurb.WithTaskStorePerCaller; see its documentation there.
 func TaskStorePerCaller(tasks int, bytes int64) MemoryTaskStoreOption {
 	return func(s *MemoryTaskStore) {
 		if tasks > 0 {
