@@ -12,7 +12,7 @@ import (
 )
 
 // groupTagPrefix starts the tags a category gives its members, so that
-// serving can select by group as it selects by tag (IncludeGroups). Tags
+// serving can select by group as it selects by tag (WithIncludeGroups). Tags
 // that start with it are reserved.
 const groupTagPrefix = "group:"
 
@@ -31,8 +31,8 @@ var categorySeq atomic.Uint64
 // ancestors' names with dots.
 //
 // Categories change nothing a client sees. They shape the app's Model and
-// its manifest, and serving can select by them (IncludeGroups,
-// ExcludeGroups) as it selects by tag: joining gives a member the tag
+// its manifest, and serving can select by them (WithIncludeGroups,
+// WithExcludeGroups) as it selects by tag: joining gives a member the tag
 // "group:<fqn>" (and its ancestors'), so tags that start with "group:" are
 // reserved. A Category is declared once and joined from any number of
 // places; it is frozen once a model of an app that uses it is made
@@ -273,20 +273,20 @@ func (c *Category) metaCopy() map[string]any {
 	return maps.Clone(c.meta)
 }
 
-// IncludeGroups exposes only the actions in at least one of the
+// WithIncludeGroups exposes only the actions in at least one of the
 // categories named by their fully qualified names ("user-facing",
 // "platform.users"), a category's descendants included. It is tag
 // selection: a category gives each member it holds the tag "group:<fqn>"
-// (and its ancestors'), so it combines with IncludeTags as tags do: an
+// (and its ancestors'), so it combines with WithIncludeTags as tags do: an
 // action passes when it carries any included tag or group. Prompts and
 // resources, which tag filters do not hide, are not hidden either. It is
-// no second way of doing what IncludeTags does: it names a category as
+// no second way of doing what WithIncludeTags does: it names a category as
 // it is declared, and the tag that encodes it stays vurb's.
-func IncludeGroups(fqns ...string) ServeOption { return IncludeTags(groupTags(fqns)...) }
+func WithIncludeGroups(fqns ...string) ServeOption { return WithIncludeTags(groupTags(fqns)...) }
 
-// ExcludeGroups hides every action in any of the categories named,
-// whatever IncludeGroups and IncludeTags say.
-func ExcludeGroups(fqns ...string) ServeOption { return ExcludeTags(groupTags(fqns)...) }
+// WithExcludeGroups hides every action in any of the categories named,
+// whatever WithIncludeGroups and WithIncludeTags say.
+func WithExcludeGroups(fqns ...string) ServeOption { return WithExcludeTags(groupTags(fqns)...) }
 
 func groupTags(fqns []string) []string {
 	out := make([]string, len(fqns))

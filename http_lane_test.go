@@ -263,7 +263,7 @@ func TestFastLaneAnswersAsTheSDKDoes(t *testing.T) {
 			{"stateless", []vurb.ServeOption{vurb.WithStateless()}},
 			{"stateless json", []vurb.ServeOption{vurb.WithStateless(), vurb.WithJSONResponse()}},
 			{"json", []vurb.ServeOption{vurb.WithJSONResponse()}},
-			{"filtered", []vurb.ServeOption{vurb.ExcludeTags("none")}},
+			{"filtered", []vurb.ServeOption{vurb.WithExcludeTags("none")}},
 		} {
 			t.Run(exp.String()+"/"+mode.name, func(t *testing.T) {
 				app := laneApp(exp)

@@ -209,15 +209,15 @@ func TestIncludeGroups(t *testing.T) {
 	is := is.New(t)
 	app, _ := modelFixture()
 	server := &modelRecorder{}
-	app.Attach(server, vurb.IncludeGroups("platform"))
+	app.Attach(server, vurb.WithIncludeGroups("platform"))
 	is.Equal(server.modelNames, []string{"search_query"}) // joined platform.users.management, so platform too
 
 	server = &modelRecorder{}
-	app.Attach(server, vurb.IncludeGroups("user-facing"), vurb.ExcludeGroups("administration"))
+	app.Attach(server, vurb.WithIncludeGroups("user-facing"), vurb.WithExcludeGroups("administration"))
 	is.Equal(server.modelNames, []string{"search_query"})
 
 	server = &modelRecorder{}
-	app.Attach(server, vurb.IncludeGroups("administration"), vurb.IncludeTags("public"))
+	app.Attach(server, vurb.WithIncludeGroups("administration"), vurb.WithIncludeTags("public"))
 	is.Equal(len(server.modelNames), 12)
 }
 

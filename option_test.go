@@ -128,7 +128,7 @@ func TestFilteredViewsReuseTheCompiledChains(t *testing.T) {
 	is.Equal(built, 2) // once per action
 
 	for range 3 {
-		cs := connect(t, app, nil, vurb.IncludeTags("read"))
+		cs := connect(t, app, nil, vurb.WithIncludeTags("read"))
 		res, err := cs.ListTools(context.Background(), nil)
 		is.NoErr(err)
 		is.Equal(len(res.Tools), 1)

@@ -284,8 +284,8 @@ func climbs(v string) bool {
 // tools/list cannot: the other exposition, the actions behind a grouped
 // tool, the categories.
 //
-// The manifest describes what opts select (IncludeTags,
-// IncludeGroups, ...): pass the options the app is served with, so
+// The manifest describes what opts select (WithIncludeTags,
+// WithIncludeGroups, ...): pass the options the app is served with, so
 // that it names no action the server hides. Each caller reads the manifest
 // of what it sees: an action its token lacks the scopes for
 // (RequireScopes) or its class does not see (WithVisibility) is not in it,

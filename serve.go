@@ -79,7 +79,7 @@ func (a *App) Serve(ctx context.Context, transport mcp.Transport, opts ...ServeO
 }
 
 // ServeOption configures how the app is served: which of its actions a
-// server exposes (IncludeTags, ExcludeTags: access control,
+// server exposes (WithIncludeTags, WithExcludeTags: access control,
 // honoured by Attach, NewServer, Serve, HTTPHandler and ListenAndServe
 // alike) and, for HTTPHandler and ListenAndServe only, the HTTP settings
 // (WithStateless, WithAllowedHosts, WithHTTPOptions, ...). Passing an HTTP
@@ -87,17 +87,17 @@ func (a *App) Serve(ctx context.Context, transport mcp.Transport, opts ...ServeO
 // silently ignored.
 type ServeOption = edge.ServeOption
 
-// IncludeTags exposes only the actions that carry at least one of tags
+// WithIncludeTags exposes only the actions that carry at least one of tags
 // (their own, their group's or their tool's). A filter is access control:
 // an action it hides is absent from tools/list and a call to it gets the
 // same "unknown tool" error as a name that never existed.
-func IncludeTags(tags ...string) ServeOption {
+func WithIncludeTags(tags ...string) ServeOption {
 	return edge.IncludeTags(tags...)
 }
 
-// ExcludeTags hides every action that carries any of tags, whatever
-// IncludeTags says.
-func ExcludeTags(tags ...string) ServeOption {
+// WithExcludeTags hides every action that carries any of tags, whatever
+// WithIncludeTags says.
+func WithExcludeTags(tags ...string) ServeOption {
 	return edge.ExcludeTags(tags...)
 }
 

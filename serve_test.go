@@ -99,13 +99,13 @@ func TestTagFilters(t *testing.T) {
 		callOK  [][2]string // tool, args
 		refused [][2]string
 	}{
-		{"flat include", vurb.Flat, []vurb.ServeOption{vurb.IncludeTags("read")},
+		{"flat include", vurb.Flat, []vurb.ServeOption{vurb.WithIncludeTags("read")},
 			[]string{"tasks_list"}, [][2]string{{"tasks_list", ""}}, [][2]string{{"tasks_purge", ""}, {"admin_stats", ""}}},
-		{"flat exclude per action", vurb.Flat, []vurb.ServeOption{vurb.ExcludeTags("dangerous")},
+		{"flat exclude per action", vurb.Flat, []vurb.ServeOption{vurb.WithExcludeTags("dangerous")},
 			[]string{"admin_stats", "tasks_list"}, [][2]string{{"tasks_list", ""}, {"admin_stats", ""}}, [][2]string{{"tasks_purge", ""}}},
-		{"flat include tool tag, exclude action tag", vurb.Flat, []vurb.ServeOption{vurb.IncludeTags("tasks"), vurb.ExcludeTags("write")},
+		{"flat include tool tag, exclude action tag", vurb.Flat, []vurb.ServeOption{vurb.WithIncludeTags("tasks"), vurb.WithExcludeTags("write")},
 			[]string{"tasks_list"}, nil, [][2]string{{"tasks_purge", ""}, {"admin_stats", ""}}},
-		{"grouped exclude whole tool", vurb.Grouped, []vurb.ServeOption{vurb.ExcludeTags("tasks")},
+		{"grouped exclude whole tool", vurb.Grouped, []vurb.ServeOption{vurb.WithExcludeTags("tasks")},
 			[]string{"admin"}, [][2]string{{"admin", `{"action":"stats"}`}}, [][2]string{{"tasks", `{"action":"list"}`}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -130,7 +130,7 @@ func TestTagFilters(t *testing.T) {
 
 func TestGroupedFilterPerAction(t *testing.T) {
 	is := is.New(t)
-	c := vurbtest.New(t, filterApp(vurb.Grouped), vurbtest.Serve(vurb.ExcludeTags("dangerous")))
+	c := vurbtest.New(t, filterApp(vurb.Grouped), vurbtest.Serve(vurb.WithExcludeTags("dangerous")))
 	tools := c.Tools()
 	is.Equal(len(tools), 2)
 	tasks := tools[1] // listed by name: admin, tasks
@@ -176,7 +176,7 @@ func (f *fakeServer) RemoveTools(names ...string)            { f.removed = appen
 func TestAttachAcceptsAnyToolServer(t *testing.T) {
 	is := is.New(t)
 	fake := &fakeServer{}
-	detach := filterApp(vurb.Flat).Attach(fake, vurb.IncludeTags("read"))
+	detach := filterApp(vurb.Flat).Attach(fake, vurb.WithIncludeTags("read"))
 	is.Equal(fake.added, []string{"tasks_list"})
 	detach()
 	is.Equal(fake.removed, []string{"tasks_list"})

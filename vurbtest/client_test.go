@@ -85,7 +85,7 @@ func TestServeFiltersTools(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr.name, func(t *testing.T) {
 			is := is.New(t)
-			c := vurbtest.New(t, newApp(), append(tr.opts, vurbtest.Serve(vurb.IncludeTags("read")))...)
+			c := vurbtest.New(t, newApp(), append(tr.opts, vurbtest.Serve(vurb.WithIncludeTags("read")))...)
 			var names []string
 			for _, tool := range c.Tools() {
 				names = append(names, tool.Name)

@@ -79,7 +79,7 @@ func Timeout(d time.Duration) Option {
 func (c *config) setup() time.Duration { return max(c.timeout, DefaultTimeout) }
 
 // Serve passes vurb's serve options to the server under test: tag filters
-// (vurb.IncludeTags, vurb.ExcludeTags) in either mode, HTTP
+// (vurb.WithIncludeTags, vurb.WithExcludeTags) in either mode, HTTP
 // settings (vurb.WithStateless, vurb.WithJSONResponse, ...) with OverHTTP
 // only. Options accumulate.
 func Serve(opts ...vurb.ServeOption) Option {
