@@ -22,12 +22,6 @@ type Namespace interface {
 	namespace() namespace
 }
 
-// Scope is the former name of Namespace.
-//
-// Deprecated: use Namespace. Scope also reads as the OAuth scopes a call
-// needs (RequireScopes, Call.Scopes), which is another matter.
-type Scope = Namespace
-
 // namespace is the unexported side of Namespace: where the ActionDef
 // lands, and the app whose options decide how its input is compiled.
 type namespace interface {

@@ -63,7 +63,7 @@ type nestedSkillPath struct {
 func nestedSkillPaths(t *testing.T, app *vurb.App) []nestedSkillPath {
 	verify := func(string) auth.TokenVerifier { return opaqueTokens(attackTokens) }
 	lane, _ := protectedServer(t, app, verify, nil)
-	noLane, _ := protectedServer(t, app, verify, nil, vurb.NoFastLane())
+	noLane, _ := protectedServer(t, app, verify, nil, vurb.WithFastLane(false))
 	overHTTP := func(url, version string) func(t *testing.T, token string) skillSession {
 		return func(t *testing.T, token string) skillSession {
 			bt := &bearerTransport{base: http.DefaultTransport}

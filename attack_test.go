@@ -33,7 +33,7 @@ import (
 // through every path a request can take against a real server: the fast
 // lane (a sessionless 2026-07-28 POST), the go-sdk's sessions (a go-sdk
 // client on a 2025-11-25 session), the go-sdk's stateless handler
-// (NoFastLane), the tasks front, stdio (the in-memory transport) and
+// (WithFastLane(false)), the tasks front, stdio (the in-memory transport) and
 // in-process App.Call.
 
 // attackTokens are the callers of the attack app: a viewer and an admin,
@@ -81,7 +81,7 @@ type attackPath struct {
 func attackPaths(t *testing.T, app *vurb.App, opts ...vurb.ServeOption) []attackPath {
 	verify := func(string) auth.TokenVerifier { return opaqueTokens(attackTokens) }
 	lane, _ := protectedServer(t, app, verify, nil, opts...)
-	sdkStateless, _ := protectedServer(t, app, verify, nil, append(opts, vurb.NoFastLane())...)
+	sdkStateless, _ := protectedServer(t, app, verify, nil, append(opts, vurb.WithFastLane(false))...)
 	sessions := map[string]*mcp.ClientSession{}
 	var mu sync.Mutex
 	return []attackPath{
@@ -256,7 +256,7 @@ func TestAttackDNSRebinding(t *testing.T) {
 	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
 	vurb.Mutation(app, "notes.wipe", func(context.Context, struct{}) (string, error) { runs.Add(1); return "wiped", nil })
 	vurb.Mutation(app, "jobs.run", func(context.Context, struct{}) (string, error) { runs.Add(1); return "ran", nil }).Task()
-	for _, opts := range [][]vurb.ServeOption{nil, {vurb.NoFastLane()}, {vurb.Stateless()}} {
+	for _, opts := range [][]vurb.ServeOption{nil, {vurb.WithFastLane(false)}, {vurb.WithStateless()}} {
 		srv := httptest.NewServer(app.HTTPHandler(opts...)) // 127.0.0.1
 		for _, c := range []struct{ version, tool, meta string }{
 			{"2026-07-28", "notes_wipe", `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`},
@@ -357,8 +357,8 @@ func TestAttackTaskStoreQuotas(t *testing.T) {
 		case <-ctx.Done():
 		}
 		return "ran", nil
-	}).Task(vurb.TaskRequired()).RequireScopes("read")
-	store := vurb.NewMemoryTaskStore(64, vurb.TaskStorePerCaller(4, 0))
+	}).Task(vurb.WithTaskRequired()).RequireScopes("read")
+	store := vurb.NewMemoryTaskStore(64, vurb.WithTaskStorePerCaller(4, 0))
 	app.ConfigureTasks(vurb.TaskConfig{Store: store, TTL: time.Minute})
 	srv, _ := protectedServer(t, app, func(string) auth.TokenVerifier { return opaqueTokens(attackTokens) }, nil)
 	start := func(token string) attackAnswer {
@@ -393,7 +393,7 @@ func TestAttackIdleConnectionsGiveWay(t *testing.T) {
 	is.NoErr(err)
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- app.ServeListener(ctx, ln, vurb.MaxConnections(50)) }()
+	go func() { served <- app.ServeListener(ctx, ln, vurb.WithMaxConnections(50)) }()
 	defer func() { cancel(); <-served }()
 	url := "http://" + ln.Addr().String() + "/mcp"
 	var idle []net.Conn
@@ -504,7 +504,7 @@ func TestAttackOneCallerCannotFillTheSessions(t *testing.T) {
 	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
 	vurb.Query(app, "notes.list", func(context.Context, struct{}) (string, error) { return "notes", nil })
 	srv, _ := protectedServer(t, app, func(string) auth.TokenVerifier { return opaqueTokens(attackTokens) }, nil,
-		vurb.MaxSessions(100), vurb.MaxSessionsPerCaller(3))
+		vurb.WithMaxSessions(100), vurb.WithMaxSessionsPerCaller(3))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	open := func(token string) (*http.Response, error) {
@@ -547,7 +547,7 @@ func TestAttackHiddenTaskToolIsUnknown(t *testing.T) {
 	is := is.New(t)
 	var purges sync.Map
 	app := attackApp(&purges)
-	vurb.Mutation(app, "admin.reindex", func(context.Context, struct{}) (string, error) { return "reindexed", nil }).Task(vurb.TaskRequired())
+	vurb.Mutation(app, "admin.reindex", func(context.Context, struct{}) (string, error) { return "reindexed", nil }).Task(vurb.WithTaskRequired())
 	store := vurb.NewMemoryTaskStore(0)
 	app.ConfigureTasks(vurb.TaskConfig{Store: store, TTL: time.Minute})
 	srv, _ := protectedServer(t, app, func(string) auth.TokenVerifier { return opaqueTokens(attackTokens) }, nil)
@@ -565,14 +565,14 @@ func TestAttackHiddenTaskToolIsUnknown(t *testing.T) {
 	is.True(strings.Contains(string(out.Result), `"task"`))
 }
 
-// TestAllowedHostsOnALoopbackListener: the hosts AllowedHosts lists are
+// TestAllowedHostsOnALoopbackListener: the hosts WithAllowedHosts lists are
 // answered on a loopback listener, on every path; others are refused.
 func TestAllowedHostsOnALoopbackListener(t *testing.T) {
 	is := is.New(t)
 	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
 	vurb.Query(app, "notes.list", func(context.Context, struct{}) (string, error) { return "notes", nil })
-	for _, opts := range [][]vurb.ServeOption{nil, {vurb.NoFastLane()}} {
-		srv := httptest.NewServer(app.HTTPHandler(append(opts, vurb.AllowedHosts("mcp.internal"))...))
+	for _, opts := range [][]vurb.ServeOption{nil, {vurb.WithFastLane(false)}} {
+		srv := httptest.NewServer(app.HTTPHandler(append(opts, vurb.WithAllowedHosts("mcp.internal"))...))
 		for host, want := range map[string]int{"mcp.internal": http.StatusOK, "evil.example": http.StatusForbidden} {
 			req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(
 				`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"notes_list","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`))

@@ -31,14 +31,6 @@ func (c *Call) RequestID() string { return (*engine.Call)(c).RequestID() }
 // in-process App.Call.
 func (c *Call) Session() *mcp.ServerSession { return (*engine.Call)(c).Session() }
 
-// Logger returns the app's logger with the call's request id, tool and
-// action bound (see the function Logger).
-//
-// Deprecated: use Logger(ctx), which returns the same logger to handlers
-// and middleware alike and slog.Default() outside a call, where
-// CallFrom(ctx).Logger() has no call to read.
-func (c *Call) Logger() *slog.Logger { return (*engine.Call)(c).Logger() }
-
 // CallFrom returns the call in flight, or nil when ctx does not belong to a
 // vurb call. Handlers receive only their typed input; CallFrom is how they
 // learn the rest (tool, action, request id, session).

@@ -12,7 +12,7 @@ import (
 )
 
 // groupTagPrefix starts the tags a category gives its members, so that
-// serving can select by group as it selects by tag (IncludeGroups). Tags
+// serving can select by group as it selects by tag (WithIncludeGroups). Tags
 // that start with it are reserved.
 const groupTagPrefix = "group:"
 
@@ -31,8 +31,8 @@ var categorySeq atomic.Uint64
 // ancestors' names with dots.
 //
 // Categories change nothing a client sees. They shape the app's Model and
-// its manifest, and serving can select by them (IncludeGroups,
-// ExcludeGroups) as it selects by tag: joining gives a member the tag
+// its manifest, and serving can select by them (WithIncludeGroups,
+// WithExcludeGroups) as it selects by tag: joining gives a member the tag
 // "group:<fqn>" (and its ancestors'), so tags that start with "group:" are
 // reserved. A Category is declared once and joined from any number of
 // places; it is frozen once a model of an app that uses it is made
@@ -124,34 +124,16 @@ func (c *Category) Meta(key string, value any) *Category {
 	return c
 }
 
-// Member is what can join a category: *Tool, *Group, *ActionDef, *PromptDef
-// and *ResourceDef, each with its In method. Only vurb's own types
-// implement it.
-type Member interface {
+// member is what can join a category: *Tool, *Group, *ActionDef,
+// *PromptDef and *ResourceDef, each through its In method.
+type member interface {
 	join(c *Category)
 }
 
-// Add makes each member join the category (and so its ancestors, for
-// serving selection). Joining twice is joining once. It panics when a
-// member's app is built.
-//
-// Deprecated: use the member's In (Tool.In, Group.In, ActionDef.In,
-// PromptDef.In, ResourceDef.In), which joins as Add does and chains with
-// the member's other declarations.
-func (c *Category) Add(members ...Member) *Category {
-	c.admit(members...)
-	return c
-}
-
-// admit makes each member join c: the one path of In and Add.
-func (c *Category) admit(members ...Member) {
+// admit makes m join c: the one path of every In.
+func (c *Category) admit(m member) {
 	c.mustBeMutable()
-	for i, m := range members {
-		if m == nil {
-			panic(fmt.Sprintf("vurb: category %q: nil member at position %d", c.FQN(), i))
-		}
-		m.join(c)
-	}
+	m.join(c)
 }
 
 // In makes the tool, and so every action it has or will have, join each
@@ -291,20 +273,20 @@ func (c *Category) metaCopy() map[string]any {
 	return maps.Clone(c.meta)
 }
 
-// IncludeGroups exposes only the actions in at least one of the categories
-// named by their fully qualified names ("user-facing",
+// WithIncludeGroups exposes only the actions in at least one of the
+// categories named by their fully qualified names ("user-facing",
 // "platform.users"), a category's descendants included. It is tag
-// selection: a category gives each member it holds the tag
-// "group:<fqn>" (and its ancestors'), so it combines with IncludeTags as
-// tags do: an action passes when it carries any included tag or group.
-// Prompts and resources, which tag filters do not hide, are not hidden
-// either. It is no second way of doing what IncludeTags does: it names a
-// category as it is declared, and the tag that encodes it stays vurb's.
-func IncludeGroups(fqns ...string) ServeOption { return IncludeTags(groupTags(fqns)...) }
+// selection: a category gives each member it holds the tag "group:<fqn>"
+// (and its ancestors'), so it combines with WithIncludeTags as tags do: an
+// action passes when it carries any included tag or group. Prompts and
+// resources, which tag filters do not hide, are not hidden either. It is
+// no second way of doing what WithIncludeTags does: it names a category as
+// it is declared, and the tag that encodes it stays vurb's.
+func WithIncludeGroups(fqns ...string) ServeOption { return WithIncludeTags(groupTags(fqns)...) }
 
-// ExcludeGroups hides every action in any of the categories named, whatever
-// IncludeGroups and IncludeTags say.
-func ExcludeGroups(fqns ...string) ServeOption { return ExcludeTags(groupTags(fqns)...) }
+// WithExcludeGroups hides every action in any of the categories named,
+// whatever WithIncludeGroups and WithIncludeTags say.
+func WithExcludeGroups(fqns ...string) ServeOption { return WithExcludeTags(groupTags(fqns)...) }
 
 func groupTags(fqns []string) []string {
 	out := make([]string, len(fqns))

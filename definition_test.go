@@ -113,19 +113,6 @@ func TestDefinitionRules(t *testing.T) {
 	}
 }
 
-// Scope, the former name of Namespace, is the same interface: code written
-// against it keeps compiling and declares where it did.
-func TestScopeIsNamespace(t *testing.T) {
-	is := is.New(t)
-	app := vurb.New()
-	var old vurb.Scope = app.Tool("projects")
-	var ns vurb.Namespace = old
-	vurb.Query(ns, "list", ok[noInput]("x"))
-	vurb.Query(old, "show", ok[noInput]("y"))
-	is.Equal(len(app.Tools()), 2)
-	is.Equal(app.Tools()[0].Name, "projects_list")
-}
-
 func TestBuiltAppIsFrozen(t *testing.T) {
 	f := newFixture()
 	f.Build()

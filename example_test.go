@@ -77,7 +77,7 @@ func ExampleApp_Attach() {
 		return "Fog in " + in.City, nil
 	})
 	server := mcp.NewServer(&mcp.Implementation{Name: "host", Version: "1.0.0"}, nil)
-	detach := app.Attach(server, vurb.ExcludeTags("internal"))
+	detach := app.Attach(server, vurb.WithExcludeTags("internal"))
 	defer detach()
 	// server now lists weather_get; run it with server.Run(ctx, transport).
 	fmt.Println(len(app.Tools()))

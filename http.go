@@ -63,7 +63,7 @@ func (a *App) ListenAndServe(ctx context.Context, addr string, opts ...ServeOpti
 //     for https://mcp.example.com/mcp), and at the bare
 //     /.well-known/oauth-protected-resource, where clients look last.
 //     ListenAndServe routes both paths; behind your own mux, route them to
-//     the same handler as /mcp (see ExampleBearerAuth).
+//     the same handler as /mcp (see ExampleWithBearerAuth).
 //   - A refused request gets 401 (403 when it lacks one of opts.Scopes)
 //     with a challenge that names the document, and RFC 6750's error code
 //     when one applies:
@@ -97,13 +97,6 @@ func WithBearerAuth(verifier auth.TokenVerifier, metadata *oauthex.ProtectedReso
 	return edge.BearerAuth(verifier, metadata, opts)
 }
 
-// BearerAuth is WithBearerAuth.
-//
-// Deprecated: use WithBearerAuth, named as every option is.
-func BearerAuth(verifier auth.TokenVerifier, metadata *oauthex.ProtectedResourceMetadata, opts *auth.RequireBearerTokenOptions) ServeOption {
-	return WithBearerAuth(verifier, metadata, opts)
-}
-
 // WithScopeChallenges asks for scopes when they are needed, as MCP's step-up
 // authorization does, instead of hiding what a token cannot reach. It
 // needs WithBearerAuth. With it:
@@ -129,21 +122,11 @@ func WithScopeChallenges() ServeOption {
 	return edge.ScopeChallenges()
 }
 
-// ScopeChallenges is WithScopeChallenges.
-//
-// Deprecated: use WithScopeChallenges, named as every option is.
-func ScopeChallenges() ServeOption { return WithScopeChallenges() }
-
 // WithReadHeaderTimeout bounds the reading of a request's headers by
 // ListenAndServe (default DefaultReadHeaderTimeout; negative: none).
 func WithReadHeaderTimeout(d time.Duration) ServeOption {
 	return edge.ReadHeaderTimeout(d)
 }
-
-// ReadHeaderTimeout is WithReadHeaderTimeout.
-//
-// Deprecated: use WithReadHeaderTimeout, named as every option is.
-func ReadHeaderTimeout(d time.Duration) ServeOption { return WithReadHeaderTimeout(d) }
 
 // WithBodyReadTimeout bounds the reading of a request's body by
 // ListenAndServe, from the end of its headers (default
@@ -153,11 +136,6 @@ func ReadHeaderTimeout(d time.Duration) ServeOption { return WithReadHeaderTimeo
 func WithBodyReadTimeout(d time.Duration) ServeOption {
 	return edge.BodyReadTimeout(d)
 }
-
-// BodyReadTimeout is WithBodyReadTimeout.
-//
-// Deprecated: use WithBodyReadTimeout, named as every option is.
-func BodyReadTimeout(d time.Duration) ServeOption { return WithBodyReadTimeout(d) }
 
 // WithWriteTimeout bounds each write of an answer by ListenAndServe (default
 // DefaultWriteTimeout; negative: none). It is set afresh before every
@@ -169,22 +147,12 @@ func WithWriteTimeout(d time.Duration) ServeOption {
 	return edge.WriteTimeout(d)
 }
 
-// WriteTimeout is WithWriteTimeout.
-//
-// Deprecated: use WithWriteTimeout, named as every option is.
-func WriteTimeout(d time.Duration) ServeOption { return WithWriteTimeout(d) }
-
 // WithIdleTimeout closes a keep-alive connection of ListenAndServe that has
 // carried no request for d (default DefaultIdleTimeout; negative: none,
 // which leaves idle connections open for good).
 func WithIdleTimeout(d time.Duration) ServeOption {
 	return edge.IdleTimeout(d)
 }
-
-// IdleTimeout is WithIdleTimeout.
-//
-// Deprecated: use WithIdleTimeout, named as every option is.
-func IdleTimeout(d time.Duration) ServeOption { return WithIdleTimeout(d) }
 
 // WithMaxConnections bounds the connections ListenAndServe holds open
 // (default DefaultMaxConnections; negative: no bound). Past it, the
@@ -197,11 +165,6 @@ func WithMaxConnections(n int) ServeOption {
 	return edge.MaxConnections(n)
 }
 
-// MaxConnections is WithMaxConnections.
-//
-// Deprecated: use WithMaxConnections, named as every option is.
-func MaxConnections(n int) ServeOption { return WithMaxConnections(n) }
-
 // WithSessionIdleTimeout closes a session that has received no request for d
 // (default DefaultSessionIdleTimeout; negative: never, as the go-sdk
 // does by default). A standing event stream does not count as activity:
@@ -210,11 +173,6 @@ func MaxConnections(n int) ServeOption { return WithMaxConnections(n) }
 func WithSessionIdleTimeout(d time.Duration) ServeOption {
 	return edge.SessionIdleTimeout(d)
 }
-
-// SessionIdleTimeout is WithSessionIdleTimeout.
-//
-// Deprecated: use WithSessionIdleTimeout, named as every option is.
-func SessionIdleTimeout(d time.Duration) ServeOption { return WithSessionIdleTimeout(d) }
 
 // WithMaxSessions bounds the sessions open at once (default
 // DefaultMaxSessions; negative: no bound). Past it, the session that has
@@ -226,11 +184,6 @@ func SessionIdleTimeout(d time.Duration) ServeOption { return WithSessionIdleTim
 func WithMaxSessions(n int) ServeOption {
 	return edge.MaxSessions(n)
 }
-
-// MaxSessions is WithMaxSessions.
-//
-// Deprecated: use WithMaxSessions, named as every option is.
-func MaxSessions(n int) ServeOption { return WithMaxSessions(n) }
 
 // WithMaxSessionsPerCaller bounds the sessions one caller may hold open at
 // once (default: a sixteenth of WithMaxSessions, at least 16): past it, that
@@ -246,11 +199,6 @@ func WithMaxSessionsPerCaller(n int) ServeOption {
 	return edge.MaxSessionsPerCaller(n)
 }
 
-// MaxSessionsPerCaller is WithMaxSessionsPerCaller.
-//
-// Deprecated: use WithMaxSessionsPerCaller, named as every option is.
-func MaxSessionsPerCaller(n int) ServeOption { return WithMaxSessionsPerCaller(n) }
-
 // WithStateless makes HTTPHandler serve every request on its own, without
 // sessions: any replica can answer any request. Server-to-client requests
 // (sampling, elicitation) are then unavailable.
@@ -258,32 +206,17 @@ func WithStateless() ServeOption {
 	return edge.Stateless()
 }
 
-// Stateless is WithStateless.
-//
-// Deprecated: use WithStateless, named as every option is.
-func Stateless() ServeOption { return WithStateless() }
-
 // WithJSONResponse makes HTTPHandler answer with application/json instead of an
 // event stream when a request needs only its response.
 func WithJSONResponse() ServeOption {
 	return edge.JSONResponse()
 }
 
-// JSONResponse is WithJSONResponse.
-//
-// Deprecated: use WithJSONResponse, named as every option is.
-func JSONResponse() ServeOption { return WithJSONResponse() }
-
 // WithMaxBodyBytes bounds an HTTP request's body (default: the app's argument
 // limit plus 64 KiB). Larger bodies get 413.
 func WithMaxBodyBytes(n int64) ServeOption {
 	return edge.MaxBodyBytes(n)
 }
-
-// MaxBodyBytes is WithMaxBodyBytes.
-//
-// Deprecated: use WithMaxBodyBytes, named as every option is.
-func MaxBodyBytes(n int64) ServeOption { return WithMaxBodyBytes(n) }
 
 // WithAllowedOrigins lists the browser origins (scheme://host[:port]) allowed
 // to call the HTTP handler. A request with an Origin header not listed gets
@@ -292,11 +225,6 @@ func MaxBodyBytes(n int64) ServeOption { return WithMaxBodyBytes(n) }
 func WithAllowedOrigins(origins ...string) ServeOption {
 	return edge.AllowedOrigins(origins...)
 }
-
-// AllowedOrigins is WithAllowedOrigins.
-//
-// Deprecated: use WithAllowedOrigins, named as every option is.
-func AllowedOrigins(origins ...string) ServeOption { return WithAllowedOrigins(origins...) }
 
 // WithAllowedHosts lists the Host header values (host or host:port) the HTTP
 // handler answers to; any other gets 403, which blocks DNS rebinding.
@@ -307,11 +235,6 @@ func AllowedOrigins(origins ...string) ServeOption { return WithAllowedOrigins(o
 func WithAllowedHosts(hosts ...string) ServeOption {
 	return edge.AllowedHosts(hosts...)
 }
-
-// AllowedHosts is WithAllowedHosts.
-//
-// Deprecated: use WithAllowedHosts, named as every option is.
-func AllowedHosts(hosts ...string) ServeOption { return WithAllowedHosts(hosts...) }
 
 // WithTrustedProxies lists the reverse proxies (addresses, or networks in
 // CIDR form: "10.0.0.0/8") whose X-Forwarded-For or Forwarded header
@@ -336,11 +259,6 @@ func WithHTTPOptions(opts *mcp.StreamableHTTPOptions) ServeOption {
 	return edge.HTTPOptions(opts)
 }
 
-// HTTPOptions is WithHTTPOptions.
-//
-// Deprecated: use WithHTTPOptions, named as every option is.
-func HTTPOptions(opts *mcp.StreamableHTTPOptions) ServeOption { return WithHTTPOptions(opts) }
-
 // WithFastLane(false) sends every request through the go-sdk's handlers.
 // By default (true) HTTPHandler answers the sessionless requests that need
 // no stream (tools/call and tools/list of revision 2026-07-28 and later,
@@ -350,11 +268,6 @@ func HTTPOptions(opts *mcp.StreamableHTTPOptions) ServeOption { return WithHTTPO
 func WithFastLane(enabled bool) ServeOption {
 	return edge.FastLane(enabled)
 }
-
-// NoFastLane is WithFastLane(false).
-//
-// Deprecated: use WithFastLane(false), named as every option is.
-func NoFastLane() ServeOption { return WithFastLane(false) }
 
 // DefaultShutdownGrace is how long ListenAndServe lets in-flight calls run
 // after its context is cancelled.
@@ -370,11 +283,6 @@ const DefaultShutdownGrace = edge.DefaultShutdownGrace
 func WithShutdownGrace(d time.Duration) ServeOption {
 	return edge.ShutdownGrace(d)
 }
-
-// ShutdownGrace is WithShutdownGrace.
-//
-// Deprecated: use WithShutdownGrace, named as every option is.
-func ShutdownGrace(d time.Duration) ServeOption { return WithShutdownGrace(d) }
 
 // WithSessionStore keeps the records of handshake-era sessions in store,
 // where every replica of the server reads them, so that a session opened

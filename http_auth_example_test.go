@@ -13,7 +13,7 @@ import (
 	"github.com/vurb-go/vurb"
 )
 
-// BearerAuth behind your own mux: the MCP endpoint and the RFC 9728
+// WithBearerAuth behind your own mux: the MCP endpoint and the RFC 9728
 // metadata path go to the same handler. With tokens from an OpenID Connect
 // issuer, the verifier is oidc.NewVerifier(ctx, issuer, resource) (see the
 // oidc package); here it knows one opaque token.
@@ -61,7 +61,7 @@ func ExampleWithBearerAuth() {
 	// 401 Bearer error="invalid_token", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"
 }
 
-// ScopeChallenges: a token without the scope an action needs is asked for
+// WithScopeChallenges: a token without the scope an action needs is asked for
 // it (MCP's step-up authorization) instead of the action being hidden.
 func ExampleWithScopeChallenges() {
 	app := vurb.New()

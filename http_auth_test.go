@@ -28,7 +28,7 @@ func opaqueTokens(tokens map[string]*auth.TokenInfo) auth.TokenVerifier {
 	}
 }
 
-// protectedServer serves app behind BearerAuth on a loopback server whose
+// protectedServer serves app behind WithBearerAuth on a loopback server whose
 // resource URL (http://127.0.0.1:PORT/mcp) is known before the handler is
 // made, with the handler at / (the MCP endpoint and the metadata paths
 // alike).
@@ -38,7 +38,7 @@ func protectedServer(t *testing.T, app *vurb.App, verifier func(resource string)
 	base := "http://" + srv.Listener.Addr().String()
 	resource = base + "/mcp"
 	meta := &oauthex.ProtectedResourceMetadata{Resource: resource, AuthorizationServers: []string{"https://issuer.example"}}
-	srv.Config.Handler = app.HTTPHandler(append(opts, vurb.BearerAuth(verifier(resource), meta, bearer))...)
+	srv.Config.Handler = app.HTTPHandler(append(opts, vurb.WithBearerAuth(verifier(resource), meta, bearer))...)
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv, resource
@@ -185,7 +185,7 @@ func TestBearerAuthListenAndServe(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() {
-		served <- app.ServeListener(ctx, ln, vurb.BearerAuth(verify, &oauthex.ProtectedResourceMetadata{Resource: resource}, nil))
+		served <- app.ServeListener(ctx, ln, vurb.WithBearerAuth(verify, &oauthex.ProtectedResourceMetadata{Resource: resource}, nil))
 	}()
 	defer func() { stop(); is.NoErr(<-served) }()
 
@@ -221,14 +221,14 @@ func TestBearerAuthRefusesWhatCannotWork(t *testing.T) {
 				r := fmt.Sprint(recover())
 				is.New(t).True(strings.Contains(r, tc.says))
 			}()
-			vurb.BearerAuth(tc.verifier, tc.meta, nil)
+			vurb.WithBearerAuth(tc.verifier, tc.meta, nil)
 		})
 	}
 	t.Run("not over stdio", func(t *testing.T) {
 		defer func() {
 			r := fmt.Sprint(recover())
-			is.New(t).True(strings.Contains(r, "BearerAuth only apply to HTTP"))
+			is.New(t).True(strings.Contains(r, "WithBearerAuth only apply to HTTP"))
 		}()
-		vurb.New().NewServer(vurb.BearerAuth(verify, &oauthex.ProtectedResourceMetadata{Resource: "https://mcp.example.com/mcp"}, nil))
+		vurb.New().NewServer(vurb.WithBearerAuth(verify, &oauthex.ProtectedResourceMetadata{Resource: "https://mcp.example.com/mcp"}, nil))
 	})
 }

@@ -36,8 +36,8 @@ func TestSlowClientsAreCutAtTheirDeadlines(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() {
-		served <- app.ServeListener(ctx, ln, vurb.IdleTimeout(limit), vurb.BodyReadTimeout(limit),
-			vurb.WriteTimeout(limit), vurb.ShutdownGrace(time.Second))
+		served <- app.ServeListener(ctx, ln, vurb.WithIdleTimeout(limit), vurb.WithBodyReadTimeout(limit),
+			vurb.WithWriteTimeout(limit), vurb.WithShutdownGrace(time.Second))
 	}()
 	defer func() { cancel(); is.NoErr(<-served) }()
 	addr := ln.Addr().String()

@@ -20,7 +20,7 @@ import (
 // The fast lane answers some sessionless requests itself. It must be
 // indistinguishable from the go-sdk path: the same status, the same headers
 // that matter, the same bytes. These tests send the same requests through
-// one app's HTTPHandler with the lane and with NoFastLane, and compare.
+// one app's HTTPHandler with the lane and with WithFastLane(false), and compare.
 
 type laneInput struct {
 	Query  string `json:"query" validate:"required,max=50" description:"Search text"`
@@ -260,15 +260,15 @@ func TestFastLaneAnswersAsTheSDKDoes(t *testing.T) {
 			opts []vurb.ServeOption
 		}{
 			{"default", nil},
-			{"stateless", []vurb.ServeOption{vurb.Stateless()}},
-			{"stateless json", []vurb.ServeOption{vurb.Stateless(), vurb.JSONResponse()}},
-			{"json", []vurb.ServeOption{vurb.JSONResponse()}},
-			{"filtered", []vurb.ServeOption{vurb.ExcludeTags("none")}},
+			{"stateless", []vurb.ServeOption{vurb.WithStateless()}},
+			{"stateless json", []vurb.ServeOption{vurb.WithStateless(), vurb.WithJSONResponse()}},
+			{"json", []vurb.ServeOption{vurb.WithJSONResponse()}},
+			{"filtered", []vurb.ServeOption{vurb.WithExcludeTags("none")}},
 		} {
 			t.Run(exp.String()+"/"+mode.name, func(t *testing.T) {
 				app := laneApp(exp)
 				fast := app.HTTPHandler(mode.opts...)
-				sdk := app.HTTPHandler(append([]vurb.ServeOption{vurb.NoFastLane()}, mode.opts...)...)
+				sdk := app.HTTPHandler(append([]vurb.ServeOption{vurb.WithFastLane(false)}, mode.opts...)...)
 				for _, c := range laneCorpus(exp) {
 					want, got := serveOnce(sdk, c), serveOnce(fast, c)
 					if got != want {
@@ -287,7 +287,7 @@ func FuzzFastLane(f *testing.F) {
 		f.Add(c.body, c.headers["Mcp-Protocol-Version"], c.headers["Mcp-Method"], c.headers["Mcp-Name"])
 	}
 	app := laneApp(vurb.Flat)
-	fast, sdk := app.HTTPHandler(), app.HTTPHandler(vurb.NoFastLane())
+	fast, sdk := app.HTTPHandler(), app.HTTPHandler(vurb.WithFastLane(false))
 	f.Fuzz(func(t *testing.T, body, version, method, name string) {
 		c := laneCase{body: body, headers: map[string]string{}}
 		for k, v := range map[string]string{"Mcp-Protocol-Version": version, "Mcp-Method": method, "Mcp-Name": name} {
@@ -333,7 +333,7 @@ func TestDeepNestingIsAnsweredAlikeOnEveryPath(t *testing.T) {
 	})
 	deep := strings.Repeat("[", 1001) + strings.Repeat("]", 1001)
 	shallow := strings.Repeat("[", 100) + strings.Repeat("]", 100)
-	for _, opts := range [][]vurb.ServeOption{nil, {vurb.NoFastLane()}} {
+	for _, opts := range [][]vurb.ServeOption{nil, {vurb.WithFastLane(false)}} {
 		srv := httptest.NewServer(app.HTTPHandler(opts...))
 		for nesting, want := range map[string]int{deep: http.StatusBadRequest, shallow: http.StatusOK} {
 			body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"notes_find","arguments":{"q":` + nesting +

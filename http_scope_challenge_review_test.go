@@ -15,7 +15,7 @@ import (
 // TestScopeChallengesJudgeTheCallersOwnClass: the challenger decides
 // whether a caller sees an action with the caller its handlers see, client
 // name and session included. A kiosk client, whose class does not see
-// projects_delete, is told the tool is unknown, as without ScopeChallenges;
+// projects_delete, is told the tool is unknown, as without WithScopeChallenges;
 // it is not challenged for the hidden tool's scopes (a 403 whose challenge
 // names them, and shows the tool exists). Another client, whose class sees it, is
 // challenged. Over a session (the client named at initialize) and
@@ -27,7 +27,7 @@ func TestScopeChallengesJudgeTheCallersOwnClass(t *testing.T) {
 		}
 		return ""
 	}, func(class string, a vurb.ActionInfo) bool { return class != "kiosk" || a.Action != "delete" })
-	_, resource := protectedServer(t, stepUpApp(byClient), stepUpTokens, nil, vurb.ScopeChallenges())
+	_, resource := protectedServer(t, stepUpApp(byClient), stepUpTokens, nil, vurb.WithScopeChallenges())
 	for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(protocol, func(t *testing.T) {
 			ctx := context.Background()
@@ -53,12 +53,12 @@ func TestScopeChallengesJudgeTheCallersOwnClass(t *testing.T) {
 	}
 }
 
-// TestScopeChallengesWithoutABodyLimit: MaxBodyBytes(-1) lifts the limit
+// TestScopeChallengesWithoutABodyLimit: WithMaxBodyBytes(-1) lifts the limit
 // on bodies (the go-sdk's negative MaxRequestBodyBytes); calls are
 // challenged all the same.
 func TestScopeChallengesWithoutABodyLimit(t *testing.T) {
 	is := is.New(t)
-	_, resource := protectedServer(t, stepUpApp(), stepUpTokens, nil, vurb.ScopeChallenges(), vurb.MaxBodyBytes(-1))
+	_, resource := protectedServer(t, stepUpApp(), stepUpTokens, nil, vurb.WithScopeChallenges(), vurb.WithMaxBodyBytes(-1))
 	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"projects_delete","arguments":{},` + sessionlessMeta + `}}`
 	res := post(t, resource, map[string]string{"Authorization": "Bearer reader", "Mcp-Protocol-Version": "2026-07-28",
 		"Mcp-Method": "tools/call", "Mcp-Name": "projects_delete"}, call)
@@ -67,14 +67,14 @@ func TestScopeChallengesWithoutABodyLimit(t *testing.T) {
 }
 
 // TestScopeChallengesManifestListsWhatToolsListLists: under
-// ScopeChallenges a scoped action stays in the tools/list of a caller
+// WithScopeChallenges a scoped action stays in the tools/list of a caller
 // whose token lacks its scopes, and so in the manifest that caller reads,
 // which says what its tools/list does.
 func TestScopeChallengesManifestListsWhatToolsListLists(t *testing.T) {
 	is := is.New(t)
 	app := stepUpApp()
-	app.PublishManifest(vurb.ScopeChallenges())
-	_, resource := protectedServer(t, app, stepUpTokens, nil, vurb.ScopeChallenges())
+	app.PublishManifest(vurb.WithScopeChallenges())
+	_, resource := protectedServer(t, app, stepUpTokens, nil, vurb.WithScopeChallenges())
 	ctx := context.Background()
 	cs, _, err := bearerClient(ctx, resource, "2025-11-25", "reader")
 	is.NoErr(err)
@@ -94,7 +94,7 @@ func TestScopeChallengesManifestListsWhatToolsListLists(t *testing.T) {
 // challenged.
 func TestScopeChallengesReadNamesAsTheServerDoes(t *testing.T) {
 	is := is.New(t)
-	_, resource := protectedServer(t, stepUpApp(), stepUpTokens, nil, vurb.ScopeChallenges())
+	_, resource := protectedServer(t, stepUpApp(), stepUpTokens, nil, vurb.WithScopeChallenges())
 	call := func(name, params string) *http.Response {
 		return post(t, resource, map[string]string{"Authorization": "Bearer reader", "Mcp-Protocol-Version": "2026-07-28",
 			"Mcp-Method": "tools/call", "Mcp-Name": name},
@@ -116,7 +116,7 @@ func TestScopeChallengesJudgeTheCallersCapabilities(t *testing.T) {
 		}
 		return "plain"
 	}, func(class string, a vurb.ActionInfo) bool { return class == "forms" || a.Action != "delete" })
-	_, resource := protectedServer(t, stepUpApp(byForms), stepUpTokens, nil, vurb.ScopeChallenges())
+	_, resource := protectedServer(t, stepUpApp(byForms), stepUpTokens, nil, vurb.WithScopeChallenges())
 	for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(protocol, func(t *testing.T) {
 			ctx := context.Background()

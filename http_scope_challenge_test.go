@@ -76,7 +76,7 @@ func (s *stepUp) Authorize(_ context.Context, _ *http.Request, resp *http.Respon
 	return nil
 }
 
-// TestScopeChallengesAskForWhatIsMissing: with ScopeChallenges, a scoped
+// TestScopeChallengesAskForWhatIsMissing: with WithScopeChallenges, a scoped
 // action stays listed; calling it without the scope is answered 403 with
 // a challenge naming every scope it needs, before its handler runs; a
 // go-sdk client whose OAuth handler steps up gets a token with them and
@@ -96,7 +96,7 @@ func TestScopeChallengesAskForWhatIsMissing(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				is := is.New(t)
-				srv, resource := protectedServer(t, stepUpApp(opts...), stepUpTokens, nil, vurb.ScopeChallenges())
+				srv, resource := protectedServer(t, stepUpApp(opts...), stepUpTokens, nil, vurb.WithScopeChallenges())
 				metadataURL := srv.URL + "/.well-known/oauth-protected-resource/mcp"
 
 				// What a client reads to step up.
@@ -148,13 +148,13 @@ const sessionlessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"202
 // TestScopeChallengesWithoutStepUp: a client that cannot step up is refused
 // at the HTTP level; a tool the caller's class does not see is unknown,
 // never challenged for; prompts and resources are challenged for the app's
-// scopes; ScopeChallenges without BearerAuth is a mistake said at once.
+// scopes; WithScopeChallenges without WithBearerAuth is a mistake said at once.
 func TestScopeChallengesWithoutStepUp(t *testing.T) {
 	is := is.New(t)
 	hide := vurb.WithVisibility(func(c *vurb.Caller) string { return c.Header.Get("X-Role") },
 		func(role string, a vurb.ActionInfo) bool { return role == "admin" || a.Action != "delete" })
 	app := stepUpApp(hide)
-	_, resource := protectedServer(t, app, stepUpTokens, nil, vurb.ScopeChallenges())
+	_, resource := protectedServer(t, app, stepUpTokens, nil, vurb.WithScopeChallenges())
 	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"projects_delete","arguments":{},` + sessionlessMeta + `}}`
 	header := func(role string) map[string]string {
 		return map[string]string{"Authorization": "Bearer reader", "Mcp-Protocol-Version": "2026-07-28",
@@ -178,7 +178,7 @@ func TestScopeChallengesWithoutStepUp(t *testing.T) {
 	scoped := vurb.New().RequireScopes("docs:read")
 	vurb.Prompt(scoped, "greet", func(context.Context, struct{}) (string, error) { return "hi", nil })
 	vurb.Resource(scoped, "mem://readme", "readme", func(context.Context) (vurb.Contents, error) { return vurb.Contents{Text: "r"}, nil })
-	_, resource = protectedServer(t, scoped, stepUpTokens, nil, vurb.ScopeChallenges())
+	_, resource = protectedServer(t, scoped, stepUpTokens, nil, vurb.WithScopeChallenges())
 	for _, body := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"greet",` + sessionlessMeta + `}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"mem://readme",` + sessionlessMeta + `}}`,
@@ -191,5 +191,5 @@ func TestScopeChallengesWithoutStepUp(t *testing.T) {
 	defer func() {
 		is.True(strings.Contains(fmt.Sprint(recover()), "WithScopeChallenges needs WithBearerAuth"))
 	}()
-	stepUpApp().HTTPHandler(vurb.ScopeChallenges())
+	stepUpApp().HTTPHandler(vurb.WithScopeChallenges())
 }

@@ -34,8 +34,8 @@ func TestHTTPHandler(t *testing.T) {
 		opts []vurb.ServeOption
 	}{
 		{"stateful", nil},
-		{"stateless", []vurb.ServeOption{vurb.Stateless()}},
-		{"stateless json", []vurb.ServeOption{vurb.Stateless(), vurb.JSONResponse()}},
+		{"stateless", []vurb.ServeOption{vurb.WithStateless()}},
+		{"stateless json", []vurb.ServeOption{vurb.WithStateless(), vurb.WithJSONResponse()}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			is := is.New(t)
@@ -77,9 +77,9 @@ func TestHTTPGuards(t *testing.T) {
 	app := newFixture()
 	open := httptest.NewServer(app.HTTPHandler())
 	defer open.Close()
-	hosts := httptest.NewServer(app.HTTPHandler(vurb.AllowedHosts("api.example.com"), vurb.AllowedOrigins("https://app.example.com")))
+	hosts := httptest.NewServer(app.HTTPHandler(vurb.WithAllowedHosts("api.example.com"), vurb.WithAllowedOrigins("https://app.example.com")))
 	defer hosts.Close()
-	small := httptest.NewServer(app.HTTPHandler(vurb.MaxBodyBytes(512)))
+	small := httptest.NewServer(app.HTTPHandler(vurb.WithMaxBodyBytes(512)))
 	defer small.Close()
 	hostOf := func(s *httptest.Server) string { return strings.TrimPrefix(s.URL, "http://") }
 
@@ -120,7 +120,7 @@ func TestGracefulShutdown(t *testing.T) {
 	is.NoErr(err)
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- app.ServeListener(ctx, ln, vurb.ShutdownGrace(5*time.Second)) }()
+	go func() { served <- app.ServeListener(ctx, ln, vurb.WithShutdownGrace(5*time.Second)) }()
 
 	cs := httpClient(t, "http://"+ln.Addr().String()+"/mcp")
 	answer := make(chan *mcp.CallToolResult, 1)

@@ -8,13 +8,13 @@ import (
 )
 
 // Tools and their groups are groups of the model as categories are, so
-// IncludeGroups selects them by fully qualified name too.
+// WithIncludeGroups selects them by fully qualified name too.
 func TestIncludeGroupsSelectsToolsAndTheirGroups(t *testing.T) {
 	is := is.New(t)
 	f := newFixture()
-	is.Equal(listNames(t, connect(t, f, nil, vurb.IncludeGroups("admin.users"))),
+	is.Equal(listNames(t, connect(t, f, nil, vurb.WithIncludeGroups("admin.users"))),
 		[]string{"admin_users_ban", "admin_users_create", "admin_users_list"})
-	is.Equal(listNames(t, connect(t, f, nil, vurb.IncludeGroups("projects"))),
+	is.Equal(listNames(t, connect(t, f, nil, vurb.WithIncludeGroups("projects"))),
 		[]string{"projects_create", "projects_delete", "projects_list"})
-	is.Equal(len(listNames(t, connect(t, f, nil, vurb.ExcludeGroups("admin")))), 3)
+	is.Equal(len(listNames(t, connect(t, f, nil, vurb.WithExcludeGroups("admin")))), 3)
 }

@@ -229,43 +229,6 @@ func labelForm(form map[string]any, fields []schema.Field) {
 	}
 }
 
-// ErrNoSession is returned by the session powers that need a client to
-// answer (sampling, elicitation) when the call has none: an in-process
-// App.Call, or a context that is not a vurb call's.
-var ErrNoSession = errors.New("vurb: no client session: sampling and elicitation need a call served to an MCP client, not an in-process App.Call")
-
-// Sample asks the client's model for a completion (sampling/createMessage).
-// It returns ErrNoSession outside a served call, and the client's error when
-// it declines or does not support sampling.
-//
-// Deprecated: use AskSampling, which works for clients of every protocol
-// revision. Sample sends a server-initiated request on the session, which
-// only handshake-era clients accept: for a 2026-07-28 client the go-sdk
-// refuses it with an error.
-func Sample(ctx context.Context, params *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
-	c := engine.CallFrom(ctx)
-	if c == nil || c.Session() == nil {
-		return nil, ErrNoSession
-	}
-	return c.Session().CreateMessage(ctx, params)
-}
-
-// Elicit asks the client's user for input (elicitation/create). It returns
-// ErrNoSession outside a served call, and the client's error when it does
-// not support elicitation.
-//
-// Deprecated: use Ask (a form from a struct) or AskElicitation, which work
-// for clients of every protocol revision. Elicit sends a server-initiated
-// request on the session, which only handshake-era clients accept: for a
-// 2026-07-28 client the go-sdk refuses it with an error.
-func Elicit(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-	c := engine.CallFrom(ctx)
-	if c == nil || c.Session() == nil {
-		return nil, ErrNoSession
-	}
-	return c.Session().Elicit(ctx, params)
-}
-
 // Prompts and resources run outside the engine's tool pipeline, so their
 // rounds (see Ask) are opened and sealed here; tool calls do the same in
 // the engine.

@@ -43,7 +43,7 @@ func laneClient(t *testing.T, app *vurb.App, version string, stateless bool) *mc
 	t.Helper()
 	var opts []vurb.ServeOption
 	if stateless {
-		opts = append(opts, vurb.Stateless())
+		opts = append(opts, vurb.WithStateless())
 	}
 	srv := httptest.NewServer(app.HTTPHandler(opts...))
 	t.Cleanup(srv.Close)
@@ -152,9 +152,9 @@ func TestLanesAnswerTheCutWhileTheHandlerRunsOn(t *testing.T) {
 			is.NoErr(err)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			opts := []vurb.ServeOption{vurb.ShutdownGrace(200 * time.Millisecond)}
+			opts := []vurb.ServeOption{vurb.WithShutdownGrace(200 * time.Millisecond)}
 			if lc.stateless {
-				opts = append(opts, vurb.Stateless())
+				opts = append(opts, vurb.WithStateless())
 			}
 			served := make(chan error, 1)
 			go func() { served <- app.ServeListener(ctx, ln, opts...) }()

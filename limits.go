@@ -144,19 +144,6 @@ func WithMaxRunning(n int) Option {
 	}
 }
 
-// WithMaxRunningPerAction bounds the handlers running at once for each
-// action (no bound by default), so that one slow action cannot take the
-// whole of WithMaxRunning from the others. A call past the bound is
-// refused at once with Messages.Busy.
-//
-// Deprecated: use WithMaxConcurrent(n, 0), the one per-action cap: it
-// refuses at once too (with Messages.AtCapacity), can wait for a slot, and
-// tools, groups and actions can set their own with MaxConcurrent. This
-// option keeps working as before, its cap applying besides theirs.
-func WithMaxRunningPerAction(n int) Option {
-	return func(c *config) { c.maxRunningPerAction = n }
-}
-
 // HandlerStats is a snapshot of the app's handler gauges.
 type HandlerStats struct {
 	// Running is the handlers running now, the overdue ones included.
@@ -194,5 +181,5 @@ func (d *ActionDef) lowerLimits() engine.Limits {
 // limitRuntime sets the handler bounds and the rate store of rt from the
 // options.
 func (c *config) limitRuntime(rt *engine.Runtime) {
-	limit.Apply(rt, c.maxRunning, c.maxRunningPerAction, c.rateStore)
+	limit.Apply(rt, c.maxRunning, c.rateStore)
 }

@@ -83,12 +83,14 @@ func TestRunningHandlersAreBounded(t *testing.T) {
 	is.Equal(int(returned.Load()), bound)
 }
 
-func TestRunningHandlersPerAction(t *testing.T) {
+// The app's per-action cap (WithMaxConcurrent) refuses a third call of an
+// action that has two running, and holds back no other action.
+func TestMaxConcurrentPerAction(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	release := make(chan struct{})
 	started := make(chan struct{}, 2)
-	app := vurb.New(vurb.WithMaxRunningPerAction(2))
+	app := vurb.New(vurb.WithMaxConcurrent(2, 0))
 	vurb.Query(app.Tool("t"), "slow", func(context.Context, struct{}) (string, error) {
 		started <- struct{}{}
 		<-release
@@ -104,7 +106,7 @@ func TestRunningHandlersPerAction(t *testing.T) {
 	res, err := app.Call(context.Background(), "t_slow", nil)
 	is.NoErr(err)
 	is.True(res.IsError)
-	is.Equal(res.Content[0].(*mcp.TextContent).Text, "[t_slow] the server is busy: 2 handlers are already running; retry in a few seconds")
+	is.Equal(res.Content[0].(*mcp.TextContent).Text, "[t_slow] this action's limit of concurrent calls (2) is reached and none ended within 0s; retry in a few seconds")
 	res, err = app.Call(context.Background(), "t_quick", nil) // the other actions are not held back
 	is.NoErr(err)
 	is.Equal(res.Content[0].(*mcp.TextContent).Text, "quick")

@@ -469,7 +469,7 @@ func TestRateLimitPerCallerAnonymousByHost(t *testing.T) {
 	}{
 		{"fast lane", nil, nil, vurbtest.Sessionless},
 		{"fast lane with middleware", []vurb.Option{vurb.WithRequestMiddleware(passOn)}, nil, vurbtest.Sessionless},
-		{"stateless go-sdk", nil, []vurb.ServeOption{vurb.Stateless()}, "2025-11-25"},
+		{"stateless go-sdk", nil, []vurb.ServeOption{vurb.WithStateless()}, "2025-11-25"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			app := vurb.New(tc.opts...)

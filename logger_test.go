@@ -81,27 +81,6 @@ func TestLoggerOutsideACall(t *testing.T) {
 	is.New(t).Equal(vurb.Logger(context.Background()), slog.Default())
 }
 
-// Call.Logger, deprecated for Logger(ctx), returns the very logger
-// Logger(ctx) does, in middleware and in the handler.
-func TestCallLoggerIsLoggerOfContext(t *testing.T) {
-	is := is.New(t)
-	var fromMiddleware, fromHandler bool
-	app := vurb.New()
-	app.Use(func(next vurb.Handler) vurb.Handler {
-		return func(ctx context.Context, c *vurb.Call) (*mcp.CallToolResult, error) {
-			fromMiddleware = c.Logger() == vurb.Logger(ctx)
-			return next(ctx, c)
-		}
-	})
-	vurb.Query(app, "docs.search", func(ctx context.Context, in Search) (string, error) {
-		fromHandler = vurb.CallFrom(ctx).Logger() == vurb.Logger(ctx)
-		return "found", nil
-	})
-	call(t, app, "docs_search", `{"query":"go"}`)
-	is.True(fromMiddleware)
-	is.True(fromHandler)
-}
-
 func BenchmarkCallObserver(b *testing.B) {
 	for _, tc := range []struct {
 		name string

@@ -93,7 +93,7 @@ func (d *ActionDef) lower(rt *engine.Runtime, policies []compiledPolicy) *engine
 	t, g, app := d.tool, d.group, d.tool.app
 	layers := [][]Middleware{app.middleware, t.middleware, nil, d.middleware}
 	// The tool and its group are organisational groups of the model too:
-	// IncludeGroups selects them through these reserved tags.
+	// WithIncludeGroups selects them through these reserved tags.
 	tags := [][]string{t.tags, d.tags, nil, {groupTagPrefix + t.name}}
 	if g != nil {
 		layers[2], tags[2] = g.middleware, g.tags

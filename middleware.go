@@ -118,7 +118,7 @@ const (
 	// (see Ask); the client sends the request again with the answers.
 	OutcomeInputRequired = Outcome(engine.OutcomeInputRequired)
 	// OutcomeBusy: the call was refused before its handler ran, since
-	// WithMaxRunning (or WithMaxRunningPerAction) handlers were running.
+	// WithMaxRunning handlers were running.
 	OutcomeBusy = Outcome(engine.OutcomeBusy)
 	// OutcomeDenied: the call was refused before its arguments were read,
 	// since the caller's token lacks a scope the action requires (see

@@ -141,7 +141,7 @@ func (d *ActionDef) modelInfo(ep *engine.Endpoint, flat *mcp.Tool, policies []co
 }
 
 // modelTask is how the action runs as a task, for the model and so the
-// manifest: turning on TaskRequired refuses clients, and a contract diff
+// manifest: turning on WithTaskRequired refuses clients, and a contract diff
 // must see it.
 func (d *ActionDef) modelTask() *model.Task {
 	t := d.tool.app.tasks(false)

@@ -57,13 +57,13 @@ func ExampleCategory_Category() {
 }
 
 // A server can expose only some categories, as it can only some tags.
-func ExampleIncludeGroups() {
+func ExampleWithIncludeGroups() {
 	app := vurb.New()
 	public := vurb.NewCategory("public")
 	vurb.Query(app, "catalog.search", modelFind).In(public)
 	vurb.Mutation(app, "catalog.purge", modelFind)
 
-	server := app.NewServer(vurb.IncludeGroups("public"))
+	server := app.NewServer(vurb.WithIncludeGroups("public"))
 	_ = server // serves catalog_search only
 	fmt.Println(modelNames(app.Model().Group("public").Tools()))
 	// Output:

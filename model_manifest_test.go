@@ -49,8 +49,8 @@ func TestPublishManifest(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
 	app, _ := modelFixture()
-	app.PublishManifest(vurb.IncludeGroups("user-facing"))
-	cs := modelClient(t, app.NewServer(vurb.IncludeGroups("user-facing")))
+	app.PublishManifest(vurb.WithIncludeGroups("user-facing"))
+	cs := modelClient(t, app.NewServer(vurb.WithIncludeGroups("user-facing")))
 	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: manifest.URI})
 	is.NoErr(err)
 	is.Equal(res.Contents[0].MIMEType, "application/json")
@@ -138,7 +138,7 @@ func TestManifestTaskRequired(t *testing.T) {
 		app := vurb.New()
 		opts := []vurb.TaskOption{}
 		if required {
-			opts = append(opts, vurb.TaskRequired())
+			opts = append(opts, vurb.WithTaskRequired())
 		}
 		vurb.Mutation(app, "reports.build", func(context.Context, struct{}) (string, error) { return "", nil }).Task(opts...)
 		return manifest.Of(app.Model())

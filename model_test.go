@@ -9,7 +9,6 @@ import (
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
-	"github.com/vurb-go/vurb/manifest"
 	"github.com/vurb-go/vurb/model"
 )
 
@@ -195,39 +194,6 @@ func TestModelPromptsAndResources(t *testing.T) {
 	is.True(!r.IsTemplate())
 }
 
-// Category.Add, deprecated for the members' In, still joins as In does:
-// the fixture declared with Add has the same model, byte for byte.
-func TestCategoryAddJoinsAsIn(t *testing.T) {
-	is := is.New(t)
-	f := newFixture()
-	platform := vurb.NewCategory("platform").Title("Platform").Describe("Everything the platform team runs")
-	management := platform.Category("users").Category("management").Describe("Who may do what")
-	userFacing := vurb.NewCategory("user-facing").Describe("What end users reach")
-	adminCat := vurb.NewCategory("administration")
-	search := vurb.Query(f.Tool("search"), "query", ok[ListUsers]("found")).Describe("Search everything")
-	review := vurb.Prompt(f, "review", func(ctx context.Context, in struct {
-		Code string `json:"code" validate:"required" description:"The code"`
-	}) (string, error) {
-		return "review " + in.Code, nil
-	}).Describe("Review code")
-	readme := vurb.Resource(f, "file:///readme", "readme", func(context.Context) (vurb.Contents, error) {
-		return vurb.Contents{Text: "hi"}, nil
-	})
-	userFacing.Add(f.Tool("projects"), search, review)
-	adminCat.Add(f.Tool("projects"), f.Tool("admin")).Add(f.Tool("admin")) // joining twice is joining once
-	management.Add(search)
-	platform.Add(readme)
-
-	withIn, _ := modelFixture()
-	want, err := manifest.Of(withIn.Model()).Marshal()
-	is.NoErr(err)
-	got, err := manifest.Of(f.Model()).Marshal()
-	is.NoErr(err)
-	is.Equal(string(got), string(want))
-
-	is.Equal(mustPanic(t, func() { vurb.NewCategory("x").Add(nil) }), `vurb: category "x": nil member at position 0`)
-}
-
 func TestCategoryNamedLikeATool(t *testing.T) {
 	is := is.New(t)
 	app := newFixture()
@@ -243,15 +209,15 @@ func TestIncludeGroups(t *testing.T) {
 	is := is.New(t)
 	app, _ := modelFixture()
 	server := &modelRecorder{}
-	app.Attach(server, vurb.IncludeGroups("platform"))
+	app.Attach(server, vurb.WithIncludeGroups("platform"))
 	is.Equal(server.modelNames, []string{"search_query"}) // joined platform.users.management, so platform too
 
 	server = &modelRecorder{}
-	app.Attach(server, vurb.IncludeGroups("user-facing"), vurb.ExcludeGroups("administration"))
+	app.Attach(server, vurb.WithIncludeGroups("user-facing"), vurb.WithExcludeGroups("administration"))
 	is.Equal(server.modelNames, []string{"search_query"})
 
 	server = &modelRecorder{}
-	app.Attach(server, vurb.IncludeGroups("administration"), vurb.IncludeTags("public"))
+	app.Attach(server, vurb.WithIncludeGroups("administration"), vurb.WithIncludeTags("public"))
 	is.Equal(len(server.modelNames), 12)
 }
 

@@ -32,7 +32,7 @@ func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-// TestOpenIDProvider serves a vurb app with BearerAuth and the oidc
+// TestOpenIDProvider serves a vurb app with WithBearerAuth and the oidc
 // verifier against a real OpenID Connect provider (oidc-provider, installed
 // from npm, see startOpenIDProvider), and drives it with the go-sdk's
 // client over HTTP, on both protocol generations: the 2025-11-25 session
@@ -71,7 +71,7 @@ func TestOpenIDProvider(t *testing.T) {
 	serving, stop := context.WithCancel(ctx)
 	served := make(chan error, 1)
 	go func() {
-		served <- app.ServeListener(serving, ln, vurb.ShutdownGrace(time.Second), vurb.BearerAuth(verify, &oauthex.ProtectedResourceMetadata{
+		served <- app.ServeListener(serving, ln, vurb.WithShutdownGrace(time.Second), vurb.WithBearerAuth(verify, &oauthex.ProtectedResourceMetadata{
 			Resource:             resource,
 			AuthorizationServers: []string{provider.issuer},
 			ScopesSupported:      []string{"projects:read", "projects:write"},
@@ -248,7 +248,7 @@ func TestOpenIDProvider(t *testing.T) {
 		is.True(strings.Contains(text(res), "needs the OAuth scope(s) projects:write"))
 	})
 
-	// The same app behind ScopeChallenges, on a second listener: a client
+	// The same app behind WithScopeChallenges, on a second listener: a client
 	// that lacks a scope is challenged for it, goes to the issuer the
 	// challenge leads to, and calls again with the token it gets.
 	stepLn, err := net.Listen("tcp", "127.0.0.1:0")
@@ -258,8 +258,8 @@ func TestOpenIDProvider(t *testing.T) {
 	must(t, err)
 	stepServed := make(chan error, 1)
 	go func() {
-		stepServed <- app.ServeListener(serving, stepLn, vurb.ShutdownGrace(time.Second), vurb.ScopeChallenges(),
-			vurb.BearerAuth(stepVerify, &oauthex.ProtectedResourceMetadata{
+		stepServed <- app.ServeListener(serving, stepLn, vurb.WithShutdownGrace(time.Second), vurb.WithScopeChallenges(),
+			vurb.WithBearerAuth(stepVerify, &oauthex.ProtectedResourceMetadata{
 				Resource: stepResource, AuthorizationServers: []string{provider.issuer},
 			}, nil))
 	}()

@@ -56,9 +56,8 @@ type config struct {
 	skillVisible func(string, SkillInfo) bool // WithSkillVisibility
 
 	// bounds (limits.go, notify_queue.go)
-	maxRunning          int
-	maxRunningPerAction int
-	notifyBuffer        int
+	maxRunning   int
+	notifyBuffer int
 
 	// limits of calls (limits.go)
 	callLimits limitSet

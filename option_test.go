@@ -128,7 +128,7 @@ func TestFilteredViewsReuseTheCompiledChains(t *testing.T) {
 	is.Equal(built, 2) // once per action
 
 	for range 3 {
-		cs := connect(t, app, nil, vurb.IncludeTags("read"))
+		cs := connect(t, app, nil, vurb.WithIncludeTags("read"))
 		res, err := cs.ListTools(context.Background(), nil)
 		is.NoErr(err)
 		is.Equal(len(res.Tools), 1)
@@ -148,9 +148,9 @@ func TestHTTPSettingsOutsideHTTPPanic(t *testing.T) {
 	app := vurb.New()
 	vurb.Query(app, "docs.search", search)
 	for name, f := range map[string]func(){
-		"NewServer": func() { app.NewServer(vurb.Stateless()) },
-		"Attach":    func() { app.Attach(mcp.NewServer(&mcp.Implementation{Name: "s"}, nil), vurb.AllowedHosts("a")) },
-		"Serve":     func() { _ = app.Serve(context.Background(), vurb.Stdio(), vurb.JSONResponse()) },
+		"NewServer": func() { app.NewServer(vurb.WithStateless()) },
+		"Attach":    func() { app.Attach(mcp.NewServer(&mcp.Implementation{Name: "s"}, nil), vurb.WithAllowedHosts("a")) },
+		"Serve":     func() { _ = app.Serve(context.Background(), vurb.Stdio(), vurb.WithJSONResponse()) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			defer func() {

@@ -131,7 +131,7 @@ func TestPresenterSuggestsOnlyWhatTheCallerSees(t *testing.T) {
 		return []vurb.Suggestion{{Action: "extra.ping"}, {Action: "billing.pay", Args: map[string]any{"invoice_id": inv.ID}}}
 	}))
 	tagged.Tool("extra").Tags("internal")
-	p := vurbtest.New(t, tagged, vurbtest.Serve(vurb.ExcludeTags("internal")), vurbtest.OverHTTP(), vurbtest.Protocol(vurbtest.Sessionless)).
+	p := vurbtest.New(t, tagged, vurbtest.Serve(vurb.WithExcludeTags("internal")), vurbtest.OverHTTP(), vurbtest.Protocol(vurbtest.Sessionless)).
 		CallPresented("billing_search", nil).WantNext("billing_pay", nil).WantNoNext("extra_ping")
 	is.New(t).True(!slices.ContainsFunc(p.Next, func(n vurb.NextCall) bool { return n.Tool == "extra_ping" }))
 

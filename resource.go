@@ -284,16 +284,16 @@ func climbs(v string) bool {
 // tools/list cannot: the other exposition, the actions behind a grouped
 // tool, the categories.
 //
-// The manifest describes what opts select (IncludeTags, IncludeGroups,
-// ...): pass the options the app is served with, so that it names no
-// action the server hides. Each caller reads the manifest of what it
-// sees: an action its token lacks the scopes for (RequireScopes) or its
-// class does not see (WithVisibility) is not in it, as it is not in its
-// tools/list. WithScopeChallenges keeps the former in lists: pass it here too,
-// and they stay in the manifest. Each manifest is computed from the built
-// app at the first read by a caller who sees it, and kept for the next
-// ones; past 64 kinds of caller, a kept one gives way, to be computed
-// again when asked for.
+// The manifest describes what opts select (WithIncludeTags,
+// WithIncludeGroups, ...): pass the options the app is served with, so
+// that it names no action the server hides. Each caller reads the manifest
+// of what it sees: an action its token lacks the scopes for
+// (RequireScopes) or its class does not see (WithVisibility) is not in it,
+// as it is not in its tools/list. WithScopeChallenges keeps the former in
+// lists: pass it here too, and they stay in the manifest. Each manifest is
+// computed from the built app at the first read by a caller who sees it,
+// and kept for the next ones; past 64 kinds of caller, a kept one gives
+// way, to be computed again when asked for.
 func (a *App) PublishManifest(opts ...ServeOption) *ResourceDef {
 	// WithScopeChallenges, HTTP's own, decides what lists show: the
 	// manifest shows what they do.

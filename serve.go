@@ -79,24 +79,25 @@ func (a *App) Serve(ctx context.Context, transport mcp.Transport, opts ...ServeO
 }
 
 // ServeOption configures how the app is served: which of its actions a
-// server exposes (IncludeTags, ExcludeTags: access control, honoured by
-// Attach, NewServer, Serve, HTTPHandler and ListenAndServe alike) and, for
-// HTTPHandler and ListenAndServe only, the HTTP settings (WithStateless,
-// WithAllowedHosts, WithHTTPOptions, ...). Passing an HTTP setting where there is
-// no HTTP panics, naming it: it would otherwise be silently ignored.
+// server exposes (WithIncludeTags, WithExcludeTags: access control,
+// honoured by Attach, NewServer, Serve, HTTPHandler and ListenAndServe
+// alike) and, for HTTPHandler and ListenAndServe only, the HTTP settings
+// (WithStateless, WithAllowedHosts, WithHTTPOptions, ...). Passing an HTTP
+// setting where there is no HTTP panics, naming it: it would otherwise be
+// silently ignored.
 type ServeOption = edge.ServeOption
 
-// IncludeTags exposes only the actions that carry at least one of tags
+// WithIncludeTags exposes only the actions that carry at least one of tags
 // (their own, their group's or their tool's). A filter is access control:
 // an action it hides is absent from tools/list and a call to it gets the
 // same "unknown tool" error as a name that never existed.
-func IncludeTags(tags ...string) ServeOption {
+func WithIncludeTags(tags ...string) ServeOption {
 	return edge.IncludeTags(tags...)
 }
 
-// ExcludeTags hides every action that carries any of tags, whatever
-// IncludeTags says.
-func ExcludeTags(tags ...string) ServeOption {
+// WithExcludeTags hides every action that carries any of tags, whatever
+// WithIncludeTags says.
+func WithExcludeTags(tags ...string) ServeOption {
 	return edge.ExcludeTags(tags...)
 }
 
@@ -110,11 +111,6 @@ func ExcludeTags(tags ...string) ServeOption {
 func WithKeepAlive(d time.Duration) ServeOption {
 	return edge.KeepAlive(d)
 }
-
-// KeepAlive is WithKeepAlive.
-//
-// Deprecated: use WithKeepAlive, named as every option is.
-func KeepAlive(d time.Duration) ServeOption { return WithKeepAlive(d) }
 
 // ToolServer is what Attach needs of an MCP server. *mcp.Server implements
 // it; a test double or a wrapper can stand in for it.
@@ -159,11 +155,6 @@ func WithMaxLineBytes(n int) StdioOption {
 	return edge.MaxLineBytes(n)
 }
 
-// MaxLineBytes is WithMaxLineBytes.
-//
-// Deprecated: use WithMaxLineBytes, named as every option is.
-func MaxLineBytes(n int) StdioOption { return WithMaxLineBytes(n) }
-
 // WithMaxInFlight bounds the stdio requests being answered at once (default
 // DefaultMaxInFlight). At the bound the server stops reading stdin until
 // an answer is written: a client that writes without reading the answers
@@ -171,11 +162,6 @@ func MaxLineBytes(n int) StdioOption { return WithMaxLineBytes(n) }
 func WithMaxInFlight(n int) StdioOption {
 	return edge.MaxInFlight(n)
 }
-
-// MaxInFlight is WithMaxInFlight.
-//
-// Deprecated: use WithMaxInFlight, named as every option is.
-func MaxInFlight(n int) StdioOption { return WithMaxInFlight(n) }
 
 // Stdio returns the standard input/output transport that desktop clients
 // (Claude Desktop, IDEs) use to run a server as a child process: one
@@ -233,11 +219,11 @@ func WithRequestMiddleware(mw ...mcp.Middleware) Option {
 	return func(c *config) { c.requestMW = append(c.requestMW, mw...) }
 }
 
-// WithLogContext adds attributes to every call's logger (Call.Logger,
-// vurb.Logger), read from the context the call arrived with when the
-// logger is first made: a trace and span id put there by a request
-// middleware, so that logs join traces. Several WithLogContext options all
-// contribute, in the order given.
+// WithLogContext adds attributes to every call's logger (Logger), read
+// from the context the call arrived with when the logger is first made: a
+// trace and span id put there by a request middleware, so that logs join
+// traces. Several WithLogContext options all contribute, in the order
+// given.
 func WithLogContext(attrs func(ctx context.Context) []slog.Attr) Option {
 	return func(c *config) {
 		prev := c.logContext

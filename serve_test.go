@@ -99,13 +99,13 @@ func TestTagFilters(t *testing.T) {
 		callOK  [][2]string // tool, args
 		refused [][2]string
 	}{
-		{"flat include", vurb.Flat, []vurb.ServeOption{vurb.IncludeTags("read")},
+		{"flat include", vurb.Flat, []vurb.ServeOption{vurb.WithIncludeTags("read")},
 			[]string{"tasks_list"}, [][2]string{{"tasks_list", ""}}, [][2]string{{"tasks_purge", ""}, {"admin_stats", ""}}},
-		{"flat exclude per action", vurb.Flat, []vurb.ServeOption{vurb.ExcludeTags("dangerous")},
+		{"flat exclude per action", vurb.Flat, []vurb.ServeOption{vurb.WithExcludeTags("dangerous")},
 			[]string{"admin_stats", "tasks_list"}, [][2]string{{"tasks_list", ""}, {"admin_stats", ""}}, [][2]string{{"tasks_purge", ""}}},
-		{"flat include tool tag, exclude action tag", vurb.Flat, []vurb.ServeOption{vurb.IncludeTags("tasks"), vurb.ExcludeTags("write")},
+		{"flat include tool tag, exclude action tag", vurb.Flat, []vurb.ServeOption{vurb.WithIncludeTags("tasks"), vurb.WithExcludeTags("write")},
 			[]string{"tasks_list"}, nil, [][2]string{{"tasks_purge", ""}, {"admin_stats", ""}}},
-		{"grouped exclude whole tool", vurb.Grouped, []vurb.ServeOption{vurb.ExcludeTags("tasks")},
+		{"grouped exclude whole tool", vurb.Grouped, []vurb.ServeOption{vurb.WithExcludeTags("tasks")},
 			[]string{"admin"}, [][2]string{{"admin", `{"action":"stats"}`}}, [][2]string{{"tasks", `{"action":"list"}`}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -130,7 +130,7 @@ func TestTagFilters(t *testing.T) {
 
 func TestGroupedFilterPerAction(t *testing.T) {
 	is := is.New(t)
-	c := vurbtest.New(t, filterApp(vurb.Grouped), vurbtest.Serve(vurb.ExcludeTags("dangerous")))
+	c := vurbtest.New(t, filterApp(vurb.Grouped), vurbtest.Serve(vurb.WithExcludeTags("dangerous")))
 	tools := c.Tools()
 	is.Equal(len(tools), 2)
 	tasks := tools[1] // listed by name: admin, tasks
@@ -176,7 +176,7 @@ func (f *fakeServer) RemoveTools(names ...string)            { f.removed = appen
 func TestAttachAcceptsAnyToolServer(t *testing.T) {
 	is := is.New(t)
 	fake := &fakeServer{}
-	detach := filterApp(vurb.Flat).Attach(fake, vurb.IncludeTags("read"))
+	detach := filterApp(vurb.Flat).Attach(fake, vurb.WithIncludeTags("read"))
 	is.Equal(fake.added, []string{"tasks_list"})
 	detach()
 	is.Equal(fake.removed, []string{"tasks_list"})
@@ -242,7 +242,7 @@ func TestSamplingAndElicitation(t *testing.T) {
 	is := is.New(t)
 	app := vurb.New()
 	vurb.Query(app, "ai.summarize", func(ctx context.Context, _ noInput) (string, error) {
-		res, err := vurb.Sample(ctx, &mcp.CreateMessageParams{
+		res, err := vurb.AskSampling(ctx, "summary", &mcp.CreateMessageParams{
 			MaxTokens: 50,
 			Messages:  []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "summarize"}}},
 		})
@@ -252,7 +252,7 @@ func TestSamplingAndElicitation(t *testing.T) {
 		return "model said: " + res.Content.(*mcp.TextContent).Text, nil
 	})
 	vurb.Action(app, "ai.confirm", func(ctx context.Context, _ noInput) (string, error) {
-		res, err := vurb.Elicit(ctx, &mcp.ElicitParams{Message: "Proceed?", RequestedSchema: map[string]any{
+		res, err := vurb.AskElicitation(ctx, "proceed", &mcp.ElicitParams{Message: "Proceed?", RequestedSchema: map[string]any{
 			"type": "object", "properties": map[string]any{"ok": map[string]any{"type": "boolean"}},
 		}})
 		if err != nil {
@@ -264,10 +264,11 @@ func TestSamplingAndElicitation(t *testing.T) {
 	is.Equal(c.CallText("ai_summarize", nil), "model said: short")
 	is.Equal(c.CallText("ai_confirm", nil), "user chose accept")
 
-	// In-process there is no client to ask: a clear error, not a hang.
+	// In-process there is no client to ask: the round ends with the
+	// request for the caller to answer, not a hang.
 	local, err := app.Call(context.Background(), "ai_summarize", nil)
 	is.NoErr(err)
-	is.Equal(text(local), "[ai_summarize] "+vurb.ErrNoSession.Error())
+	is.True(local.InputRequests["summary"] != nil)
 }
 
 func waitFor(t *testing.T, cond func() bool) {

@@ -94,7 +94,7 @@ func TestSessionLaneAnswersAsTheSDKDoes(t *testing.T) {
 		}{
 			{"default", nil},
 			{"json", []vurb.ServeOption{vurb.WithJSONResponse()}},
-			{"filtered", []vurb.ServeOption{vurb.ExcludeTags("none")}},
+			{"filtered", []vurb.ServeOption{vurb.WithExcludeTags("none")}},
 		} {
 			for _, version := range []string{"2025-11-25", "2025-06-18", "2025-03-26"} {
 				t.Run(exp.String()+"/"+mode.name+"/"+version, func(t *testing.T) {

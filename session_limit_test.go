@@ -45,7 +45,7 @@ func TestAbandonedSessionsAreReclaimed(t *testing.T) {
 	}
 	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
 	vurb.Query(app.Tool("ops"), "ok", func(context.Context, struct{}) (string, error) { return "fine", nil })
-	srv := httptest.NewServer(app.HTTPHandler(vurb.SessionIdleTimeout(idle), vurb.MaxSessionsPerCaller(sessions)))
+	srv := httptest.NewServer(app.HTTPHandler(vurb.WithSessionIdleTimeout(idle), vurb.WithMaxSessionsPerCaller(sessions)))
 	defer srv.Close()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128}}
 	defer client.CloseIdleConnections()
@@ -84,7 +84,7 @@ func TestAbandonedSessionsAreReclaimed(t *testing.T) {
 	}
 }
 
-// TestSessionsAreCappedIdleOnesGiveWay: at MaxSessions, the session idle
+// TestSessionsAreCappedIdleOnesGiveWay: at WithMaxSessions, the session idle
 // the longest is closed to make room; a caller past its share is refused
 // alone.
 func TestSessionsAreCappedIdleOnesGiveWay(t *testing.T) {
@@ -92,7 +92,7 @@ func TestSessionsAreCappedIdleOnesGiveWay(t *testing.T) {
 	is := is.New(t)
 	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
 	vurb.Query(app.Tool("ops"), "ok", func(context.Context, struct{}) (string, error) { return "fine", nil })
-	srv := httptest.NewServer(app.HTTPHandler(vurb.MaxSessions(3), vurb.MaxSessionsPerCaller(10)))
+	srv := httptest.NewServer(app.HTTPHandler(vurb.WithMaxSessions(3), vurb.WithMaxSessionsPerCaller(10)))
 	defer srv.Close()
 	var ids []string
 	for range 4 {
@@ -105,7 +105,7 @@ func TestSessionsAreCappedIdleOnesGiveWay(t *testing.T) {
 
 	// A caller whose sessions are all busy (a standing stream each) is
 	// refused past its share, and nobody else is.
-	shared := httptest.NewServer(app.HTTPHandler(vurb.MaxSessions(100), vurb.MaxSessionsPerCaller(2)))
+	shared := httptest.NewServer(app.HTTPHandler(vurb.WithMaxSessions(100), vurb.WithMaxSessionsPerCaller(2)))
 	defer shared.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -35,7 +35,7 @@ func TestCallsCutAtTheEndOfTheGraceAreLogged(t *testing.T) {
 	is.NoErr(err)
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- app.ServeListener(ctx, ln, vurb.ShutdownGrace(200*time.Millisecond)) }()
+	go func() { served <- app.ServeListener(ctx, ln, vurb.WithShutdownGrace(200*time.Millisecond)) }()
 
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).
 		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + "/mcp"}, nil)
@@ -59,7 +59,7 @@ func TestCallsCutAtTheEndOfTheGraceAreLogged(t *testing.T) {
 }
 
 // TestShutdownGraceCutsEveryRevision holds the README's word on both
-// protocol revisions: a call still running when ShutdownGrace ends is cut
+// protocol revisions: a call still running when WithShutdownGrace ends is cut
 // through its context, answered as cut, and logged once with its request
 // id, and ListenAndServe returns soon after the grace (a 2025-11-25 session
 // held it for the whole 5 s handler).
@@ -85,7 +85,7 @@ func TestShutdownGraceCutsEveryRevision(t *testing.T) {
 			is.NoErr(err)
 			ctx, cancel := context.WithCancel(context.Background())
 			served := make(chan error, 1)
-			go func() { served <- app.ServeListener(ctx, ln, vurb.ShutdownGrace(300*time.Millisecond)) }()
+			go func() { served <- app.ServeListener(ctx, ln, vurb.WithShutdownGrace(300*time.Millisecond)) }()
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).
 				Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + "/mcp"},
 					&mcp.ClientSessionOptions{ProtocolVersion: version})
@@ -142,14 +142,14 @@ func TestShutdownWaitsForTasksThenCutsThem(t *testing.T) {
 		case <-ctx.Done():
 			return "", ctx.Err()
 		}
-	}).Task(vurb.TaskRequired())
+	}).Task(vurb.WithTaskRequired())
 	store := vurb.NewMemoryTaskStore(0)
 	app.ConfigureTasks(vurb.TaskConfig{Store: store, TTL: time.Hour})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	is.NoErr(err)
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- app.ServeListener(ctx, ln, vurb.ShutdownGrace(600*time.Millisecond)) }()
+	go func() { served <- app.ServeListener(ctx, ln, vurb.WithShutdownGrace(600*time.Millisecond)) }()
 	url := "http://" + ln.Addr().String() + "/mcp"
 	var ids []string
 	for i := range 20 {

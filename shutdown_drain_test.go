@@ -127,7 +127,7 @@ func blockingTask(app *vurb.App, started chan<- struct{}, release <-chan struct{
 		case <-ctx.Done():
 			return "", ctx.Err()
 		}
-	}).Task(vurb.TaskRequired())
+	}).Task(vurb.WithTaskRequired())
 	store := vurb.NewMemoryTaskStore(0)
 	app.ConfigureTasks(vurb.TaskConfig{Store: store, TTL: time.Hour})
 	return store

@@ -70,7 +70,7 @@ func TestSkillsServed(t *testing.T) {
 		}{
 			{"memory", nil},
 			{"http", []vurbtest.Option{vurbtest.OverHTTP()}},
-			{"http-stateless", []vurbtest.Option{vurbtest.OverHTTP(), vurbtest.Serve(vurb.Stateless())}},
+			{"http-stateless", []vurbtest.Option{vurbtest.OverHTTP(), vurbtest.Serve(vurb.WithStateless())}},
 		} {
 			t.Run(rev+"/"+tr.name, func(t *testing.T) {
 				is := is.New(t)

@@ -76,7 +76,7 @@ func TestStdioAnswersBadLinesAndReadsOn(t *testing.T) {
 	is := is.New(t)
 	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
 	vurb.Query(app.Tool("ops"), "ok", func(context.Context, struct{}) (string, error) { return "fine", nil })
-	w, r := stdioServer(t, app, vurb.MaxLineBytes(64<<10))
+	w, r := stdioServer(t, app, vurb.WithMaxLineBytes(64<<10))
 	_, err := io.WriteString(w, stdioInit)
 	is.NoErr(err)
 	is.Equal(readAnswer(t, r).ID, float64(0))
@@ -114,7 +114,7 @@ func TestStdioAnswersBadLinesAndReadsOn(t *testing.T) {
 }
 
 // TestStdioFloodIsHeldBack writes 50,000 requests without reading the
-// answers: the server stops reading at MaxInFlight, so its goroutines and
+// answers: the server stops reading at WithMaxInFlight, so its goroutines and
 // memory stay flat, and every request is answered once the client reads.
 func TestStdioFloodIsHeldBack(t *testing.T) {
 	// Not parallel: it counts the process's goroutines.
@@ -122,7 +122,7 @@ func TestStdioFloodIsHeldBack(t *testing.T) {
 	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
 	vurb.Query(app.Tool("ops"), "ok", func(context.Context, struct{}) (string, error) { return "fine", nil })
 	before := runtime.NumGoroutine()
-	w, r := stdioServer(t, app, vurb.MaxInFlight(32))
+	w, r := stdioServer(t, app, vurb.WithMaxInFlight(32))
 	_, err := io.WriteString(w, stdioInit)
 	is.NoErr(err)
 	readAnswer(t, r)
@@ -144,7 +144,7 @@ func TestStdioFloodIsHeldBack(t *testing.T) {
 	t.Logf("unread flood: %d of %d requests written, %d goroutines more, heap %d MB", written.Load(), n, goroutines, ms.HeapAlloc>>20)
 	is.True(written.Load() < n) // held back by its own pipe
 	if goroutines > 32+64 {
-		t.Errorf("%d goroutines more while flooded; want about MaxInFlight (32)", goroutines)
+		t.Errorf("%d goroutines more while flooded; want about WithMaxInFlight (32)", goroutines)
 	}
 
 	// Reading now, the answers come and the writer moves on.

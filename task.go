@@ -54,28 +54,6 @@ func WithTaskTTL(d time.Duration) TaskOption { return func(s *taskSpec) { s.ttl 
 // (pollIntervalMs) instead of the app's interval.
 func WithTaskPollInterval(d time.Duration) TaskOption { return func(s *taskSpec) { s.poll = d } }
 
-// TaskRequired makes the action task-only (see WithTaskRequired).
-//
-// Deprecated: use WithTaskRequired, named as every option is.
-func TaskRequired() TaskOption { return WithTaskRequired() }
-
-// TaskDeferred lets the handler decide when the call becomes a task (see
-// WithTaskDeferred).
-//
-// Deprecated: use WithTaskDeferred, named as every option is.
-func TaskDeferred() TaskOption { return WithTaskDeferred() }
-
-// TaskTTL keeps the action's tasks for d (see WithTaskTTL).
-//
-// Deprecated: use WithTaskTTL, named as every option is.
-func TaskTTL(d time.Duration) TaskOption { return WithTaskTTL(d) }
-
-// TaskPollInterval suggests how often clients poll the action's tasks (see
-// WithTaskPollInterval).
-//
-// Deprecated: use WithTaskPollInterval, named as every option is.
-func TaskPollInterval(d time.Duration) TaskOption { return WithTaskPollInterval(d) }
-
 // Task declares the action long-running, served as a task of the MCP tasks
 // extension (io.modelcontextprotocol/tasks, SEP-2663), and declares the
 // extension in the server's capabilities. The handler does not change:
@@ -234,18 +212,6 @@ func WithTaskStoreMaxBytes(n int64) MemoryTaskStoreOption { return edge.TaskStor
 // ones. Zero keeps a default.
 func WithTaskStorePerCaller(tasks int, bytes int64) MemoryTaskStoreOption {
 	return edge.TaskStorePerCaller(tasks, bytes)
-}
-
-// TaskStoreMaxBytes is WithTaskStoreMaxBytes.
-//
-// Deprecated: use WithTaskStoreMaxBytes, named as every option is.
-func TaskStoreMaxBytes(n int64) MemoryTaskStoreOption { return WithTaskStoreMaxBytes(n) }
-
-// TaskStorePerCaller is WithTaskStorePerCaller.
-//
-// Deprecated: use WithTaskStorePerCaller, named as every option is.
-func TaskStorePerCaller(tasks int, bytes int64) MemoryTaskStoreOption {
-	return WithTaskStorePerCaller(tasks, bytes)
 }
 
 // NewMemoryTaskStore returns a store that keeps at most maxTasks live tasks

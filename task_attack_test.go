@@ -55,14 +55,14 @@ func twoUserTaskApp(key []byte, release <-chan struct{}) *vurb.App {
 			}
 		}
 		return "ran", nil
-	}).Task(vurb.TaskRequired(), vurb.TaskTTL(time.Minute))
+	}).Task(vurb.WithTaskRequired(), vurb.WithTaskTTL(time.Minute))
 	vurb.Action(app, "jobs.ask", func(ctx context.Context, _ struct{}) (string, error) {
 		ok, err := vurb.Ask[Confirm](ctx, "confirm", "Go on?")
 		if err != nil {
 			return "", err
 		}
 		return "confirmed=" + map[bool]string{true: "yes", false: "no"}[ok.Yes], nil
-	}).Task(vurb.TaskRequired(), vurb.TaskTTL(time.Minute))
+	}).Task(vurb.WithTaskRequired(), vurb.WithTaskTTL(time.Minute))
 	return app
 }
 
@@ -222,9 +222,9 @@ func TestAttackAnotherUsersTaskReadsAsNeverIssued(t *testing.T) {
 		opts []vurb.ServeOption
 	}{
 		{"tasks front", nil},
-		{"tasks front without the fast lane", []vurb.ServeOption{vurb.NoFastLane()}},
-		{"tasks front answering JSON", []vurb.ServeOption{vurb.JSONResponse()}},
-		{"tasks front of a stateless server", []vurb.ServeOption{vurb.Stateless()}},
+		{"tasks front without the fast lane", []vurb.ServeOption{vurb.WithFastLane(false)}},
+		{"tasks front answering JSON", []vurb.ServeOption{vurb.WithJSONResponse()}},
+		{"tasks front of a stateless server", []vurb.ServeOption{vurb.WithStateless()}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			is := is.New(t)

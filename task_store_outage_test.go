@@ -78,19 +78,19 @@ func outageApp(store vurb.TaskStore, log *syncBuffer, release <-chan struct{}) *
 			}
 		}
 		return "ran", nil
-	}).Task(vurb.TaskRequired())
+	}).Task(vurb.WithTaskRequired())
 	vurb.Mutation(app, "jobs.later", func(ctx context.Context, _ struct{}) (string, error) {
 		if err := vurb.StartTask(ctx); err != nil {
 			return "", err
 		}
 		return "later", nil
-	}).Task(vurb.TaskDeferred())
+	}).Task(vurb.WithTaskDeferred())
 	vurb.Mutation(app, "jobs.status", func(ctx context.Context, _ struct{}) (string, error) {
 		if err := vurb.SetTaskStatus(ctx, "half way"); err != nil {
 			return "", err
 		}
 		return "set", nil
-	}).Task(vurb.TaskRequired())
+	}).Task(vurb.WithTaskRequired())
 	return app
 }
 
@@ -182,7 +182,7 @@ func TestTaskStoreOutageIsLoggedNotTold(t *testing.T) {
 		for _, path := range []struct {
 			name string
 			opts []vurb.ServeOption
-		}{{"", nil}, {", without the fast lane", []vurb.ServeOption{vurb.NoFastLane()}}} {
+		}{{"", nil}, {", without the fast lane", []vurb.ServeOption{vurb.WithFastLane(false)}}} {
 			t.Run(c.name+path.name, func(t *testing.T) {
 				is := is.New(t)
 				release := make(chan struct{})

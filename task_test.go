@@ -51,7 +51,7 @@ func taskApp(release <-chan struct{}, cancelled chan<- error) *vurb.App {
 	}).Task()
 	vurb.Action(app, "jobs.fail", func(context.Context, struct{}) (string, error) {
 		return "", errors.New("bad input, try again")
-	}).Task(vurb.TaskRequired(), vurb.TaskTTL(2*time.Minute), vurb.TaskPollInterval(250*time.Millisecond))
+	}).Task(vurb.WithTaskRequired(), vurb.WithTaskTTL(2*time.Minute), vurb.WithTaskPollInterval(250*time.Millisecond))
 	vurb.Action(app, "jobs.later", func(ctx context.Context, _ struct{}) (string, error) {
 		who, err := vurb.Ask[ProjectRef](ctx, "project", "Which project?")
 		if err != nil {
@@ -62,7 +62,7 @@ func taskApp(release <-chan struct{}, cancelled chan<- error) *vurb.App {
 		}
 		id, _ := vurb.TaskID(ctx)
 		return "built " + who.ID + " in a task: " + fmt.Sprint(id != ""), nil
-	}).Task(vurb.TaskDeferred())
+	}).Task(vurb.WithTaskDeferred())
 	vurb.Query(app, "jobs.sync", func(context.Context, struct{}) (string, error) { return "sync", nil })
 	return app
 }
@@ -340,7 +340,7 @@ func TestTaskCapabilityAdvertised(t *testing.T) {
 // TestTaskNoFastLane: tasks do not depend on the fast lane.
 func TestTaskNoFastLane(t *testing.T) {
 	is := is.New(t)
-	h := taskApp(nil, nil).HTTPHandler(vurb.NoFastLane(), vurb.JSONResponse())
+	h := taskApp(nil, nil).HTTPHandler(vurb.WithFastLane(false), vurb.WithJSONResponse())
 	crashed := waitTask(t, h, startTask(t, h, "jobs_crash"), "failed")
 	is.Equal(crashed["status"], "failed")
 }
@@ -353,7 +353,7 @@ func TestTaskFrontKeepsTheCallersView(t *testing.T) {
 	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)), vurb.WithVisibility(
 		func(c *vurb.Caller) string { return c.Header.Get("X-Role") },
 		func(role string, a vurb.ActionInfo) bool { return role == "ops" || a.Key == "jobs.sync" }))
-	vurb.Action(app, "jobs.fail", func(context.Context, struct{}) (string, error) { return "ran", nil }).Task(vurb.TaskRequired())
+	vurb.Action(app, "jobs.fail", func(context.Context, struct{}) (string, error) { return "ran", nil }).Task(vurb.WithTaskRequired())
 	vurb.Action(app, "jobs.slow", func(context.Context, struct{}) (string, error) { return "ran", nil }).Task()
 	vurb.Query(app, "jobs.sync", func(context.Context, struct{}) (string, error) { return "sync", nil })
 	handler := app.HTTPHandler()
@@ -391,7 +391,7 @@ func TestTaskFrontRunsTheRequestMiddleware(t *testing.T) {
 	vurb.Action(app, "jobs.tag", func(ctx context.Context, _ struct{}) (string, error) {
 		v, _ := ctx.Value(key{}).(string)
 		return v, nil
-	}).Task(vurb.TaskRequired())
+	}).Task(vurb.WithTaskRequired())
 	h := app.HTTPHandler()
 
 	_, resp := taskRPC(t, h, tasksCaps, "tools/call", "jobs_tag", `"name":"jobs_tag"`)
@@ -409,12 +409,12 @@ func TestTaskFrontRunsTheRequestMiddleware(t *testing.T) {
 
 // TestTaskRequiredOnEachGeneration holds the README's word: a 2026-07-28
 // client that did not declare the tasks extension is refused a
-// TaskRequired action with -32021; a handshake-era session (and stdio),
+// WithTaskRequired action with -32021; a handshake-era session (and stdio),
 // which cannot declare it, is served synchronously.
 func TestTaskRequiredOnEachGeneration(t *testing.T) {
 	is := is.New(t)
 	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
-	vurb.Query(app, "reports.build", func(context.Context, struct{}) (string, error) { return "built", nil }).Task(vurb.TaskRequired())
+	vurb.Query(app, "reports.build", func(context.Context, struct{}) (string, error) { return "built", nil }).Task(vurb.WithTaskRequired())
 	legacy := connectVersion(t, "2025-11-25", app, nil)
 	res, err := callRaw(t, legacy, "reports_build", `{}`)
 	is.NoErr(err)
@@ -445,7 +445,7 @@ func TestALostTaskIsToldFromAnUnknownOne(t *testing.T) {
 			case <-ctx.Done():
 			}
 			return "ran", nil
-		}).Task(vurb.TaskRequired(), vurb.TaskTTL(time.Second))
+		}).Task(vurb.WithTaskRequired(), vurb.WithTaskTTL(time.Second))
 		return httptest.NewServer(app.HTTPHandler())
 	}
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}`
@@ -487,7 +487,7 @@ func TestALostTaskIsToldFromAnUnknownOne(t *testing.T) {
 func TestHandlersBuiltAtOnceShareOneTaskStore(t *testing.T) {
 	is := is.New(t)
 	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
-	vurb.Mutation(app, "jobs.run", func(context.Context, struct{}) (string, error) { return "ran", nil }).Task(vurb.TaskRequired())
+	vurb.Mutation(app, "jobs.run", func(context.Context, struct{}) (string, error) { return "ran", nil }).Task(vurb.WithTaskRequired())
 	app.Build()
 	handlers := make([]http.Handler, 16)
 	var wg sync.WaitGroup

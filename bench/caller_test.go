@@ -17,8 +17,8 @@ import (
 // the HTTP handler, in memory (no sockets), in an app of 1,000 actions:
 // plain; with the verified token read into the call (every served call
 // does it); with an action scope to check; and with WithVisibility, whose
-// class function and view lookup run on every call; and behind BearerAuth
-// with an action scope, without and with ScopeChallenges, whose challenger
+// class function and view lookup run on every call; and behind WithBearerAuth
+// with an action scope, without and with WithScopeChallenges, whose challenger
 // reads each request's body before the handler does. The same request in
 // each, interleaved in one run.
 func BenchmarkCallerViews(b *testing.B) {
@@ -45,12 +45,12 @@ func BenchmarkCallerViews(b *testing.B) {
 				app.RequireScopes("read")
 			}
 			verify := func(context.Context, string, *http.Request) (*auth.TokenInfo, error) { return token, nil }
-			h := auth.RequireBearerToken(verify, nil)(app.HTTPHandler(vurb.JSONResponse()))
+			h := auth.RequireBearerToken(verify, nil)(app.HTTPHandler(vurb.WithJSONResponse()))
 			if m.bearer {
-				opts := []vurb.ServeOption{vurb.JSONResponse(), vurb.BearerAuth(verify,
+				opts := []vurb.ServeOption{vurb.WithJSONResponse(), vurb.WithBearerAuth(verify,
 					&oauthex.ProtectedResourceMetadata{Resource: "http://example.com/"}, nil)}
 				if m.challenges {
-					opts = append(opts, vurb.ScopeChallenges())
+					opts = append(opts, vurb.WithScopeChallenges())
 				}
 				h = app.HTTPHandler(opts...)
 			}

@@ -105,7 +105,7 @@ func TestLock(t *testing.T) {
 }
 
 // TestLockPinsTasks: turning an action into a task-only one
-// (vurb.TaskRequired) refuses clients, so it changes the action's digest;
+// (vurb.WithTaskRequired) refuses clients, so it changes the action's digest;
 // an action that is no task keeps the digest it had before tasks were
 // pinned.
 func TestLockPinsTasks(t *testing.T) {

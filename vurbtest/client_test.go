@@ -17,7 +17,7 @@ var transports = []struct {
 }{
 	{"memory", nil},
 	{"http", []vurbtest.Option{vurbtest.OverHTTP()}},
-	{"http-stateless", []vurbtest.Option{vurbtest.OverHTTP(), vurbtest.Serve(vurb.Stateless())}},
+	{"http-stateless", []vurbtest.Option{vurbtest.OverHTTP(), vurbtest.Serve(vurb.WithStateless())}},
 }
 
 var revisions = []string{"2025-06-18", vurbtest.DefaultProtocol, vurbtest.Sessionless}
@@ -76,8 +76,8 @@ func TestNewFailsOnAnotherRevision(t *testing.T) {
 func TestNewFailsOnHTTPSettingsInMemory(t *testing.T) {
 	noLeaks(t)
 	mustFail(t, func(t testing.TB) {
-		vurbtest.New(t, newApp(), vurbtest.Serve(vurb.Stateless()))
-	}, "Stateless only apply to HTTP", "vurbtest serves in memory unless given vurbtest.OverHTTP()")
+		vurbtest.New(t, newApp(), vurbtest.Serve(vurb.WithStateless()))
+	}, "WithStateless only apply to HTTP", "vurbtest serves in memory unless given vurbtest.OverHTTP()")
 }
 
 func TestServeFiltersTools(t *testing.T) {
@@ -85,7 +85,7 @@ func TestServeFiltersTools(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr.name, func(t *testing.T) {
 			is := is.New(t)
-			c := vurbtest.New(t, newApp(), append(tr.opts, vurbtest.Serve(vurb.IncludeTags("read")))...)
+			c := vurbtest.New(t, newApp(), append(tr.opts, vurbtest.Serve(vurb.WithIncludeTags("read")))...)
 			var names []string
 			for _, tool := range c.Tools() {
 				names = append(names, tool.Name)

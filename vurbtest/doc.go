@@ -21,7 +21,7 @@
 //   - the protocol revision the client negotiates (Protocol): 2025-11-25 by
 //     default, or an older handshake-era one, or the sessionless 2026-07-28;
 //   - the transport (OverHTTP, with the test's own HTTP middleware) and the
-//     serve options (Serve: tag filters, Stateless, ...);
+//     serve options (Serve: tag filters, WithStateless, ...);
 //   - who calls (Identity): a verified token and request headers, without
 //     an identity provider;
 //   - the client's side: answers to elicitation and sampling (OnElicit,

@@ -89,7 +89,7 @@ func ExampleOverHTTP() {
 
 func ExampleServe() {
 	test(func(t testing.TB) {
-		c := vurbtest.New(t, newApp(), vurbtest.Serve(vurb.ExcludeTags("write")))
+		c := vurbtest.New(t, newApp(), vurbtest.Serve(vurb.WithExcludeTags("write")))
 		_, err := c.CallResult("projects_delete", DeleteProject{WorkspaceID: "w1", ID: "p1"})
 		fmt.Println(err)
 	})

@@ -90,7 +90,7 @@ func ExampleText() {
 
 func ExampleClient_Tools() {
 	test(func(t testing.TB) {
-		c := vurbtest.New(t, newApp(), vurbtest.Serve(vurb.IncludeTags("read")))
+		c := vurbtest.New(t, newApp(), vurbtest.Serve(vurb.WithIncludeTags("read")))
 		for _, tool := range c.Tools() {
 			fmt.Println(tool.Name, tool.Annotations.ReadOnlyHint)
 		}

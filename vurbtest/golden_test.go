@@ -19,7 +19,7 @@ func TestGoldenWritesThenCompares(t *testing.T) {
 
 	vurbtest.SetUpdate(t, true)
 	is.True(vurbtest.Update())
-	vurbtest.Golden(t, path, newApp(), vurbtest.Serve(vurb.IncludeTags("read")))
+	vurbtest.Golden(t, path, newApp(), vurbtest.Serve(vurb.WithIncludeTags("read")))
 	data, err := os.ReadFile(path)
 	is.NoErr(err)
 	is.True(strings.HasPrefix(string(data), "{\n  \"tools\": [\n    {\n      \"annotations\": {"))
@@ -29,12 +29,12 @@ func TestGoldenWritesThenCompares(t *testing.T) {
 
 	vurbtest.SetUpdate(t, false)
 	is.True(!vurbtest.Update())
-	vurbtest.Golden(t, path, newApp(), vurbtest.Serve(vurb.IncludeTags("read"))) // the same listing passes
-	for _, rev := range revisions {                                              // every revision lists the same tools
-		vurbtest.Golden(t, path, newApp(), vurbtest.Serve(vurb.IncludeTags("read")), vurbtest.Protocol(rev))
+	vurbtest.Golden(t, path, newApp(), vurbtest.Serve(vurb.WithIncludeTags("read"))) // the same listing passes
+	for _, rev := range revisions {                                                  // every revision lists the same tools
+		vurbtest.Golden(t, path, newApp(), vurbtest.Serve(vurb.WithIncludeTags("read")), vurbtest.Protocol(rev))
 	}
 	_, errs := failure(t, func(t testing.TB) {
-		vurbtest.Golden(t, path, newApp(), vurbtest.Serve(vurb.IncludeTags("read"), vurb.ExcludeTags("write")))
+		vurbtest.Golden(t, path, newApp(), vurbtest.Serve(vurb.WithIncludeTags("read"), vurb.WithExcludeTags("write")))
 	})
 	is.Equal(len(errs), 0)
 }
@@ -44,7 +44,7 @@ func TestGoldenShowsADiff(t *testing.T) {
 	is := is.New(t)
 	path := filepath.Join(t.TempDir(), "tools.json")
 	vurbtest.SetUpdate(t, true)
-	vurbtest.Golden(t, path, newApp(), vurbtest.Serve(vurb.IncludeTags("read")))
+	vurbtest.Golden(t, path, newApp(), vurbtest.Serve(vurb.WithIncludeTags("read")))
 	vurbtest.SetUpdate(t, false)
 
 	renamed := vurb.New(vurb.WithName("tracker"))

@@ -50,7 +50,7 @@ func TestCancelWhenWithoutASession(t *testing.T) {
 		name string
 		opts []vurbtest.Option
 	}{
-		{"http stateless", []vurbtest.Option{vurbtest.OverHTTP(), vurbtest.Serve(vurb.Stateless())}},
+		{"http stateless", []vurbtest.Option{vurbtest.OverHTTP(), vurbtest.Serve(vurb.WithStateless())}},
 		{"http sessionless", []vurbtest.Option{vurbtest.OverHTTP(), vurbtest.Protocol(vurbtest.Sessionless)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -17,7 +17,7 @@ const DefaultProtocol = "2025-11-25"
 // stands alone (server/discover instead of the initialize handshake, no
 // session) and input requests (elicitation, sampling, roots) are
 // multi-round-trip results. Over HTTP the go-sdk serves such requests
-// without a session whether or not the handler is vurb.Stateless.
+// without a session whether or not the handler is vurb.WithStateless.
 const Sessionless = "2026-07-28"
 
 // DefaultTimeout bounds each request a Client sends and each wait for
@@ -79,9 +79,9 @@ func Timeout(d time.Duration) Option {
 func (c *config) setup() time.Duration { return max(c.timeout, DefaultTimeout) }
 
 // Serve passes vurb's serve options to the server under test: tag filters
-// (vurb.IncludeTags, vurb.ExcludeTags) in either mode, HTTP settings
-// (vurb.Stateless, vurb.JSONResponse, ...) with OverHTTP only. Options
-// accumulate.
+// (vurb.WithIncludeTags, vurb.WithExcludeTags) in either mode, HTTP
+// settings (vurb.WithStateless, vurb.WithJSONResponse, ...) with OverHTTP
+// only. Options accumulate.
 func Serve(opts ...vurb.ServeOption) Option {
 	return optionFunc(func(c *config) { c.serve = append(c.serve, opts...) })
 }

@@ -46,7 +46,7 @@ func Meta(m mcp.Meta) CallOption {
 // its user gives up: the go-sdk client returns context.Canceled at once
 // and sends notifications/cancelled, which cancels the handler's context
 // when the call has a session (in memory, either revision; over HTTP with
-// a session). Over HTTP without one (vurb.Stateless, or a 2026-07-28
+// a session). Over HTTP without one (vurb.WithStateless, or a 2026-07-28
 // request) the notification has no session to reach, and the handler's
 // context ends only if the server ties the call to its HTTP request. Close
 // ch from the handler to cancel mid-call.

@@ -35,14 +35,14 @@ type resourceServer struct {
 
 func newResourceServer(verifier auth.TokenVerifier, metadata *oauthex.ProtectedResourceMetadata, opts *auth.RequireBearerTokenOptions) *resourceServer {
 	if verifier == nil {
-		panic("vurb: BearerAuth needs a token verifier (the oidc package makes one for an OpenID Connect issuer)")
+		panic("vurb: WithBearerAuth needs a token verifier (the oidc package makes one for an OpenID Connect issuer)")
 	}
 	if metadata == nil || metadata.Resource == "" {
-		panic("vurb: BearerAuth needs metadata.Resource, the server's canonical URL (https://mcp.example.com/mcp): tokens are checked to be issued for it")
+		panic("vurb: WithBearerAuth needs metadata.Resource, the server's canonical URL (https://mcp.example.com/mcp): tokens are checked to be issued for it")
 	}
 	u, err := url.Parse(metadata.Resource)
 	if err != nil || u.Scheme == "" || u.Host == "" || u.Fragment != "" {
-		panic(fmt.Sprintf("vurb: BearerAuth: metadata.Resource %q must be an absolute URL without a fragment (RFC 8707), such as https://mcp.example.com/mcp", metadata.Resource))
+		panic(fmt.Sprintf("vurb: WithBearerAuth: metadata.Resource %q must be an absolute URL without a fragment (RFC 8707), such as https://mcp.example.com/mcp", metadata.Resource))
 	}
 	doc := *metadata // later changes to the caller's value do not reach the served document
 	var ropts auth.RequireBearerTokenOptions

@@ -26,7 +26,7 @@ func guard(next http.Handler, cfg *serveConfig) http.Handler {
 		}
 		if localhost && len(cfg.allowedHosts) == 0 && rebound(r) {
 			http.Error(w, "Forbidden: invalid Host header "+strconv.Quote(engine.Truncate(r.Host, 64))+
-				": a server listening on loopback answers loopback hosts only (see AllowedHosts)", http.StatusForbidden)
+				": a server listening on loopback answers loopback hosts only (see WithAllowedHosts)", http.StatusForbidden)
 			return
 		}
 		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, r, cfg) {

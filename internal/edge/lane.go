@@ -42,7 +42,7 @@ type lane struct {
 	routes   map[string]engine.Route
 	headered map[string]bool // tools with x-mcp-header bindings: the go-sdk checks them
 	impl     *mcp.Implementation
-	json     bool // JSONResponse: application/json instead of an event stream
+	json     bool // WithJSONResponse: application/json instead of an event stream
 	lists    *listCache
 	caps     *capsCache
 	// serverMeta is the _meta of a 2026-07-28 result, encoded once.

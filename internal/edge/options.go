@@ -37,8 +37,8 @@ type serveConfig struct {
 	sessionsPerCaller int
 	timeouts          httpTimeouts
 	maxConns          int
-	bearer            *resourceServer // BearerAuth
-	challenges        bool            // ScopeChallenges
+	bearer            *resourceServer // WithBearerAuth
+	challenges        bool            // WithScopeChallenges
 }
 
 func newServeConfig(opts []ServeOption) serveConfig {
@@ -60,12 +60,12 @@ func (c *serveConfig) mustNotNeedHTTP(where string) {
 	}
 }
 
-// IncludeTags is vurb.IncludeTags; see its documentation there.
+// IncludeTags is vurb.WithIncludeTags; see its documentation there.
 func IncludeTags(tags ...string) ServeOption {
 	return func(c *serveConfig) { c.include = addToSet(c.include, tags) }
 }
 
-// ExcludeTags is vurb.ExcludeTags; see its documentation there.
+// ExcludeTags is vurb.WithExcludeTags; see its documentation there.
 func ExcludeTags(tags ...string) ServeOption {
 	return func(c *serveConfig) { c.exclude = addToSet(c.exclude, tags) }
 }

@@ -163,13 +163,13 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 type front struct {
 	inFlight   *inFlight
 	maxBody    int64
-	stateless  bool        // Stateless(): every request is sessionless
+	stateless  bool        // WithStateless: every request is sessionless
 	challenger *challenger // nil: no scope challenges
 	tasks      *taskFront  // nil: no action runs as a task
-	lane       *lane       // nil: NoFastLane, or an option it cannot honour
+	lane       *lane       // nil: WithFastLane(false), or an option it cannot honour
 
 	sdkStateless http.Handler
-	sessions     http.Handler  // the session quota and the go-sdk's stateful handler; nil under Stateless
+	sessions     http.Handler  // the session quota and the go-sdk's stateful handler; nil under WithStateless
 	sdkSessions  http.Handler  // the go-sdk's stateful handler alone, for replayed messages (replay.go)
 	sdkReplay    http.Handler  // sdkSessions for a replayed message of a session with a subject
 	quota        *sessionQuota // nil: sessions unbounded, or none

@@ -42,7 +42,7 @@ type callerTasks struct {
 // MemoryTaskStoreOption is vurb.MemoryTaskStoreOption; see its documentation there.
 type MemoryTaskStoreOption func(*MemoryTaskStore)
 
-// TaskStoreMaxBytes is vurb.TaskStoreMaxBytes; see its documentation there.
+// TaskStoreMaxBytes is vurb.WithTaskStoreMaxBytes; see its documentation there.
 func TaskStoreMaxBytes(n int64) MemoryTaskStoreOption {
 	return func(s *MemoryTaskStore) {
 		if n > 0 {
@@ -51,7 +51,7 @@ func TaskStoreMaxBytes(n int64) MemoryTaskStoreOption {
 	}
 }
 
-// TaskStorePerCaller is vurb.TaskStorePerCaller; see its documentation there.
+// TaskStorePerCaller is vurb.WithTaskStorePerCaller; see its documentation there.
 func TaskStorePerCaller(tasks int, bytes int64) MemoryTaskStoreOption {
 	return func(s *MemoryTaskStore) {
 		if tasks > 0 {

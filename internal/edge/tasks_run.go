@@ -141,7 +141,7 @@ type taskCall struct {
 }
 
 // execution is one run of a task's call: the first, which may become a
-// task on the way (TaskDeferred), or a resumed one. Handlers find it in
+// task on the way (WithTaskDeferred), or a resumed one. Handlers find it in
 // their context.
 type execution struct {
 	s      *taskServer

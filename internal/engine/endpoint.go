@@ -2,7 +2,6 @@ package engine
 
 import (
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,7 +26,6 @@ type Endpoint struct {
 	handler Handler
 	timeout time.Duration
 	notice  string
-	running *atomic.Int64 // handlers running, when MaxRunningPerAction bounds them; shared by routed copies
 	ann     *mcp.ToolAnnotations
 	scopes  []string // every one required of the caller's token (scope.go)
 	limits  *limiter // rate limits and slots (limits.go), or nil; shared by routed copies
@@ -46,7 +44,6 @@ func newEndpoint(rt *Runtime, tool string, a *ActionSpec) *Endpoint {
 		handler: a.Handler,
 		timeout: a.Timeout,
 		notice:  a.Sync.Notice,
-		running: new(atomic.Int64),
 		ann:     ownAnnotations(a),
 		scopes:  a.Scopes,
 	}

@@ -11,7 +11,7 @@ import (
 // A handler that ignores its context keeps its worker goroutine after its
 // call has answered (see exec). Left alone, 2,000 such calls were 2,294
 // goroutines that nobody could see. The runtime counts the handlers
-// running, refuses calls past MaxRunning (and MaxRunningPerAction) with
+// running, refuses calls past MaxRunning with
 // the Busy message, and counts apart those still running after their
 // call was answered: the overdue ones, which an operator reads with
 // Runtime.Handlers and the observer sees come and go (HandlerOverdue,
@@ -38,14 +38,6 @@ func (ep *Endpoint) admit() (ok bool, bound int64) {
 		ep.freeSlot()
 		return false, rt.MaxRunning
 	}
-	if rt.MaxRunningPerAction > 0 {
-		if n := ep.running.Add(1); n > rt.MaxRunningPerAction {
-			ep.running.Add(-1)
-			rt.running.Add(-1)
-			ep.freeSlot()
-			return false, rt.MaxRunningPerAction
-		}
-	}
 	return true, 0
 }
 
@@ -54,9 +46,6 @@ func (ep *Endpoint) admit() (ok bool, bound int64) {
 // and is no longer.
 func (ep *Endpoint) release(cc *callContext) {
 	rt := ep.rt
-	if rt.MaxRunningPerAction > 0 {
-		ep.running.Add(-1)
-	}
 	rt.running.Add(-1)
 	ep.freeSlot()
 	if cc.fate.CompareAndSwap(fateRunning, fateReturned) {

@@ -33,10 +33,8 @@ type Runtime struct {
 	Clock func() time.Time
 	// MaxRunning bounds the handlers running at once across the plan,
 	// counting those that outlived their deadline; past it a call is
-	// answered Messages.Busy (0: no bound). MaxRunningPerAction bounds
-	// them per action (0: no bound). See limit.go.
-	MaxRunning          int64
-	MaxRunningPerAction int64
+	// answered Messages.Busy (0: no bound). See limit.go.
+	MaxRunning int64
 	// LogAttrs, when set, adds attributes read from the context a call
 	// arrived with to the call's logger (a trace id, a span id).
 	LogAttrs func(context.Context) []slog.Attr

@@ -118,12 +118,9 @@ func CheckMaxOutput(where string, n int) {
 // Apply sets the handler bounds of rt and its rate store: a bound of 0 or
 // less leaves rt's (none), and a nil store is a MemoryStore of rt's own,
 // so that two apps never share buckets.
-func Apply(rt *engine.Runtime, maxRunning, maxRunningPerAction int, store engine.RateStore) {
+func Apply(rt *engine.Runtime, maxRunning int, store engine.RateStore) {
 	if maxRunning > 0 {
 		rt.MaxRunning = int64(maxRunning)
-	}
-	if maxRunningPerAction > 0 {
-		rt.MaxRunningPerAction = int64(maxRunningPerAction)
 	}
 	if store == nil {
 		store = NewMemoryStore(0, nil)

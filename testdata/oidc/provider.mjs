@@ -1,5 +1,5 @@
 // A real OpenID Connect provider on loopback for vurb's end-to-end test of
-// vurb.BearerAuth and the oidc verifier: panva's oidc-provider, issuing
+// vurb.WithBearerAuth and the oidc verifier: panva's oidc-provider, issuing
 // JWT access tokens (RFC 9068) through the client credentials grant, for
 // the resource named in the request's resource indicator (RFC 8707).
 //

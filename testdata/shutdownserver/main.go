@@ -22,7 +22,7 @@ import (
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "where to listen")
-	grace := flag.Duration("grace", 2*time.Second, "ShutdownGrace")
+	grace := flag.Duration("grace", 2*time.Second, "WithShutdownGrace")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -45,7 +45,7 @@ func main() {
 		return "", ctx.Err()
 	})
 	fmt.Println("ready")
-	if err := app.ListenAndServe(ctx, *addr, vurb.ShutdownGrace(*grace)); err != nil {
+	if err := app.ListenAndServe(ctx, *addr, vurb.WithShutdownGrace(*grace)); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("finished=%d\n", finished.Load())

@@ -26,7 +26,7 @@ type contender struct {
 
 var contenders = map[string]contender{
 	"vurb":     {http: vurbHTTP, stdio: vurbStdio, sessionless: func() http.Handler { return newVurb().HTTPHandler(shared.serve...) }},
-	"vurb-sdk": {http: vurbSDKHTTP, stdio: vurbStdio, sessionless: func() http.Handler { return newVurb().HTTPHandler(serving(vurb.NoFastLane())...) }},
+	"vurb-sdk": {http: vurbSDKHTTP, stdio: vurbStdio, sessionless: func() http.Handler { return newVurb().HTTPHandler(serving(vurb.WithFastLane(false))...) }},
 	// vurb-inline runs handlers on the caller's goroutine: beside vurb, it
 	// shows what the worker hand-off costs a served call.
 	"vurb-inline": {http: func(stateless bool) http.Handler { return vurbWith(stateless, vurb.WithInlineHandlers()) },
@@ -51,14 +51,14 @@ func newVurb(opts ...vurb.Option) *vurb.App {
 
 func vurbHTTP(stateless bool) http.Handler {
 	if stateless {
-		return newVurb().HTTPHandler(serving(vurb.Stateless())...)
+		return newVurb().HTTPHandler(serving(vurb.WithStateless())...)
 	}
 	return newVurb().HTTPHandler(shared.serve...)
 }
 
 func vurbWith(stateless bool, opts ...vurb.Option) http.Handler {
 	if stateless {
-		return newVurb(opts...).HTTPHandler(serving(vurb.Stateless())...)
+		return newVurb(opts...).HTTPHandler(serving(vurb.WithStateless())...)
 	}
 	return newVurb(opts...).HTTPHandler(shared.serve...)
 }
@@ -72,9 +72,9 @@ func serving(opts ...vurb.ServeOption) []vurb.ServeOption {
 // go-sdk's handlers.
 func vurbSDKHTTP(stateless bool) http.Handler {
 	if stateless {
-		return newVurb().HTTPHandler(serving(vurb.Stateless(), vurb.NoFastLane())...)
+		return newVurb().HTTPHandler(serving(vurb.WithStateless(), vurb.WithFastLane(false))...)
 	}
-	return newVurb().HTTPHandler(serving(vurb.NoFastLane())...)
+	return newVurb().HTTPHandler(serving(vurb.WithFastLane(false))...)
 }
 
 func vurbStdio(ctx context.Context) error { return newVurb().Serve(ctx, vurb.Stdio()) }
