@@ -42,11 +42,17 @@ func TOON(v any, opts ...toon.Option) *mcp.CallToolResult {
 	return Text(text)
 }
 
-// encodeFailure is the result of a helper that could not encode its value:
-// the engine logs err when a handler returns it (see engine.FailedResult).
+// encodeFailure is the result of a helper that could not encode its value.
+// A handler that returns it answers with its app's Messages.Internal and a
+// reference, and err goes to the app's log (see engine.FailedResult): the
+// helper sees no app, so its own text, encodeFailedText, is read only
+// where no call sees the result.
 func encodeFailure(err error) *mcp.CallToolResult {
-	return engine.FailedResult(MsgEncodeFailed, fmt.Errorf("the result could not be encoded: %w", err))
+	return engine.FailedResult(encodeFailedText, fmt.Errorf("the result could not be encoded: %w", err))
 }
+
+// encodeFailedText is the text of an encodeFailure no call answered with.
+const encodeFailedText = "internal error: the result could not be encoded; the server has logged the details"
 
 // encodeResult writes v for the model in format, encoding it once per
 // form it needs: JSON when format is JSON, v is an object (whose JSON is
