@@ -74,4 +74,4 @@ func DefaultMessages() *Messages { return schema.DefaultMessages() }
 
 // DefaultMaxIssues is the most problems one Error lists when
 // Messages.MaxIssues is zero or less.
-const DefaultMaxIssues = schema.MaxIssues
+const DefaultMaxIssues = 20
