@@ -166,7 +166,7 @@ func hostileCases() []hostileCase {
 	longName := strings.Repeat("t", 100_000)
 	digits := strings.Repeat("9", 100_000)
 	bad1MB := `{"name":"a","tags":[` + strings.Repeat(`1,`, 500_000) + `1]}`
-	var first20BadTags string // schema.MaxIssues are listed, then a count
+	var first20BadTags string // schema.DefaultMaxIssues are listed, then a count
 	for i := range 20 {
 		first20BadTags += fmt.Sprintf("tags[%d]: expected string, got number; ", i)
 	}

@@ -16,14 +16,6 @@ import (
 // that start with it are reserved.
 const groupTagPrefix = "group:"
 
-// categorySeq orders categories by creation: the model lists them in the
-// order they were declared (TestModelTree pins it). It is a logical clock,
-// not an app's state: categories are made by NewCategory before and apart
-// from any app, so nothing built exists yet to own the count, and an app
-// reads only the relative order of its own categories, which no other app
-// can change.
-var categorySeq atomic.Uint64
-
 // Category is an organisational group: a named part of the server
 // (user-facing, admin, platform.users.management) that tools, their groups
 // and actions, prompts and resources join, each as many categories as it
@@ -34,17 +26,17 @@ var categorySeq atomic.Uint64
 // its manifest, and serving can select by them (WithIncludeGroups,
 // WithExcludeGroups) as it selects by tag: joining gives a member the tag
 // "group:<fqn>" (and its ancestors'), so tags that start with "group:" are
-// reserved. A Category is declared once and joined from any number of
-// places; it is frozen once a model of an app that uses it is made
-// (App.Model, a read of PublishManifest's resource), and panics if changed
-// afterwards.
+// reserved. A Category belongs to the app that made it (App.Category), is
+// declared once and joined from any number of places in that app; it is
+// frozen once a model of the app is made (App.Model, a read of
+// PublishManifest's resource), and panics if changed afterwards.
 type Category struct {
+	app                      *App
 	name, title, description string
 	meta                     map[string]any
 	icons                    []mcp.Icon
 	parent                   *Category
 	children                 []*Category
-	seq                      uint64
 	frozen                   atomic.Bool
 
 	tools     []*Tool
@@ -54,14 +46,21 @@ type Category struct {
 	resources []*ResourceDef
 }
 
-// NewCategory returns a top-level category called name. It panics when
-// name is not a valid segment (A-Z, a-z, 0-9, '_' and '-'; dots join
-// segments, so use Category for a child).
-func NewCategory(name string) *Category {
-	if why := engine.CheckSegmentName(name); why != "" {
-		panic(fmt.Sprintf("vurb: invalid category name %q: %s; nest categories with Category", name, why))
+// Category returns the app's top-level category called name, creating it
+// on first use, so that members join it from several places. The app's
+// model lists its categories in the order they were made, children
+// included, whatever the order members join them. It panics when name is
+// not a valid segment (A-Z, a-z, 0-9, '_' and '-'; dots join segments, so
+// use Category.Category for a child), or when the category is new and the
+// app is built.
+func (a *App) Category(name string) *Category {
+	for _, c := range a.categories {
+		if c.parent == nil && c.name == name {
+			return c
+		}
 	}
-	return &Category{name: name, seq: categorySeq.Add(1)}
+	a.mustBeMutable()
+	return a.newCategory(nil, name)
 }
 
 // Category returns the child category called name, creating it on first
@@ -73,10 +72,22 @@ func (c *Category) Category(name string) *Category {
 		}
 	}
 	c.mustBeMutable()
-	ch := NewCategory(name)
-	ch.parent = c
+	ch := c.app.newCategory(c, name)
 	c.children = append(c.children, ch)
 	return ch
+}
+
+// newCategory makes the category called name under parent (nil: a
+// top-level one) and records it in a.categories, whose order is the
+// model's: the app owns the order of its categories, so no counter is
+// shared by the apps of a process.
+func (a *App) newCategory(parent *Category, name string) *Category {
+	if why := engine.CheckSegmentName(name); why != "" {
+		panic(fmt.Sprintf("vurb: invalid category name %q: %s; nest categories with Category", name, why))
+	}
+	c := &Category{app: a, name: name, parent: parent}
+	a.categories = append(a.categories, c)
+	return c
 }
 
 // Name returns the category's own name.
@@ -180,6 +191,7 @@ func (r *ResourceDef) In(categories ...*Category) *ResourceDef {
 
 func (t *Tool) join(c *Category) {
 	t.mustBeMutable()
+	c.mustBelongTo(t.app)
 	if !slices.Contains(c.tools, t) {
 		c.tools = append(c.tools, t)
 	}
@@ -189,6 +201,7 @@ func (t *Tool) join(c *Category) {
 
 func (g *Group) join(c *Category) {
 	g.tool.mustBeMutable()
+	c.mustBelongTo(g.tool.app)
 	if !slices.Contains(c.groups, g) {
 		c.groups = append(c.groups, g)
 	}
@@ -198,6 +211,7 @@ func (g *Group) join(c *Category) {
 
 func (a *ActionDef) join(c *Category) {
 	a.mustBeMutable()
+	c.mustBelongTo(a.tool.app)
 	if !slices.Contains(c.actions, a) {
 		c.actions = append(c.actions, a)
 	}
@@ -207,6 +221,7 @@ func (a *ActionDef) join(c *Category) {
 
 func (p *PromptDef) join(c *Category) {
 	p.app.mustBeMutable()
+	c.mustBelongTo(p.app)
 	if !slices.Contains(c.prompts, p) {
 		c.prompts = append(c.prompts, p)
 	}
@@ -215,6 +230,7 @@ func (p *PromptDef) join(c *Category) {
 
 func (r *ResourceDef) join(c *Category) {
 	r.app.mustBeMutable()
+	c.mustBelongTo(r.app)
 	if !slices.Contains(c.resources, r) {
 		c.resources = append(c.resources, r)
 	}
@@ -248,6 +264,14 @@ func userTags(tags []string) []string {
 		}
 	}
 	return out
+}
+
+// mustBelongTo panics when c is another app's: its order and its freezing
+// are its app's, so a member joins only the categories of its own app.
+func (c *Category) mustBelongTo(a *App) {
+	if c.app != a {
+		panic(fmt.Sprintf("vurb: category %q belongs to another app; join this app's, app.Category(%q)", c.FQN(), c.path()[0]))
+	}
 }
 
 func (c *Category) mustBeMutable() {

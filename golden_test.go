@@ -11,7 +11,7 @@ import (
 
 // TestToolsListGolden pins the exact tools/list a client receives, in both
 // expositions. The golden files are reviewed by hand when they change;
-// go test -run TestToolsListGolden -update rewrites them.
+// VURBTEST_UPDATE=1 go test -run TestToolsListGolden rewrites them.
 func TestToolsListGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -26,7 +26,8 @@ func TestToolsListGolden(t *testing.T) {
 	}
 }
 
-// golden compares got with testdata/name, or rewrites it under -update.
+// golden compares got with testdata/name, or rewrites it under
+// VURBTEST_UPDATE=1.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	vurbtest.GoldenFile(t, filepath.Join("testdata", name), got)

@@ -5,73 +5,40 @@ import (
 	"github.com/vurb-go/vurb/schema"
 )
 
-// Texts a model reads when a call fails. Each says what went wrong and what
-// the model can do about it; format verbs are documented per message.
-//
-// These variables are the defaults DefaultMessages reads: an app takes its
-// texts once, at New (from WithMessages, else from these variables), so
-// changing a variable affects apps made afterwards and never a call in
-// flight.
-//
-// Deprecated: a process-wide variable cannot tell two apps apart; read
-// DefaultMessages and reword texts with WithMessages.
-var (
-	// MsgUnknownTool is the protocol error for a tool name the server does
-	// not expose (%q: the name).
-	//
-	// Deprecated: set Messages.UnknownTool with WithMessages.
-	MsgUnknownTool = "unknown tool %q"
-	// MsgDiscriminatorMissing: the discriminator field's name, then the
-	// available actions.
-	//
-	// Deprecated: set Messages.DiscriminatorMissing with WithMessages.
-	MsgDiscriminatorMissing = "%s is required. Available: %s"
-	// MsgDiscriminatorNotString: the discriminator field's name, the JSON
-	// kind received, then the available actions.
-	//
-	// Deprecated: set Messages.DiscriminatorNotString with WithMessages.
-	MsgDiscriminatorNotString = "%s must be a string, got %s. Available: %s"
-	// MsgUnknownAction: the action received (%q), then the available
-	// actions.
-	//
-	// Deprecated: set Messages.UnknownAction with WithMessages.
-	MsgUnknownAction = "Unknown action %q. Available: %s"
-	// MsgInvalidArguments follows the call's prefix: the validation
-	// problems, every one of them.
-	//
-	// Deprecated: set Messages.InvalidArguments with WithMessages.
-	MsgInvalidArguments = "invalid arguments: %s"
-	// MsgTimeout follows the call's prefix: the deadline.
-	//
-	// Deprecated: set Messages.Timeout with WithMessages.
-	MsgTimeout = "timed out after %s; the operation may still complete on the server, so check its effect before retrying"
-	// MsgInternal follows the call's prefix when the server failed, not the
-	// call (a panic, a result that cannot be encoded): a reference id joins
-	// it to the server log that holds the details, which never reach the
-	// client.
-	//
-	// Deprecated: set Messages.Internal with WithMessages.
-	MsgInternal = "internal error (ref %s); the server has logged the details"
-	// MsgEncodeFailed is the tool error of the JSON and TOON helpers when
-	// the value cannot be encoded.
-	//
-	// Deprecated: returned by a handler, such a result now answers with
-	// Messages.Internal and a reference, like every internal error; this
-	// text remains only where no call sees the result.
-	MsgEncodeFailed = "internal error: the result could not be encoded; the server has logged the details"
-)
-
-// Messages are the texts one app's calls answer with when they fail, read
-// without locks while the app serves. Format verbs are those of the Msg
-// variables of the same names.
+// Messages are the texts one app's calls answer with when they fail: each
+// says what went wrong and what the model can do about it. An app takes its
+// Messages once, at New, and its plan reads them without locks while it
+// serves, so two apps in one process word their errors apart and nothing a
+// program changes later reaches a call in flight. Start from
+// DefaultMessages, or set only the fields to reword and pass them to
+// WithMessages. Each field's format verbs are noted; keep them when
+// rewording.
 type Messages struct {
-	UnknownTool            string
-	DiscriminatorMissing   string
+	// UnknownTool is the protocol error for a tool name the server does
+	// not expose: %q, the name.
+	UnknownTool string
+	// DiscriminatorMissing is a grouped tool's answer to a call without
+	// its discriminator: %s, the discriminator field's name; %s, the
+	// available actions.
+	DiscriminatorMissing string
+	// DiscriminatorNotString answers a discriminator that is not a
+	// string: %s, the field's name; %s, the JSON kind received; %s, the
+	// available actions.
 	DiscriminatorNotString string
-	UnknownAction          string
-	InvalidArguments       string
-	Timeout                string
-	Internal               string
+	// UnknownAction answers an action the tool does not have: %q, the
+	// action received; %s, the available actions.
+	UnknownAction string
+	// InvalidArguments follows the call's prefix when its arguments are
+	// refused: %s, the problems, every one of them, worded by Schema.
+	InvalidArguments string
+	// Timeout follows the call's prefix when its deadline passes: %s, the
+	// deadline.
+	Timeout string
+	// Internal follows the call's prefix when the server failed, not the
+	// call (a panic, a result that cannot be encoded): %s, a reference
+	// that joins the answer to the server log holding the details, which
+	// never reach the client.
+	Internal string
 	// Busy follows the call's prefix when too many handlers are running
 	// (see WithMaxRunning): %d, the bound reached.
 	Busy string
@@ -91,22 +58,22 @@ type Messages struct {
 	// result cut to its cap (see ActionDef.MaxOutput): %d, the bytes of
 	// text kept; %d, the bytes the result had.
 	Truncated string
-	// Schema words the problems found in a call's arguments.
+	// Schema words the problems found in a call's arguments, and the
+	// notes a grouped tool's schema carries.
 	Schema *schema.Messages
 }
 
-// DefaultMessages returns a fresh copy of the texts in the Msg variables
-// of this package and of package schema, to adjust and pass to
-// WithMessages.
+// DefaultMessages returns a fresh copy of the built-in texts, Schema
+// included, for the caller to adjust and pass to WithMessages.
 func DefaultMessages() Messages {
 	return Messages{
-		UnknownTool:            MsgUnknownTool,
-		DiscriminatorMissing:   MsgDiscriminatorMissing,
-		DiscriminatorNotString: MsgDiscriminatorNotString,
-		UnknownAction:          MsgUnknownAction,
-		InvalidArguments:       MsgInvalidArguments,
-		Timeout:                MsgTimeout,
-		Internal:               MsgInternal,
+		UnknownTool:            "unknown tool %q",
+		DiscriminatorMissing:   "%s is required. Available: %s",
+		DiscriminatorNotString: "%s must be a string, got %s. Available: %s",
+		UnknownAction:          "Unknown action %q. Available: %s",
+		InvalidArguments:       "invalid arguments: %s",
+		Timeout:                "timed out after %s; the operation may still complete on the server, so check its effect before retrying",
+		Internal:               "internal error (ref %s); the server has logged the details",
 		Busy:                   engine.DefaultBusy,
 		MissingScopes:          engine.DefaultMissingScopes,
 		RateLimited:            engine.DefaultRateLimited,

@@ -160,13 +160,11 @@ func (d *ActionDef) modelTask() *model.Task {
 // view kept; a category left with no member and no child that has one is
 // not added, so a filtered model names nothing it hides.
 func (a *App) modelCategories(b *model.Builder, n modelNodes) {
-	var all []*Category
+	reached := map[*Category]bool{}
 	reach := func(cs []*Category) {
 		for _, c := range cs {
 			for x := c; x != nil; x = x.parent {
-				if !slices.Contains(all, x) {
-					all = append(all, x)
-				}
+				reached[x] = true
 			}
 		}
 	}
@@ -179,7 +177,12 @@ func (a *App) modelCategories(b *model.Builder, n modelNodes) {
 	for _, r := range a.resources {
 		reach(r.categories)
 	}
-	slices.SortFunc(all, func(x, y *Category) int { return int(x.seq - y.seq) })
+	var all []*Category
+	for _, c := range a.categories {
+		if reached[c] {
+			all = append(all, c)
+		}
+	}
 	for _, c := range all {
 		c.freeze()
 		if c.parent == nil {

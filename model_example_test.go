@@ -20,11 +20,11 @@ func modelFind(context.Context, ModelSearchInput) (string, error) { return "foun
 // categories as one tree, each leaf with all its parents.
 func ExampleApp_Model() {
 	app := vurb.New(vurb.WithName("shop"))
-	userFacing := vurb.NewCategory("user-facing")
-	admin := vurb.NewCategory("admin-panel")
+	userFacing := app.Category("user-facing")
+	admin := app.Category("admin-panel")
 	tool := app.Tool("search").Describe("Find things").In(userFacing, admin)
 	vurb.Query(tool, "products", modelFind).Describe("Search the catalogue")
-	vurb.Query(tool, "orders", modelFind).Describe("Search orders").In(vurb.NewCategory("support"))
+	vurb.Query(tool, "orders", modelFind).Describe("Search orders").In(app.Category("support"))
 
 	m := app.Model()
 	for _, g := range m.AllGroups() {
@@ -46,7 +46,7 @@ func ExampleApp_Model() {
 // separator.
 func ExampleCategory_Category() {
 	app := vurb.New()
-	management := vurb.NewCategory("platform").Category("users").Category("management")
+	management := app.Category("platform").Category("users").Category("management")
 	vurb.Mutation(app, "users.revoke", modelFind).In(management)
 
 	fmt.Println(management.FQN())
@@ -59,7 +59,7 @@ func ExampleCategory_Category() {
 // A server can expose only some categories, as it can only some tags.
 func ExampleWithIncludeGroups() {
 	app := vurb.New()
-	public := vurb.NewCategory("public")
+	public := app.Category("public")
 	vurb.Query(app, "catalog.search", modelFind).In(public)
 	vurb.Mutation(app, "catalog.purge", modelFind)
 

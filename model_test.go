@@ -17,10 +17,10 @@ import (
 // prompt and a resource.
 func modelFixture(opts ...vurb.Option) (*vurb.App, []*vurb.Category) {
 	f := newFixture(opts...)
-	platform := vurb.NewCategory("platform").Title("Platform").Describe("Everything the platform team runs")
+	platform := f.Category("platform").Title("Platform").Describe("Everything the platform team runs")
 	management := platform.Category("users").Category("management").Describe("Who may do what")
-	userFacing := vurb.NewCategory("user-facing").Describe("What end users reach")
-	adminCat := vurb.NewCategory("administration")
+	userFacing := f.Category("user-facing").Describe("What end users reach")
+	adminCat := f.Category("administration")
 
 	f.Tool("projects").In(userFacing, adminCat) // one tool, two parents
 	f.Tool("admin").In(adminCat)
@@ -194,10 +194,37 @@ func TestModelPromptsAndResources(t *testing.T) {
 	is.True(!r.IsTemplate())
 }
 
+// TestCategoriesAreTheApps: an app owns its categories and their order,
+// the order they were made in that app, whatever another app of the
+// process makes or in which order members join; a member joins only its
+// own app's categories.
+func TestCategoriesAreTheApps(t *testing.T) {
+	is := is.New(t)
+	one, two := vurb.New(), vurb.New()
+	a1, b2 := one.Category("a"), two.Category("b")
+	b1, a2 := one.Category("b"), two.Category("a")
+	is.True(one.Category("a") == a1) // made on first use
+	is.True(a1 != a2)
+	x1 := a1.Category("x")
+	is.True(a1.Category("x") == x1)
+
+	vurb.Query(one, "t.q", ok[ListUsers]("found")).In(b1, a1)
+	vurb.Query(two, "t.q", ok[ListUsers]("found")).In(a2, b2)
+	is.Equal(modelFQNs(one.Model().Groups()), []string{"t", "a", "b"})
+	is.Equal(modelFQNs(two.Model().Groups()), []string{"t", "b", "a"})
+
+	mine, other := vurb.New(), vurb.New()
+	x := mine.Category("a").Category("x")
+	is.Equal(mustPanic(t, func() { other.Tool("t").In(x) }),
+		`vurb: category "a.x" belongs to another app; join this app's, app.Category("a")`)
+	is.Equal(mustPanic(t, func() { one.Category("c") }), // one is built
+		`vurb: the app is built and frozen: it cannot be changed; define every tool before Build, Call, Attach or Serve`)
+}
+
 func TestCategoryNamedLikeATool(t *testing.T) {
 	is := is.New(t)
 	app := newFixture()
-	app.Tool("projects").In(vurb.NewCategory("admin"))
+	app.Tool("projects").In(app.Category("admin"))
 	defer func() {
 		r := recover()
 		is.Equal(r, `vurb: category "admin" has the name of tool "admin": a fully qualified name names one group; rename the category`)

@@ -22,7 +22,7 @@ func TestPresenterTokenBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	unpresented := tokens(t, string(raw))
-	for name, format := range map[string]vurb.ResultFormat{"JSON": vurb.JSONResults, "TOON": vurb.TOONResults} {
+	for name, format := range map[string]vurb.ResultFormat{"JSON": vurb.JSONResults(), "TOON": vurb.TOONResults()} {
 		res := callOK(t, presentedBilling(50, 20, vurb.WithResultFormat(format)), "billing_list", `{}`)
 		var texts []string
 		for i := range res.Content {

@@ -326,7 +326,7 @@ var zooCalls = []string{"zoo_node", "zoo_ptr", "zoo_list", "zoo_any", "zoo_map"}
 // the tool's outputSchema.
 func TestRedactionNeverLeaks(t *testing.T) {
 	dump := vurb.NewResultFormat("dump", func(v any) (string, error) { return fmt.Sprintf("%#v", v), nil })
-	formats := map[string]vurb.ResultFormat{"json": vurb.JSONResults, "toon": vurb.TOONResults, "dump": dump}
+	formats := map[string]vurb.ResultFormat{"json": vurb.JSONResults(), "toon": vurb.TOONResults(), "dump": dump}
 	for name, format := range formats {
 		t.Run(name, func(t *testing.T) {
 			seed := uint64(time.Now().UnixNano())
@@ -369,7 +369,7 @@ func TestRedactionNeverLeaksToClients(t *testing.T) {
 	var root zNode
 	for _, protocol := range []string{vurbtest.DefaultProtocol, vurbtest.Sessionless} {
 		for _, exp := range []vurb.Exposition{vurb.Flat, vurb.Grouped} {
-			c := vurbtest.New(t, leakApp(func() zNode { return root }, vurb.TOONResults, exp), vurbtest.Protocol(protocol), vurbtest.OverHTTP())
+			c := vurbtest.New(t, leakApp(func() zNode { return root }, vurb.TOONResults(), exp), vurbtest.Protocol(protocol), vurbtest.OverHTTP())
 			for i := range 40 {
 				root = zNode{}
 				f.fill(reflect.ValueOf(&root).Elem(), 4, false)
@@ -384,7 +384,7 @@ func TestRedactionNeverLeaksToClients(t *testing.T) {
 		}
 	}
 	// A task's result, 2026-07-28 over HTTP.
-	h := leakApp(func() zNode { return root }, vurb.JSONResults, vurb.Flat).HTTPHandler()
+	h := leakApp(func() zNode { return root }, vurb.JSONResults(), vurb.Flat).HTTPHandler()
 	for range 10 {
 		root = zNode{}
 		f.fill(reflect.ValueOf(&root).Elem(), 4, false)

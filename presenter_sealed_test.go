@@ -146,7 +146,7 @@ func TestRedactionHeldBehindInterfaces(t *testing.T) {
 	dump := vurb.NewResultFormat("dump", func(v any) (string, error) { return fmt.Sprintf("%#v", v), nil })
 	for _, transport := range []string{"memory", "http"} {
 		for _, protocol := range []string{vurbtest.DefaultProtocol, vurbtest.Sessionless} {
-			for fname, format := range map[string]vurb.ResultFormat{"json": vurb.JSONResults, "toon": vurb.TOONResults, "dump": dump} {
+			for fname, format := range map[string]vurb.ResultFormat{"json": vurb.JSONResults(), "toon": vurb.TOONResults(), "dump": dump} {
 				for _, presented := range []bool{false, true} {
 					t.Run(fmt.Sprintf("%s/%s/%s/presented=%v", transport, protocol, fname, presented), func(t *testing.T) {
 						is := is.New(t)

@@ -158,7 +158,7 @@ func TestPresenterTOON(t *testing.T) {
 	type Rows struct {
 		Rows []Row `json:"rows"`
 	}
-	app := vurb.New(vurb.WithResultFormat(vurb.TOONResults))
+	app := vurb.New(vurb.WithResultFormat(vurb.TOONResults()))
 	vurb.Present(app, vurb.NewPresenter[Row]().Rules("amounts are in cents").Limit(20))
 	vurb.Query(app, "rows.list", func(context.Context, struct{}) (Rows, error) {
 		var out Rows

@@ -199,8 +199,8 @@ func TestReadmeQuickStartRuns(t *testing.T) {
 }
 
 // TestReadmeTestFileRuns runs the README's complete test file as its
-// prose says: `go test -run TestToolsList -update` once to write the
-// golden file, then `go test`.
+// prose says: `VURBTEST_UPDATE=1 go test -run TestToolsList` once to write
+// the golden file, then `go test`.
 func TestReadmeTestFileRuns(t *testing.T) {
 	var file readmeBlock
 	for _, b := range readmeGoBlocks(t) {
@@ -221,12 +221,15 @@ func TestReadmeTestFileRuns(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, args := range [][]string{
-		{"test", "-count=1", "-run", "TestToolsList", "./projects", "-update"},
-		{"test", "-count=1", "./projects"},
+	for _, run := range []struct {
+		update string // VURBTEST_UPDATE
+		args   []string
+	}{
+		{"1", []string{"test", "-count=1", "-run", "TestToolsList", "./projects"}},
+		{"", []string{"test", "-count=1", "./projects"}},
 	} {
-		if out, err := readmeGo(work, args...); err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		if out, err := readmeGoEnv(work, []string{"VURBTEST_UPDATE=" + run.update}, run.args...); err != nil {
+			t.Fatalf("VURBTEST_UPDATE=%s go %s: %v\n%s", run.update, strings.Join(run.args, " "), err, out)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "testdata", "tools.json")); err != nil {
@@ -301,12 +304,16 @@ func readmeWorkspace(t *testing.T) string {
 }
 
 // readmeGo runs the go command in the blocks' module.
-func readmeGo(work string, args ...string) ([]byte, error) {
+func readmeGo(work string, args ...string) ([]byte, error) { return readmeGoEnv(work, nil, args...) }
+
+// readmeGoEnv is readmeGo with env added to the environment.
+func readmeGoEnv(work string, env []string, args ...string) ([]byte, error) {
 	cmd := exec.Command("go", args...)
 	cmd.Dir = work
 	// The workspace decides the modules; a -mod flag of the caller's
 	// GOFLAGS would be refused in workspace mode.
 	cmd.Env = append(os.Environ(), "GOWORK="+filepath.Join(work, "go.work"), "GOFLAGS=-buildvcs=false")
+	cmd.Env = append(cmd.Env, env...)
 	return cmd.CombinedOutput()
 }
 

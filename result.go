@@ -24,7 +24,7 @@ func Error(message string) *mcp.CallToolResult { return engine.ErrorResult(messa
 // message and a reference, and the reason, which names Go types, goes to
 // the app's logger with the same reference, never to the client.
 func JSON(v any) *mcp.CallToolResult {
-	res, err := encodeResult(v, true, JSONResults)
+	res, err := encodeResult(v, true, JSONResults())
 	if err != nil {
 		return encodeFailure(err)
 	}
@@ -42,11 +42,17 @@ func TOON(v any, opts ...toon.Option) *mcp.CallToolResult {
 	return Text(text)
 }
 
-// encodeFailure is the result of a helper that could not encode its value:
-// the engine logs err when a handler returns it (see engine.FailedResult).
+// encodeFailure is the result of a helper that could not encode its value.
+// A handler that returns it answers with its app's Messages.Internal and a
+// reference, and err goes to the app's log (see engine.FailedResult): the
+// helper sees no app, so its own text, encodeFailedText, is read only
+// where no call sees the result.
 func encodeFailure(err error) *mcp.CallToolResult {
-	return engine.FailedResult(MsgEncodeFailed, fmt.Errorf("the result could not be encoded: %w", err))
+	return engine.FailedResult(encodeFailedText, fmt.Errorf("the result could not be encoded: %w", err))
 }
+
+// encodeFailedText is the text of an encodeFailure no call answered with.
+const encodeFailedText = "internal error: the result could not be encoded; the server has logged the details"
 
 // encodeResult writes v for the model in format, encoding it once per
 // form it needs: JSON when format is JSON, v is an object (whose JSON is
@@ -137,7 +143,7 @@ func isObjectType(t reflect.Type) bool {
 // ResultFormat is how structured results (structs, maps, slices) are
 // written in the text block a model reads. structuredContent, when there is
 // one, is JSON whatever the format: it is for programs. A format is a
-// value: JSONResults, TOONResults, or one of your own from
+// value: JSONResults(), TOONResults(), or one of your own from
 // NewResultFormat. Each form a result needs is encoded once.
 type ResultFormat struct {
 	name string
@@ -150,18 +156,20 @@ type ResultFormat struct {
 	readsJSON bool
 }
 
-var (
-	// JSONResults writes JSON text (the default, and the zero ResultFormat).
-	JSONResults = ResultFormat{name: "JSON"}
-	// TOONResults writes TOON text with the pipe delimiter where it is
-	// shorter than compact JSON, and the JSON where it is not. TOON wins on
-	// lists of uniform records (a header instead of keys on every row); on
-	// nested, non-uniform records its indentation and per-item keys cost
-	// more than JSON's braces (bench/README.md has the sizes). Bytes decide: they are free to count, once both texts
-	// exist, and track tokens closely for these two notations, whose
-	// savings are whole keys and quotes.
-	TOONResults = ResultFormat{name: "TOON", text: func(v any) (string, error) { return toonText(v) }, orJSON: true, readsJSON: true}
-)
+// JSONResults writes results as JSON text. It is the default, and the zero
+// ResultFormat.
+func JSONResults() ResultFormat { return ResultFormat{name: "JSON"} }
+
+// TOONResults writes results as TOON text with the pipe delimiter where it
+// is shorter than compact JSON, and as the JSON where it is not. TOON wins
+// on lists of uniform records (a header instead of keys on every row); on
+// nested, non-uniform records its indentation and per-item keys cost more
+// than JSON's braces (bench/README.md has the sizes). Bytes decide: they
+// are free to count, once both texts exist, and track tokens closely for
+// these two notations, whose savings are whole keys and quotes.
+func TOONResults() ResultFormat {
+	return ResultFormat{name: "TOON", text: func(v any) (string, error) { return toonText(v) }, orJSON: true, readsJSON: true}
+}
 
 // NewResultFormat returns a format that writes results with encode (YAML,
 // CSV, a template: whatever your model reads best). name appears in the

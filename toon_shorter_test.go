@@ -62,7 +62,7 @@ func TestTOONResultsNeverLongerThanJSON(t *testing.T) {
 	is := is.New(t)
 	r := rand.New(rand.NewPCG(18, 2026))
 	var value any
-	app := vurb.New(vurb.WithResultFormat(vurb.TOONResults))
+	app := vurb.New(vurb.WithResultFormat(vurb.TOONResults()))
 	vurb.Query(app, "values.get", func(context.Context, struct{}) (any, error) { return value, nil })
 	toon, asJSON := 0, 0
 	for range 2000 {

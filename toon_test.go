@@ -42,7 +42,7 @@ func TestTOONResults(t *testing.T) {
 	is := is.New(t)
 	const want = "members[2|]{id|name|role}:\n  1|Ada|admin\n  2|Linus|member"
 
-	app := vurb.New(vurb.WithResultFormat(vurb.TOONResults))
+	app := vurb.New(vurb.WithResultFormat(vurb.TOONResults()))
 	vurb.Query(app, "team.list", team)
 	res, err := callRaw(t, connect(t, app, nil), "team_list", "")
 	is.NoErr(err)
@@ -67,7 +67,7 @@ func TestTOONResults(t *testing.T) {
 
 func TestTOONResultsAreSmaller(t *testing.T) {
 	is := is.New(t)
-	jsonApp, toonApp := vurb.New(), vurb.New(vurb.WithResultFormat(vurb.TOONResults))
+	jsonApp, toonApp := vurb.New(), vurb.New(vurb.WithResultFormat(vurb.TOONResults()))
 	big := func(context.Context, noInput) (Team, error) {
 		var out Team
 		for i := range 200 {

@@ -29,6 +29,7 @@ type App struct {
 	scopes     []string // required of every call, prompt and resource (caller.go)
 	prompts    []*PromptDef
 	resources  []*ResourceDef
+	categories []*Category     // in the order made, children included (category.go)
 	skills     skillSet        // skill.go
 	presenters []*presenterDef // Present (presenter.go)
 	presented  *presenting     // what they compile to, at Build

@@ -56,9 +56,8 @@ const DefaultMaxBytes = schema.DefaultMaxBytes
 const DefaultMaxDepth = schema.DefaultMaxDepth
 
 // DecodeOptions tune one Decode: its Limits, and the Messages that word its
-// errors. The zero value means the default limits and the built-in texts;
-// nil Messages does not read the package's Msg variables (pass
-// DefaultMessages() for that).
+// errors. The zero value means the default limits and the built-in texts
+// (those DefaultMessages returns).
 type DecodeOptions = schema.DecodeOptions
 
 // CodecFor returns the Codec of t, a struct type or a pointer to one, for

@@ -79,9 +79,10 @@
 //
 // # Messages and validators are values
 //
-// Nothing a call reads is a package setting. The texts of every refusal are
-// a [Messages] value, passed in [DecodeOptions] (nil means the built-in
-// texts); two applications in one process can word their errors
+// Nothing a call reads is a package setting: the package has no variable
+// to set. The texts of every refusal are a [Messages] value, passed in
+// [DecodeOptions] (nil means the built-in texts, which [DefaultMessages]
+// copies); two applications in one process can word their errors
 // differently, and a Messages can be changed for the next calls without
 // touching the ones in flight. The rules are those of a [Validator]: the
 // package-level CodecFor and For use a shared one with the built-in rules,
@@ -89,10 +90,6 @@
 // their own texts ([Validator.RegisterRule]). A Codec belongs to the
 // Validator that built it, so two Validators with different rules decode
 // the same type each in their own way.
-//
-// The Msg, Reason, Note and Discriminator variables, RuleMessages and
-// MaxIssues are the defaults a [DefaultMessages] snapshot copies; they stay
-// for code written before Messages existed.
 //
 // # Grouped tools
 //

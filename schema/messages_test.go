@@ -14,72 +14,51 @@ type probeInput struct {
 	Email       string `json:"email,omitempty" validate:"omitempty,email"`
 }
 
-// TestDefaultMessagesCopiesEveryText: untouched, the variables give back
-// exactly the built-in texts, so none of Messages' fields was forgotten.
-func TestDefaultMessagesCopiesEveryText(t *testing.T) {
+// TestDefaultMessagesAreTheBuiltInTexts: DefaultMessages holds exactly the
+// texts a Decode given nil Messages uses, and MaxIssues is
+// DefaultMaxIssues.
+func TestDefaultMessagesAreTheBuiltInTexts(t *testing.T) {
 	is := is.New(t)
 	is.True(reflect.DeepEqual(DefaultMessages(), impl.DefaultMessages()))
+	is.Equal(DefaultMessages().MaxIssues, DefaultMaxIssues)
 }
 
-// TestDefaultMessagesIsASnapshot: changing a variable affects the Messages
-// made afterwards, not those made before, nor a Decode given nil Messages.
-func TestDefaultMessagesIsASnapshot(t *testing.T) {
+// TestDefaultMessagesIsACopy: each DefaultMessages is the caller's own,
+// Rules included; changing one changes neither another nor a Decode given
+// nil Messages.
+func TestDefaultMessagesIsACopy(t *testing.T) {
 	is := is.New(t)
-	oldRequired, oldEmail := MsgRequired, RuleMessages["email"]
-	t.Cleanup(func() { MsgRequired, RuleMessages["email"] = oldRequired, oldEmail })
-
-	before := DefaultMessages()
-	MsgRequired = "est obligatoire"
-	RuleMessages["email"] = "doit être une adresse"
-	after := DefaultMessages()
+	mine := DefaultMessages()
+	mine.Required = "est obligatoire"
+	mine.Rules["email"] = "doit être une adresse"
+	other := DefaultMessages()
 
 	c := For[probeInput]()
 	var in probeInput
 	decode := func(m *Messages) string {
 		return c.Decode([]byte(`{"email":"x"}`), &in, DecodeOptions{Messages: m}).Error()
 	}
-	is.Equal(decode(after), "workspace_id: est obligatoire; email: doit être une adresse")
-	is.Equal(decode(before), "workspace_id: is required; email: must be a valid email address")
+	is.Equal(decode(mine), "workspace_id: est obligatoire; email: doit être une adresse")
+	is.Equal(decode(other), "workspace_id: is required; email: must be a valid email address")
 	is.Equal(decode(nil), "workspace_id: is required; email: must be a valid email address")
-
-	after.Rules["email"] = "changed" // the snapshot owns its Rules
-	is.Equal(RuleMessages["email"], "doit être une adresse")
 }
 
-// TestLegacyVariablesDoNotRace writes the variables while calls decode with
-// their own Messages, or none: a call never reads them (run with -race).
-func TestLegacyVariablesDoNotRace(t *testing.T) {
-	oldRequired, oldEmail, oldMax := MsgRequired, RuleMessages["email"], MaxIssues
-	t.Cleanup(func() { MsgRequired, RuleMessages["email"], MaxIssues = oldRequired, oldEmail, oldMax })
-
-	own := DefaultMessages()
-	own.Required = "own"
+// TestMessagesApartDoNotRace: calls that decode at once, each with its own
+// Messages or none, read only their own texts (run with -race).
+func TestMessagesApartDoNotRace(t *testing.T) {
 	c := For[probeInput]()
-	var wg sync.WaitGroup
-	stop := make(chan struct{})
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			MsgRequired = []string{"a", "b"}[i%2]
-			RuleMessages["email"] = MsgRequired
-			MaxIssues = i%5 + 1
-		}
-	}()
 	var calls sync.WaitGroup
-	for g := 0; g < 4; g++ {
+	for g := range 4 {
 		calls.Add(1)
 		go func() {
 			defer calls.Done()
+			own := DefaultMessages()
+			own.Required = []string{"a", "b", "c", "d"}[g]
+			want := "workspace_id: " + own.Required + "; email: must be a valid email address"
 			for range 200 {
 				var in probeInput
-				if got := c.Decode([]byte(`{"email":"x"}`), &in, DecodeOptions{Messages: own}).Error(); got != "workspace_id: own; email: must be a valid email address" {
-					t.Errorf("own Messages: got %q", got)
+				if got := c.Decode([]byte(`{"email":"x"}`), &in, DecodeOptions{Messages: own}).Error(); got != want {
+					t.Errorf("own Messages: got %q, want %q", got, want)
 					return
 				}
 				if got := c.Decode([]byte(`{}`), &in, DecodeOptions{}).Error(); got != "workspace_id: is required" {
@@ -90,6 +69,4 @@ func TestLegacyVariablesDoNotRace(t *testing.T) {
 		}()
 	}
 	calls.Wait()
-	close(stop)
-	wg.Wait()
 }

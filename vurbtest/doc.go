@@ -49,12 +49,11 @@
 // # Golden files
 //
 // Golden compares the tools/list a client receives with a file, and
-// GoldenFile any bytes of your own; both rewrite the file when the test
-// runs with -update (a flag this package registers, as golden-file
-// libraries do) or with VURBTEST_UPDATE=1 in the environment (for go test
-// ./..., whose packages that do not import vurbtest would refuse the
-// flag). Name the package before the flag, go test ./pkg -update: the go
-// command reads what follows a flag it does not know as the test binary's
-// arguments. A test package that imports vurbtest must not define its own
-// -update flag; it reads Update instead.
+// GoldenFile any bytes of your own; both rewrite the file instead when the
+// test runs with VURBTEST_UPDATE=1 in the environment (UpdateEnv):
+// VURBTEST_UPDATE=1 go test ./... rewrites every golden file of a module,
+// and a failing comparison prints the command that rewrites its own. The
+// package registers no command-line flag, so a test package that imports
+// it may define any flag it likes; Update reports the switch, for golden
+// files of your own.
 package vurbtest

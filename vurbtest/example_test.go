@@ -185,7 +185,7 @@ func ExampleGolden() {
 		vurb.Query(app, "projects.names", func(context.Context, struct{}) ([]string, error) {
 			return []string{"Apollo"}, nil
 		}).Describe("List project names")
-		// The file holds the tools/list a client receives; go test -update rewrites it.
+		// The file holds the tools/list a client receives; VURBTEST_UPDATE=1 go test rewrites it.
 		vurbtest.Golden(t, "testdata/tools.json", app)
 		fmt.Println("tools/list matches testdata/tools.json")
 	})
@@ -207,7 +207,7 @@ func ExampleGoldenFile() {
 // GoldenFile does not cover. (No output: it depends on how go test runs.)
 func ExampleUpdate() {
 	test(func(t testing.TB) {
-		if vurbtest.Update() { // go test -update, or VURBTEST_UPDATE=1 go test ./...
+		if vurbtest.Update() { // VURBTEST_UPDATE=1 go test ./...
 			t.Logf("rewriting testdata")
 		}
 	})

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"io/fs"
 	"os"
 	"path"
@@ -17,23 +16,19 @@ import (
 	"github.com/vurb-go/vurb"
 )
 
-// update is the -update flag. Registering it here, as golden-file
-// libraries do, means a test package importing vurbtest must not define
-// its own: it reads Update instead.
-var update = flag.Bool("update", false, "vurbtest: rewrite golden files with what the tests produce")
-
-// UpdateEnv is the environment variable that, set to 1 or true, rewrites
-// golden files like -update: use it with go test ./..., whose packages
-// that do not import vurbtest would refuse the flag.
+// UpdateEnv is the environment variable that, set to a true value (1,
+// true), makes Golden and GoldenFile rewrite golden files instead of
+// comparing them: VURBTEST_UPDATE=1 go test ./... rewrites every one in
+// the module. The package registers no -update flag: a flag registered at
+// import time is process-wide state that any other package could clash
+// with, and go test ./... refuses it in the packages that do not import
+// vurbtest.
 const UpdateEnv = "VURBTEST_UPDATE"
 
-// Update reports whether golden files are to be rewritten: the test binary
-// runs with -update, or UpdateEnv is set to a true value. Use it for your
-// own golden files, so one switch rewrites them all.
+// Update reports whether golden files are to be rewritten: UpdateEnv is set
+// to a true value. Use it for your own golden files, so one switch
+// rewrites them all.
 func Update() bool {
-	if *update {
-		return true
-	}
 	on, _ := strconv.ParseBool(os.Getenv(UpdateEnv))
 	return on
 }
@@ -49,9 +44,9 @@ func Update() bool {
 // When the contents differ, it fails the test with a line diff (-want
 // +got) and the command that accepts the change, which names the test's
 // package so that it runs from anywhere in the module:
-// go test example.com/app/server -run '^TestTools$' -update. Under
-// Update it writes the file instead (creating its directory), and the
-// test passes.
+// VURBTEST_UPDATE=1 go test example.com/app/server -run '^TestTools$'.
+// Under Update it writes the file instead (creating its directory), and
+// the test passes.
 func Golden(t testing.TB, path string, app *vurb.App, opts ...Option) {
 	t.Helper()
 	if newConfig(opts).http {
@@ -97,7 +92,7 @@ func (c *Client) toolsJSON() []byte {
 // tools/list: on a difference it fails the test with a line diff (-want
 // +got) and the command that accepts the change; under Update it writes
 // got to path instead. Use it for your own golden files (a manifest, a
-// rendered description), so that one -update rewrites them all.
+// rendered description), so that one switch, UpdateEnv, rewrites them all.
 func GoldenFile(t testing.TB, path string, got []byte) {
 	t.Helper()
 	compareGolden(t, path, got, "the output")
@@ -143,11 +138,11 @@ func updateCommand(t testing.TB) string {
 	for i, p := range parts {
 		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
 	}
-	cmd := "go test "
+	cmd := UpdateEnv + "=1 go test "
 	if pkg := packagePath(startDir); pkg != "" {
 		cmd += pkg + " "
 	}
-	return cmd + "-run '" + strings.Join(parts, "/") + "' -update"
+	return cmd + "-run '" + strings.Join(parts, "/") + "'"
 }
 
 // startDir is the directory the test binary started in, which go test

@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// TestPackagePath: the hint to rewrite a golden file, go test -run
-// '^TestX$' -update, said [no test files] when run from the module root.
+// TestPackagePath: the hint to rewrite a golden file, VURBTEST_UPDATE=1
+// go test -run '^TestX$', said [no test files] when run from the module
+// root.
 // It names the package now, found from the directory go test ran the test
 // in.
 func TestPackagePath(t *testing.T) {

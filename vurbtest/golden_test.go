@@ -17,7 +17,7 @@ func TestGoldenWritesThenCompares(t *testing.T) {
 	is := is.New(t)
 	path := filepath.Join(t.TempDir(), "testdata", "tools.json")
 
-	vurbtest.SetUpdate(t, true)
+	setUpdate(t, true)
 	is.True(vurbtest.Update())
 	vurbtest.Golden(t, path, newApp(), vurbtest.Serve(vurb.WithIncludeTags("read")))
 	data, err := os.ReadFile(path)
@@ -27,7 +27,7 @@ func TestGoldenWritesThenCompares(t *testing.T) {
 	is.True(strings.Contains(string(data), "\"inputSchema\": {\n        \"type\": \"object\",\n        \"properties\": {\n          \"workspace_id\": {"))
 	is.True(strings.HasSuffix(string(data), "\n  ]\n}\n"))
 
-	vurbtest.SetUpdate(t, false)
+	setUpdate(t, false)
 	is.True(!vurbtest.Update())
 	vurbtest.Golden(t, path, newApp(), vurbtest.Serve(vurb.WithIncludeTags("read"))) // the same listing passes
 	for _, rev := range revisions {                                                  // every revision lists the same tools
@@ -43,9 +43,9 @@ func TestGoldenShowsADiff(t *testing.T) {
 	noLeaks(t)
 	is := is.New(t)
 	path := filepath.Join(t.TempDir(), "tools.json")
-	vurbtest.SetUpdate(t, true)
+	setUpdate(t, true)
 	vurbtest.Golden(t, path, newApp(), vurbtest.Serve(vurb.WithIncludeTags("read")))
-	vurbtest.SetUpdate(t, false)
+	setUpdate(t, false)
 
 	renamed := vurb.New(vurb.WithName("tracker"))
 	projects := renamed.Tool("projects").Describe("Manage projects.")
@@ -58,7 +58,7 @@ func TestGoldenShowsADiff(t *testing.T) {
 		"vurbtest: tools/list differs from " + path + " (-want +got):\n@@ -",
 		"\n-      \"description\": \"Read-only: List projects in a workspace\",\n" +
 			"+      \"description\": \"Read-only: List the projects of a workspace\",\n",
-		"If the change is intended, accept it with: go test github.com/vurb-go/vurb/vurbtest -run '^TestGoldenShowsADiff$' -update",
+		"If the change is intended, accept it with: VURBTEST_UPDATE=1 go test github.com/vurb-go/vurb/vurbtest -run '^TestGoldenShowsADiff$'",
 	} {
 		is.True(strings.Contains(errs[0], want)) // the message
 	}
@@ -66,11 +66,11 @@ func TestGoldenShowsADiff(t *testing.T) {
 
 func TestGoldenFailures(t *testing.T) {
 	noLeaks(t)
-	vurbtest.SetUpdate(t, false)
+	setUpdate(t, false)
 	dir := t.TempDir()
 	mustFail(t, func(t testing.TB) {
 		vurbtest.Golden(t, filepath.Join(dir, "missing", "tools.json"), newApp())
-	}, "does not exist; create it with: go test github.com/vurb-go/vurb/vurbtest -run '^TestGoldenFailures$' -update")
+	}, "does not exist; create it with: VURBTEST_UPDATE=1 go test github.com/vurb-go/vurb/vurbtest -run '^TestGoldenFailures$'")
 	mustFail(t, func(t testing.TB) {
 		vurbtest.Golden(t, "testdata/tools.json", newApp(), vurbtest.OverHTTP())
 	}, "vurbtest: Golden lists tools over the in-memory transport; drop OverHTTP from its options")
@@ -80,9 +80,9 @@ func TestGoldenFinalLineEnd(t *testing.T) {
 	noLeaks(t)
 	is := is.New(t)
 	path := filepath.Join(t.TempDir(), "tools.json")
-	vurbtest.SetUpdate(t, true)
+	setUpdate(t, true)
 	vurbtest.Golden(t, path, newApp())
-	vurbtest.SetUpdate(t, false)
+	setUpdate(t, false)
 	data, err := os.ReadFile(path)
 	is.NoErr(err)
 	is.NoErr(os.WriteFile(path, []byte(strings.ReplaceAll(string(data), "\n", "\r\n")), 0o644))
@@ -100,9 +100,9 @@ func ok[In any](text string) func(ctx context.Context, in In) (string, error) {
 func TestGoldenFile(t *testing.T) {
 	is := is.New(t)
 	path := filepath.Join(t.TempDir(), "manifest.json")
-	vurbtest.SetUpdate(t, true)
+	setUpdate(t, true)
 	vurbtest.GoldenFile(t, path, []byte("a\nb\n"))
-	vurbtest.SetUpdate(t, false)
+	setUpdate(t, false)
 	vurbtest.GoldenFile(t, path, []byte("a\nb\n"))
 	_, errs := failure(t, func(t testing.TB) { vurbtest.GoldenFile(t, path, []byte("a\nc\n")) })
 	is.Equal(len(errs), 1)
@@ -111,9 +111,20 @@ func TestGoldenFile(t *testing.T) {
 
 func TestUpdateFromTheEnvironment(t *testing.T) {
 	is := is.New(t)
-	vurbtest.SetUpdate(t, false)
+	setUpdate(t, false)
 	for value, on := range map[string]bool{"1": true, "true": true, "": false, "0": false, "false": false, "yes": false} {
 		t.Setenv(vurbtest.UpdateEnv, value)
 		is.Equal(vurbtest.Update(), on) // value
 	}
+}
+
+// setUpdate makes Update report on (or off) for the rest of t, whatever
+// the environment said, so that these tests run the same under
+// VURBTEST_UPDATE=1.
+func setUpdate(t testing.TB, on bool) {
+	value := ""
+	if on {
+		value = "1"
+	}
+	t.Setenv(vurbtest.UpdateEnv, value)
 }

@@ -52,7 +52,7 @@ type DeleteTask struct {
 // NewApp declares release 2.
 func NewApp() *vurb.App {
 	app := vurb.New(vurb.WithName("tasks"), vurb.WithVersion("2.0.0"))
-	userFacing := vurb.NewCategory("user-facing").Describe("What end users reach")
+	userFacing := app.Category("user-facing").Describe("What end users reach")
 	tasks := app.Tool("tasks").Describe("Task tracking").In(userFacing)
 	vurb.Query(tasks, "list", func(context.Context, ListTasks) (TaskList, error) {
 		return TaskList{Tasks: []Task{}}, nil
