@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/observe"
 	"github.com/vurb-go/vurb/vurbtest"
 )
 
@@ -262,8 +263,8 @@ func TestObserversComposeAndLogsCarryContext(t *testing.T) {
 	var a, b int
 	var logs syncBuffer
 	app := vurb.New(
-		vurb.WithObserver(func(context.Context, vurb.Event) { mu.Lock(); a++; mu.Unlock() }),
-		vurb.WithObserver(func(context.Context, vurb.Event) { mu.Lock(); b++; mu.Unlock() }),
+		vurb.WithObserver(func(context.Context, observe.Event) { mu.Lock(); a++; mu.Unlock() }),
+		vurb.WithObserver(func(context.Context, observe.Event) { mu.Lock(); b++; mu.Unlock() }),
 		vurb.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))),
 		vurb.WithLogContext(func(ctx context.Context) []slog.Attr {
 			if id, ok := ctx.Value(traceKey{}).(string); ok {
@@ -395,17 +396,17 @@ func TestTheManifestShowsEachCallerWhatItSees(t *testing.T) {
 func TestAPanickingObserverStarvesNoOther(t *testing.T) {
 	is := is.New(t)
 	var first, third atomic.Int32
-	finished := func(n *atomic.Int32) vurb.Observer {
-		return func(_ context.Context, e vurb.Event) {
-			if e.Kind == vurb.CallFinished {
+	finished := func(n *atomic.Int32) observe.Observer {
+		return func(_ context.Context, e observe.Event) {
+			if e.Kind == observe.CallFinished {
 				n.Add(1)
 			}
 		}
 	}
 	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)),
 		vurb.WithObserver(finished(&first)),
-		vurb.WithObserver(func(_ context.Context, e vurb.Event) {
-			if e.Kind == vurb.CallFinished {
+		vurb.WithObserver(func(_ context.Context, e observe.Event) {
+			if e.Kind == observe.CallFinished {
 				panic("observer bug")
 			}
 		}),

@@ -19,6 +19,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/observe"
 )
 
 // panickyApp declares one handler of each kind that panics with a secret,
@@ -29,8 +30,8 @@ func panickyApp(logger *slog.Logger) *vurb.App {
 		Topic string `json:"topic" description:"The topic"`
 	}
 	app := vurb.New(vurb.WithLogger(logger),
-		vurb.WithObserver(func(_ context.Context, e vurb.Event) {
-			if e.Kind == vurb.CallStarted && e.Action == "observed" {
+		vurb.WithObserver(func(_ context.Context, e observe.Event) {
+			if e.Kind == observe.CallStarted && e.Action == "observed" {
 				panic("observer secret")
 			}
 		}))

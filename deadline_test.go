@@ -16,6 +16,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/observe"
 )
 
 // Deadlines and cancellation, served through a real client. TestTimeouts
@@ -134,25 +135,25 @@ func TestPanicAfterTheDeadlineIsRecovered(t *testing.T) {
 // outcomes records how calls finished, by action.
 type outcomes struct {
 	mu  sync.Mutex
-	got map[string][]vurb.Outcome
+	got map[string][]observe.Outcome
 }
 
-func (o *outcomes) observe(_ context.Context, e vurb.Event) {
-	if e.Kind != vurb.CallFinished {
+func (o *outcomes) observe(_ context.Context, e observe.Event) {
+	if e.Kind != observe.CallFinished {
 		return
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.got == nil {
-		o.got = map[string][]vurb.Outcome{}
+		o.got = map[string][]observe.Outcome{}
 	}
 	o.got[e.Action] = append(o.got[e.Action], e.Outcome)
 }
 
-func (o *outcomes) of(action string) []vurb.Outcome {
+func (o *outcomes) of(action string) []observe.Outcome {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return append([]vurb.Outcome(nil), o.got[action]...)
+	return append([]observe.Outcome(nil), o.got[action]...)
 }
 
 func TestClientCancellationReachesEveryLayer(t *testing.T) {
@@ -204,14 +205,14 @@ func TestClientCancellationReachesEveryLayer(t *testing.T) {
 			is.Equal(recv(t, seen), "handler: context canceled")
 			is.Equal(recv(t, seen), "app middleware: context canceled")
 			waitFor(t, func() bool { return len(obs.of("wait")) == 1 })
-			is.Equal(obs.of("wait"), []vurb.Outcome{vurb.OutcomeCancelled})
+			is.Equal(obs.of("wait"), []observe.Outcome{observe.OutcomeCancelled})
 
 			// A handler that ignores ctx does not hold the call: the server
 			// finishes it as cancelled while the handler is still blocked.
 			err = cancelOnStart("deaf")
 			is.True(errors.Is(err, context.Canceled))
 			waitFor(t, func() bool { return len(obs.of("deaf")) == 1 })
-			is.Equal(obs.of("deaf"), []vurb.Outcome{vurb.OutcomeCancelled})
+			is.Equal(obs.of("deaf"), []observe.Outcome{observe.OutcomeCancelled})
 
 			// The session is unharmed.
 			name, args := wireCall(exp, "jobs", "ping", "{}")

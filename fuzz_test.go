@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/observe"
 	"github.com/vurb-go/vurb/schema"
 )
 
@@ -34,7 +35,7 @@ import (
 func FuzzDispatch(f *testing.F) {
 	apps := [2]*vurb.App{hostileApp(vurb.Flat), hostileApp(vurb.Grouped)}
 	// An observed grouped app must answer as the unobserved one does.
-	observed := hostileApp(vurb.Grouped, vurb.WithObserver(func(context.Context, vurb.Event) {}))
+	observed := hostileApp(vurb.Grouped, vurb.WithObserver(func(context.Context, observe.Event) {}))
 	const maxSeed = 64 << 10
 	for _, tc := range hostileCases() {
 		name, args := tc.tool, tc.args

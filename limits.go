@@ -24,7 +24,7 @@ import (
 //
 // A call refused by a rate limit or the concurrency cap gets an error
 // result that says when to retry (Messages.RateLimited, AtCapacity), and
-// the observer sees it end OutcomeLimited. Limits count only calls whose
+// the observer sees it end observe.OutcomeLimited. Limits count only calls whose
 // arguments are valid, and a call takes its concurrency slot before its
 // rate tokens, so one refused as busy spends none. Across the app,
 // WithMaxRunning bounds the handlers running at once, those past their

@@ -13,6 +13,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/observe"
 )
 
 // TestRunningHandlersAreBounded fires 2,000 calls at a handler that
@@ -28,11 +29,11 @@ func TestRunningHandlersAreBounded(t *testing.T) {
 	var overdue, returned atomic.Int32
 	app := vurb.New(vurb.WithTimeout(200*time.Millisecond), vurb.WithMaxRunning(bound),
 		vurb.WithLogger(slog.New(slog.DiscardHandler)),
-		vurb.WithObserver(func(_ context.Context, e vurb.Event) {
+		vurb.WithObserver(func(_ context.Context, e observe.Event) {
 			switch e.Kind {
-			case vurb.HandlerOverdue:
+			case observe.HandlerOverdue:
 				overdue.Add(1)
-			case vurb.HandlerReturned:
+			case observe.HandlerReturned:
 				returned.Add(1)
 			}
 		}))

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/observe"
 	"github.com/vurb-go/vurb/vurbtest"
 )
 
@@ -32,9 +33,9 @@ func TestRateLimitRefusesSayingWhenToRetry(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	var mu sync.Mutex
-	var outcomes []vurb.Outcome
-	app := vurb.New(vurb.WithObserver(func(_ context.Context, e vurb.Event) {
-		if e.Kind == vurb.CallFinished {
+	var outcomes []observe.Outcome
+	app := vurb.New(vurb.WithObserver(func(_ context.Context, e observe.Event) {
+		if e.Kind == observe.CallFinished {
 			mu.Lock()
 			outcomes = append(outcomes, e.Outcome)
 			mu.Unlock()
@@ -53,7 +54,7 @@ func TestRateLimitRefusesSayingWhenToRetry(t *testing.T) {
 	is.True(strings.Contains(c.CallError("notes_search", map[string]any{"txt": "d"}), "invalid arguments"))
 	mu.Lock()
 	defer mu.Unlock()
-	is.Equal(outcomes, []vurb.Outcome{vurb.OutcomeOK, vurb.OutcomeOK, vurb.OutcomeLimited, vurb.OutcomeValidation})
+	is.Equal(outcomes, []observe.Outcome{observe.OutcomeOK, observe.OutcomeOK, observe.OutcomeLimited, observe.OutcomeValidation})
 }
 
 // A limit declared on a tool counts the calls of all its actions together;
@@ -423,9 +424,9 @@ func TestMaxConcurrentWaitEndsWithTheCaller(t *testing.T) {
 	release := make(chan struct{})
 	started := make(chan struct{})
 	var mu sync.Mutex
-	var outcomes []vurb.Outcome
-	app := vurb.New(vurb.WithObserver(func(_ context.Context, e vurb.Event) {
-		if e.Kind == vurb.CallFinished {
+	var outcomes []observe.Outcome
+	app := vurb.New(vurb.WithObserver(func(_ context.Context, e observe.Event) {
+		if e.Kind == observe.CallFinished {
 			mu.Lock()
 			outcomes = append(outcomes, e.Outcome)
 			mu.Unlock()
@@ -450,7 +451,7 @@ func TestMaxConcurrentWaitEndsWithTheCaller(t *testing.T) {
 	is.Equal(<-done, "done")
 	mu.Lock()
 	defer mu.Unlock()
-	is.Equal(outcomes, []vurb.Outcome{vurb.OutcomeCancelled, vurb.OutcomeOK})
+	is.Equal(outcomes, []observe.Outcome{observe.OutcomeCancelled, observe.OutcomeOK})
 }
 
 // Anonymous sessionless callers over HTTP are told apart by the host they

@@ -12,6 +12,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/observe"
 )
 
 // TestRequestIDEverywhere follows one call's id through middleware, the
@@ -23,8 +24,8 @@ func TestRequestIDEverywhere(t *testing.T) {
 	var fromEvents []string
 	app := vurb.New(
 		vurb.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))),
-		vurb.WithObserver(func(_ context.Context, e vurb.Event) {
-			if e.Kind == vurb.CallStarted || e.Kind == vurb.CallFinished {
+		vurb.WithObserver(func(_ context.Context, e observe.Event) {
+			if e.Kind == observe.CallStarted || e.Kind == observe.CallFinished {
 				fromEvents = append(fromEvents, e.RequestID)
 			}
 		}),
@@ -87,7 +88,7 @@ func BenchmarkCallObserver(b *testing.B) {
 		opts []vurb.Option
 	}{
 		{"none", nil},
-		{"observer", []vurb.Option{vurb.WithObserver(func(context.Context, vurb.Event) {})}},
+		{"observer", []vurb.Option{vurb.WithObserver(func(context.Context, observe.Event) {})}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			app, name, args := hotApp(vurb.Flat, tc.opts...)

@@ -12,6 +12,7 @@ import (
 	"github.com/vurb-go/vurb/describe"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/internal/schema"
+	"github.com/vurb-go/vurb/observe"
 )
 
 // DefaultTimeout bounds every call that sets no timeout of its own. A model
@@ -39,7 +40,7 @@ type config struct {
 	logger       *slog.Logger
 	policies     []Policy
 	defaultCache CacheControl
-	observers    []Observer
+	observers    []observe.Observer
 	resultFormat ResultFormat
 	describer    describe.Describer
 	inline       bool

@@ -10,6 +10,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/observe"
 )
 
 type SprintRef struct {
@@ -82,9 +83,9 @@ func TestInvalidation(t *testing.T) {
 		t.Run(exp.String(), func(t *testing.T) {
 			is := is.New(t)
 			var mu sync.Mutex
-			var events []vurb.Event
-			app := trackerApp(exp, vurb.WithObserver(func(_ context.Context, e vurb.Event) {
-				if e.Kind == vurb.CacheInvalidated {
+			var events []observe.Event
+			app := trackerApp(exp, vurb.WithObserver(func(_ context.Context, e observe.Event) {
+				if e.Kind == observe.CacheInvalidated {
 					mu.Lock()
 					events = append(events, e)
 					mu.Unlock()
@@ -185,15 +186,15 @@ func TestObserverEvents(t *testing.T) {
 	is := is.New(t)
 	var mu sync.Mutex
 	var seen []string
-	app := newFixture(vurb.WithObserver(func(_ context.Context, e vurb.Event) {
+	app := newFixture(vurb.WithObserver(func(_ context.Context, e observe.Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch e.Kind {
-		case vurb.CallFinished:
+		case observe.CallFinished:
 			seen = append(seen, e.Kind.String()+" "+e.Key+" "+string(e.Outcome))
 			is.True(e.Duration > 0)
 			is.True(e.RequestID != "")
-		case vurb.ToolRegistered:
+		case observe.ToolRegistered:
 			seen = append(seen, e.Kind.String()+" "+e.Name)
 		default:
 			seen = append(seen, e.Kind.String()+" "+e.Key)

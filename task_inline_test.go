@@ -10,6 +10,7 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/observe"
 )
 
 // A caller past its share of the task store still gets an answer to a
@@ -21,8 +22,8 @@ func TestCallPastTheTaskShareRunsInlineAndSaysSo(t *testing.T) {
 	var mu sync.Mutex
 	var inline []string
 	app := vurb.New(vurb.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))),
-		vurb.WithObserver(func(_ context.Context, e vurb.Event) {
-			if e.Kind == vurb.TaskInline {
+		vurb.WithObserver(func(_ context.Context, e observe.Event) {
+			if e.Kind == observe.TaskInline {
 				mu.Lock()
 				inline = append(inline, e.Name)
 				mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/observe"
 )
 
 // actionCounts are the app sizes of the scaling benchmark.
@@ -59,7 +60,7 @@ func BenchmarkObserver(b *testing.B) {
 		benchCall(b, app, name, args)
 	})
 	b.Run("observer=noop", func(b *testing.B) {
-		app, name, args := defineApp(10, vurb.Flat, vurb.WithObserver(func(context.Context, vurb.Event) {}))
+		app, name, args := defineApp(10, vurb.Flat, vurb.WithObserver(func(context.Context, observe.Event) {}))
 		app.Build()
 		benchCall(b, app, name, args)
 	})

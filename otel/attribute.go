@@ -9,7 +9,7 @@ const (
 	// ("projects.list"): in grouped exposition the tool name alone
 	// ("projects") does not say which action ran.
 	actionKey = attribute.Key("vurb.action.key")
-	// outcomeKey is how a tool call ended, as vurb.Event.Outcome says
+	// outcomeKey is how a tool call ended, as observe.Event.Outcome says
 	// ("none" on success, "validation", "handler", "panic", ...).
 	outcomeKey = attribute.Key("vurb.outcome")
 	// requestIDKey is vurb's id of the call, the request_id of its log

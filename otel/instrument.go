@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/observe"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/propagation"
@@ -71,13 +72,13 @@ func newInstrumentation(cfg config) *instrumentation {
 type requestState struct {
 	mu        sync.Mutex
 	taken     bool
-	outcome   vurb.Outcome
+	outcome   observe.Outcome
 	key       string
 	requestID string
 }
 
 // learn records a call's outcome, unless the request has ended.
-func (s *requestState) learn(outcome vurb.Outcome, key, requestID string) {
+func (s *requestState) learn(outcome observe.Outcome, key, requestID string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.taken {

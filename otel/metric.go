@@ -36,7 +36,7 @@ type instruments struct {
 	// activeSessions is the number of open sessions.
 	activeSessions metric.Int64UpDownCounter
 	// taskInline counts the calls that ran without the task the store
-	// refused them (vurb.TaskInline), by tool.
+	// refused them (observe.TaskInline), by tool.
 	taskInline metric.Int64Counter
 }
 

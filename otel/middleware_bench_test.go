@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/observe"
 	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -41,8 +41,8 @@ func BenchmarkRequestMiddleware(b *testing.B) {
 			in := newInstrumentation(c.cfg)
 			result := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "golang"}}}
 			handler := in.middleware(func(ctx context.Context, _ string, _ mcp.Request) (mcp.Result, error) {
-				in.observe(ctx, vurb.Event{Kind: vurb.CallFinished, Time: time.Now(), Tool: "docs", Action: "search",
-					Key: "docs.search", Name: "docs_search", RequestID: "1", Outcome: vurb.OutcomeOK})
+				in.observe(ctx, observe.Event{Kind: observe.CallFinished, Time: time.Now(), Tool: "docs", Action: "search",
+					Key: "docs.search", Name: "docs_search", RequestID: "1", Outcome: observe.OutcomeOK})
 				return result, nil
 			})
 			req := &mcp.CallToolRequest{

@@ -23,7 +23,7 @@ const maxLearnedNames = 1024
 // took the heap from 1.1 to 219 MB, and filled the operation histogram's
 // 2,000 series, so that a real tool called afterwards had none of its
 // own. A name is in the catalog once the app has shown it serves it:
-// vurb reports each tool it compiles (vurb.ToolRegistered, at Build), and
+// vurb reports each tool it compiles (observe.ToolRegistered, at Build), and
 // a request that succeeded names a tool or prompt the server has (an
 // unknown name is a protocol error, with vurb's engine and the go-sdk
 // alike), which covers prompts and tools added to the go-sdk server

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/observe"
 	"go.opentelemetry.io/otel/metric"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
@@ -13,16 +14,16 @@ import (
 // them (the names recorded, see catalog), hands a served tool call's
 // outcome to the request that carries it, and records an in-process call
 // (App.Call) as a span of its own.
-func (in *instrumentation) observe(ctx context.Context, e vurb.Event) {
-	if e.Kind == vurb.ToolRegistered {
+func (in *instrumentation) observe(ctx context.Context, e observe.Event) {
+	if e.Kind == observe.ToolRegistered {
 		in.names.register(e.Name)
 		return
 	}
-	if e.Kind == vurb.TaskInline {
+	if e.Kind == observe.TaskInline {
 		in.metrics.taskInline.Add(ctx, 1, metric.WithAttributes(semconv.GenAIToolNameKey.String(in.names.tool(e.Name))))
 		return
 	}
-	if e.Kind != vurb.CallFinished {
+	if e.Kind != observe.CallFinished {
 		return
 	}
 	// A call made from inside another call's handler is in-process, even
@@ -42,7 +43,7 @@ func (in *instrumentation) observe(ctx context.Context, e vurb.Event) {
 // caller's span. vurb reports the call when it has ended, so the span is
 // made then, with the call's own start and end times: the handler's spans
 // are its siblings under the caller's span, not its children.
-func (in *instrumentation) inProcess(ctx context.Context, e vurb.Event) {
+func (in *instrumentation) inProcess(ctx context.Context, e observe.Event) {
 	_, span := in.tracer.Start(ctx, executeTool+" "+e.Name,
 		trace.WithSpanKind(trace.SpanKindInternal),
 		trace.WithTimestamp(e.Time.Add(-e.Duration)),

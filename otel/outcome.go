@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/observe"
 )
 
 // toolError is error.type for a tool result with isError set when vurb
@@ -38,7 +38,7 @@ type ending struct {
 // scope), limited (a rate or concurrency limit) — so that a dashboard
 // grouping by error.type tells a bug from a misbehaving client. A request
 // that asked the client for input (input_required) did not fail.
-func classify(outcome vurb.Outcome, res mcp.Result, err error) ending {
+func classify(outcome observe.Outcome, res mcp.Result, err error) ending {
 	if err != nil {
 		var wire *jsonrpc.Error
 		if errors.As(err, &wire) {
@@ -65,8 +65,8 @@ func classify(outcome vurb.Outcome, res mcp.Result, err error) ending {
 }
 
 // failed reports whether outcome is a failure.
-func failed(o vurb.Outcome) bool {
-	return o != "" && o != vurb.OutcomeOK && o != vurb.OutcomeInputRequired
+func failed(o observe.Outcome) bool {
+	return o != "" && o != observe.OutcomeOK && o != observe.OutcomeInputRequired
 }
 
 // errorText is the first text of an error result, cut to

@@ -10,7 +10,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/observe"
 )
 
 func TestClassify(t *testing.T) {
@@ -19,21 +19,21 @@ func TestClassify(t *testing.T) {
 	wire := &jsonrpc.Error{Code: -32602, Message: "unknown prompt"}
 	for _, c := range []struct {
 		name    string
-		outcome vurb.Outcome
+		outcome observe.Outcome
 		res     mcp.Result
 		err     error
 		want    ending
 	}{
-		{"success", vurb.OutcomeOK, okResult, nil, ending{}},
+		{"success", observe.OutcomeOK, okResult, nil, ending{}},
 		{"not a tool call", "", &mcp.ListToolsResult{}, nil, ending{}},
-		{"input required is no failure", vurb.OutcomeInputRequired, okResult, nil, ending{}},
-		{"validation", vurb.OutcomeValidation, errResult, nil, ending{errorType: "validation", description: "name: required"}},
-		{"handler", vurb.OutcomeHandler, errResult, nil, ending{errorType: "handler", description: "name: required"}},
+		{"input required is no failure", observe.OutcomeInputRequired, okResult, nil, ending{}},
+		{"validation", observe.OutcomeValidation, errResult, nil, ending{errorType: "validation", description: "name: required"}},
+		{"handler", observe.OutcomeHandler, errResult, nil, ending{errorType: "handler", description: "name: required"}},
 		{"error result vurb did not classify", "", errResult, nil, ending{errorType: "tool_error", description: "name: required"}},
 		{"JSON-RPC error", "", nil, fmt.Errorf("wrapped: %w", wire), ending{errorType: "-32602", statusCode: "-32602", description: "unknown prompt"}},
-		{"JSON-RPC error of a classified call", vurb.OutcomeBusy, nil, wire, ending{errorType: "busy", statusCode: "-32602", description: "unknown prompt"}},
+		{"JSON-RPC error of a classified call", observe.OutcomeBusy, nil, wire, ending{errorType: "busy", statusCode: "-32602", description: "unknown prompt"}},
 		{"other error", "", nil, context.Canceled, ending{errorType: "_OTHER", description: "context canceled"}},
-		{"other error of a classified call", vurb.OutcomeCancelled, nil, errors.New("gone"), ending{errorType: "cancelled", description: "gone"}},
+		{"other error of a classified call", observe.OutcomeCancelled, nil, errors.New("gone"), ending{errorType: "cancelled", description: "gone"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			is.New(t).Equal(classify(c.outcome, c.res, c.err), c.want)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/observe"
 	"go.opentelemetry.io/otel/attribute"
 	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
@@ -74,7 +74,7 @@ func TestMetricAttributesLeaveOutUnboundedValues(t *testing.T) {
 func served(names ...string) *instrumentation {
 	in := newInstrumentation(newConfig([]Option{WithTracerProvider(tracenoop.NewTracerProvider()), WithMeterProvider(metricnoop.NewMeterProvider())}))
 	for _, n := range names {
-		in.observe(context.Background(), vurb.Event{Kind: vurb.ToolRegistered, Name: n})
+		in.observe(context.Background(), observe.Event{Kind: observe.ToolRegistered, Name: n})
 		in.names.learn(&in.names.prompts, n)
 	}
 	return in

@@ -21,6 +21,7 @@ import (
 	"syscall"
 
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/observe"
 )
 
 // Tracker is an in-memory sprint board, safe for concurrent use.
@@ -103,7 +104,7 @@ func main() {
 
 	// Every call, and every invalidation, is logged to stderr.
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	app := NewApp(vurb.WithLogger(logger), vurb.WithObserver(vurb.SlogObserver(logger)))
+	app := NewApp(vurb.WithLogger(logger), vurb.WithObserver(observe.Slog(logger)))
 	var err error
 	if *addr == "" {
 		err = app.Serve(ctx, vurb.Stdio())
