@@ -103,7 +103,7 @@ func TestSkillsServed(t *testing.T) {
 				got, err := c.GetSkillResult("skill://pdf/SKILL.md")
 				is.NoErr(err)
 				is.Equal(got.Skill, pdf)
-				is.Equal(got.TTLMs, int(vurb.DefaultListTTL.Milliseconds()))
+				is.Equal(got.TTLMs, 5*60*1000) // the default list TTL, 5 min
 				is.Equal(got.CacheScope, "public")
 				wantType := ""
 				if rev == vurbtest.Sessionless {
