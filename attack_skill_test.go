@@ -12,7 +12,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/skills"
 	"github.com/vurb-go/vurb/vurbtest"
 )
 
@@ -93,9 +95,9 @@ func nestedSkillPaths(t *testing.T, app *vurb.App) []nestedSkillPath {
 
 func withSkillMethods(t *testing.T, c *mcp.Client) *mcp.Client {
 	for _, err := range []error{
-		mcp.AddSendingCustomMethod[*vurb.ListSkillsParams, *vurb.ListSkillsResult](c, vurb.MethodListSkills),
-		mcp.AddSendingCustomMethod[*vurb.GetSkillParams, *vurb.GetSkillResult](c, vurb.MethodGetSkill),
-		mcp.AddSendingCustomMethod[*vurb.ReadDirectoryParams, *vurb.ReadDirectoryResult](c, vurb.MethodReadDirectory),
+		mcp.AddSendingCustomMethod[*skills.ListParams, *skills.ListResult](c, skills.MethodList),
+		mcp.AddSendingCustomMethod[*skills.GetParams, *skills.GetResult](c, skills.MethodGet),
+		mcp.AddSendingCustomMethod[*skills.ReadDirectoryParams, *skills.ReadDirectoryResult](c, skills.MethodReadDirectory),
 	} {
 		if err != nil {
 			t.Fatal(err)
@@ -104,16 +106,16 @@ func withSkillMethods(t *testing.T, c *mcp.Client) *mcp.Client {
 	return c
 }
 
-func listSkills(cs skillSession) ([]*vurb.SkillEntry, error) {
-	res, err := mcp.CallCustomMethod[*vurb.ListSkillsParams, *vurb.ListSkillsResult](context.Background(), cs, vurb.MethodListSkills, &vurb.ListSkillsParams{})
+func listSkills(cs skillSession) ([]*skills.Entry, error) {
+	res, err := mcp.CallCustomMethod[*skills.ListParams, *skills.ListResult](context.Background(), cs, skills.MethodList, &skills.ListParams{})
 	if err != nil {
 		return nil, err
 	}
 	return res.Skills, nil
 }
 
-func getSkill(cs skillSession, uri string) (*vurb.SkillEntry, error) {
-	res, err := mcp.CallCustomMethod[*vurb.GetSkillParams, *vurb.GetSkillResult](context.Background(), cs, vurb.MethodGetSkill, &vurb.GetSkillParams{URI: uri})
+func getSkill(cs skillSession, uri string) (*skills.Entry, error) {
+	res, err := mcp.CallCustomMethod[*skills.GetParams, *skills.GetResult](context.Background(), cs, skills.MethodGet, &skills.GetParams{URI: uri})
 	if err != nil {
 		return nil, err
 	}
@@ -121,8 +123,8 @@ func getSkill(cs skillSession, uri string) (*vurb.SkillEntry, error) {
 }
 
 func readDir(cs skillSession, uri string) ([]*mcp.Resource, error) {
-	res, err := mcp.CallCustomMethod[*vurb.ReadDirectoryParams, *vurb.ReadDirectoryResult](context.Background(), cs, vurb.MethodReadDirectory,
-		&vurb.ReadDirectoryParams{URI: uri})
+	res, err := mcp.CallCustomMethod[*skills.ReadDirectoryParams, *skills.ReadDirectoryResult](context.Background(), cs, skills.MethodReadDirectory,
+		&skills.ReadDirectoryParams{URI: uri})
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +139,7 @@ func readFile(cs skillSession, uri string) (string, error) {
 	return res.Contents[0].Text, nil
 }
 
-func entryFiles(e *vurb.SkillEntry) []string {
+func entryFiles(e *skills.Entry) []string {
 	var out []string
 	for _, r := range e.Resources {
 		out = append(out, r.URI)

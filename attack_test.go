@@ -666,7 +666,7 @@ func TestAttackTemplateVariablesStayInTheirFolder(t *testing.T) {
 }
 
 // TestAttackSubscriptionsAreBoundedAndReclaimed: a session subscribes to at
-// most DefaultMaxSubscriptions resources, and what it subscribed to is
+// most 100 resources (the bound the README states), and what it subscribed to is
 // reclaimed when it closes (the go-sdk kept every URI).
 func TestAttackSubscriptionsAreBoundedAndReclaimed(t *testing.T) {
 	// The heap is measured in a process of its own: in the package's
@@ -704,7 +704,7 @@ func TestAttackSubscriptionsAreBoundedAndReclaimed(t *testing.T) {
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(ctx, ct,
 			&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}) // subscriptions that outlive a request
 		is.NoErr(err)
-		for i := range vurb.DefaultMaxSubscriptions {
+		for i := range 100 { // the bound
 			uri := fmt.Sprintf("blobs://%d-%d-%s", s, i, strings.Repeat("x", 2000))
 			is.NoErr(cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}))
 		}

@@ -9,8 +9,9 @@ import (
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
-// DefaultDiscriminator is the grouped-exposition field that names the action.
-const DefaultDiscriminator = "action"
+// defaultDiscriminator is the grouped-exposition field that names the
+// action, unless Tool.Discriminator names another.
+const defaultDiscriminator = "action"
 
 // Tool is a named set of actions: either actions directly (projects.list,
 // projects.create) or groups of actions (admin.users.list), never both. In
@@ -229,5 +230,5 @@ func (t *Tool) discriminatorName() string {
 	if t.discriminator != "" {
 		return t.discriminator
 	}
-	return DefaultDiscriminator
+	return defaultDiscriminator
 }

@@ -2,15 +2,13 @@ package vurb
 
 import (
 	"net/http"
-
-	"github.com/vurb-go/vurb/internal/edge"
 )
 
 // LivePath and ReadyPath are where ListenAndServe serves HealthHandler,
 // beside /mcp, for a balancer's health check or Kubernetes' probes.
 const (
-	LivePath  = edge.LivePath
-	ReadyPath = edge.ReadyPath
+	LivePath  = "/livez"
+	ReadyPath = "/readyz"
 )
 
 // HealthHandler answers liveness and readiness probes: a request whose

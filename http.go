@@ -269,12 +269,8 @@ func WithFastLane(enabled bool) ServeOption {
 	return edge.FastLane(enabled)
 }
 
-// DefaultShutdownGrace is how long ListenAndServe lets in-flight calls run
-// after its context is cancelled.
-const DefaultShutdownGrace = edge.DefaultShutdownGrace
-
 // WithShutdownGrace sets how long ListenAndServe waits for in-flight calls
-// and running tasks when it stops (default DefaultShutdownGrace); behind
+// and running tasks when it stops (default 10 s); behind
 // your own http.Server, the context given to Shutdown bounds it. A handler that ignores its
 // context and outlives its deadline on HTTP has had its call answered with
 // the timeout, but it still holds its request, so the grace waits for it

@@ -20,7 +20,7 @@ import (
 //     a bounded wait for a slot. The innermost level that sets it wins;
 //     each action has slots of its own.
 //   - MaxOutput: a cap on the text of one result, which is cut and says
-//     so. The innermost level that sets it wins (default DefaultMaxOutput).
+//     so. The innermost level that sets it wins (default 1 MiB).
 //
 // A call refused by a rate limit or the concurrency cap gets an error
 // result that says when to retry (Messages.RateLimited, AtCapacity), and
@@ -35,18 +35,18 @@ import (
 // level.
 type limitSet = limit.Set
 
-// DefaultMaxOutput caps the text of one result, by default: 1 MiB, about
+// defaultMaxOutput caps the text of one result, by default: 1 MiB, about
 // 250,000 tokens, more than most models can take in one turn. A larger
 // result is cut there and ends with Messages.Truncated, which tells the
 // model to narrow its request.
-const DefaultMaxOutput = 1 << 20
+const defaultMaxOutput = 1 << 20
 
-// DefaultMaxRunning bounds the handlers an app runs at once, by default.
+// defaultMaxRunning bounds the handlers an app runs at once, by default.
 // A handler that ignores its context runs on after its call has answered
 // with a timeout; 2,000 such calls once left 2,294 goroutines behind,
 // unseen. Past the bound a call is refused at once with a "busy" error
 // result that tells the model to retry.
-const DefaultMaxRunning = 10_000
+const defaultMaxRunning = 10_000
 
 // WithMaxConcurrent caps every action's handlers running at once at n,
 // each action on its own (tools, groups and actions may set their own
@@ -90,8 +90,10 @@ func (a *ActionDef) MaxConcurrent(n int, wait time.Duration) *ActionDef {
 }
 
 // WithMaxOutput caps the bytes of text in each result of every action
-// (default DefaultMaxOutput); tools, groups and actions may set their own
-// with MaxOutput. n < 0 removes the cap.
+// (default 1 MiB, about 250,000 tokens, more than most models take in one
+// turn); tools, groups and actions may set their own with MaxOutput. A
+// longer result is cut there and ends with Messages.Truncated, which tells
+// the model to narrow its request. n < 0 removes the cap.
 func WithMaxOutput(n int) Option {
 	return func(c *config) {
 		if n != 0 {
@@ -133,7 +135,7 @@ func (a *ActionDef) MaxOutput(n int) *ActionDef {
 }
 
 // WithMaxRunning bounds the handlers running at once across the app
-// (default DefaultMaxRunning), counting those still running after their
+// (default 10,000), counting those still running after their
 // call timed out. A call past the bound gets a tool error saying the
 // server is busy, before its handler runs; n < 0 removes the bound.
 func WithMaxRunning(n int) Option {

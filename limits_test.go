@@ -322,18 +322,18 @@ func TestMaxOutputTruncatesAndSaysSo(t *testing.T) {
 	is.Equal(c.CallText("docs_raw", echoIn{"no cap at all"}), "no cap at all")
 }
 
-// By default a result is cut at DefaultMaxOutput bytes of text.
+// By default a result is cut at 1 MiB of text.
 func TestMaxOutputDefault(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	app := vurb.New()
 	vurb.Query(app, "dump.all", func(context.Context, struct{}) (string, error) {
-		return strings.Repeat("x", vurb.DefaultMaxOutput+1), nil
+		return strings.Repeat("x", 1<<20+1), nil
 	})
 	res, err := app.Call(context.Background(), "dump_all", nil)
 	is.NoErr(err)
 	got := texts(res)
-	is.Equal(len(got[0]), vurb.DefaultMaxOutput)
+	is.Equal(len(got[0]), 1<<20)
 	is.Equal(got[1], "[dump_all] output truncated to 1048576 of 1048577 bytes; "+
 		"narrow the request (a filter, fewer fields, a smaller page) to get the rest")
 }

@@ -15,14 +15,14 @@ import (
 	"github.com/vurb-go/vurb/observe"
 )
 
-// DefaultTimeout bounds every call that sets no timeout of its own. A model
+// defaultTimeout bounds every call that sets no timeout of its own. A model
 // waiting on a tool cannot tell a slow tool from a dead one, so every call
 // ends, one way or another, within a known time.
-const DefaultTimeout = 30 * time.Second
+const defaultTimeout = 30 * time.Second
 
-// DefaultSeparator joins a tool and its action into a flat wire name
+// defaultSeparator joins a tool and its action into a flat wire name
 // (projects_list): the underscore is accepted by every MCP client.
-const DefaultSeparator = "_"
+const defaultSeparator = "_"
 
 // Option configures an App at New.
 type Option func(*config)
@@ -87,13 +87,13 @@ func defaultConfig() config {
 		name:       "vurb",
 		version:    "0.0.0",
 		exposition: Flat,
-		separator:  DefaultSeparator,
-		timeout:    DefaultTimeout,
+		separator:  defaultSeparator,
+		timeout:    defaultTimeout,
 		limits:     schema.Limits{MaxBytes: schema.DefaultMaxBytes, MaxDepth: schema.DefaultMaxDepth},
 		logger:     slog.Default(),
 		messages:   DefaultMessages(),
-		maxRunning: DefaultMaxRunning,
-		callLimits: limitSet{MaxOutput: DefaultMaxOutput},
+		maxRunning: defaultMaxRunning,
+		callLimits: limitSet{MaxOutput: defaultMaxOutput},
 	}
 }
 
@@ -142,11 +142,15 @@ func WithExposition(e Exposition) Option {
 }
 
 // WithSeparator sets the string between tool, group and action in flat wire
-// names. It must keep names within the MCP tool-name alphabet (A-Za-z0-9_-.).
+// names (default "_": projects_list, the one separator every MCP client
+// accepts). It must keep names within the MCP tool-name alphabet
+// (A-Za-z0-9_-.).
 func WithSeparator(sep string) Option { return func(c *config) { c.separator = sep } }
 
-// WithTimeout sets the app-wide call deadline; tools and actions may set
-// their own with Timeout. Zero or less keeps DefaultTimeout.
+// WithTimeout sets the app-wide call deadline (default 30 s); tools and
+// actions may set their own with Timeout. Zero or less keeps the default.
+// A model waiting on a tool cannot tell a slow tool from a dead one, so
+// every call ends, one way or another, within a known time.
 func WithTimeout(d time.Duration) Option {
 	return func(c *config) {
 		if d > 0 {

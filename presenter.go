@@ -16,10 +16,6 @@ import (
 // Build into the shapes of the app's result types, writes each presented
 // result and the block the model reads after it.
 
-// DefaultRedactionMarker is what a redacted field holds in every answer,
-// unless its presenter sets another (Presenter.Marker).
-const DefaultRedactionMarker = presenter.DefaultMarker
-
 // Suggestion is an action a presenter suggests the model call next, with
 // why. Action is the canonical dotted key ("billing.pay",
 // "admin.users.ban"), whatever the app's exposition: vurb writes it as the
@@ -153,8 +149,7 @@ func (p *Presenter[T]) Omit(fields ...string) *Presenter[T] {
 	return p
 }
 
-// Marker sets the text redacted fields of T hold (default
-// DefaultRedactionMarker).
+// Marker sets the text redacted fields of T hold (default "[redacted]").
 func (p *Presenter[T]) Marker(marker string) *Presenter[T] {
 	p.mustBeMutable("Marker")
 	p.def.SetMarker(marker)

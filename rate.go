@@ -29,10 +29,6 @@ type RateStore interface {
 	Take(ctx context.Context, key string, r Rate) (ok bool, retryAfter time.Duration, err error)
 }
 
-// DefaultMaxRateKeys bounds the buckets a NewMemoryRateStore keeps, by
-// default: about 20 MB of memory at most.
-const DefaultMaxRateKeys = limit.DefaultMaxKeys
-
 // MemoryRateStore keeps token buckets (golang.org/x/time/rate limiters)
 // in the process's memory: the default RateStore, right for one replica.
 //
@@ -45,7 +41,7 @@ const DefaultMaxRateKeys = limit.DefaultMaxKeys
 type MemoryRateStore = limit.MemoryStore
 
 // NewMemoryRateStore returns an empty store that keeps at most maxKeys
-// buckets (DefaultMaxRateKeys when maxKeys <= 0).
+// buckets (100,000, about 20 MB of memory at most, when maxKeys <= 0).
 func NewMemoryRateStore(maxKeys int) *MemoryRateStore { return limit.NewMemoryStore(maxKeys, nil) }
 
 // WithRateStore sets the store of the app's rate limits (default: a

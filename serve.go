@@ -137,18 +137,12 @@ func (a *App) Attach(server ToolServer, opts ...ServeOption) (detach func()) {
 	return a.site().Attach(server, opts...)
 }
 
-// DefaultMaxLineBytes bounds one stdio message: four times the default
-// argument limit, so that a call the app accepts always fits.
-const DefaultMaxLineBytes = edge.DefaultMaxLineBytes
-
-// DefaultMaxInFlight bounds the stdio requests being answered at once.
-const DefaultMaxInFlight = edge.DefaultMaxInFlight
-
 // StdioOption configures the transport Stdio returns.
 type StdioOption = edge.StdioOption
 
-// WithMaxLineBytes bounds one stdio message, a line (default
-// DefaultMaxLineBytes). A longer line is skipped without being held in
+// WithMaxLineBytes bounds one stdio message, a line (default 4 MiB, four
+// times the default argument limit, so that a call the app accepts always
+// fits). A longer line is skipped without being held in
 // memory and answered with an invalid-request error. Keep it above
 // WithMaxArgumentBytes.
 func WithMaxLineBytes(n int) StdioOption {
@@ -156,7 +150,7 @@ func WithMaxLineBytes(n int) StdioOption {
 }
 
 // WithMaxInFlight bounds the stdio requests being answered at once (default
-// DefaultMaxInFlight). At the bound the server stops reading stdin until
+// 256). At the bound the server stops reading stdin until
 // an answer is written: a client that writes without reading the answers
 // is held back by its own pipe, and the server's memory stays flat.
 func WithMaxInFlight(n int) StdioOption {
@@ -177,17 +171,12 @@ func Stdio(opts ...StdioOption) mcp.Transport {
 // changed (notifications/resources/updated), on every server the app made.
 // It waits on no subscriber: each has a queue of its own (see
 // WithNotifyBuffer), and one that does not read misses what does not fit.
-// It stops early, with ctx's error, when ctx is done.
+// It stops early, with ctx's error, when ctx is done. A session may be
+// subscribed to at most 100 resources at once, of URIs up to 2 KiB; what
+// it subscribed to is forgotten when it ends.
 func (a *App) NotifyResourceUpdated(ctx context.Context, uri string) error {
 	return a.site().NotifyResourceUpdated(ctx, uri)
 }
-
-// DefaultNotifyBuffer is how many broadcast notifications wait for one
-// subscriber before the next ones are dropped.
-const DefaultNotifyBuffer = edge.DefaultNotifyBuffer
-
-// DefaultListTTL is how long a client may cache the app's lists.
-const DefaultListTTL = edge.DefaultListTTL
 
 // WithRequestMiddleware wraps every request the app's servers receive, of
 // any method (tools/call, tools/list, prompts/get, resources/read,
@@ -239,7 +228,7 @@ func WithLogContext(attrs func(ctx context.Context) []slog.Attr) Option {
 
 // WithNotifyBuffer sets how many broadcast notifications
 // (notifications/resources/updated, notifications/*/list_changed) may wait
-// for one slow subscriber (default DefaultNotifyBuffer); past it that
+// for one slow subscriber (default 64); past it that
 // subscriber misses them, with a warning in the log, and the others are
 // not delayed.
 func WithNotifyBuffer(n int) Option {
@@ -251,7 +240,7 @@ func WithNotifyBuffer(n int) Option {
 }
 
 // WithListTTL sets how long clients may cache the app's lists (default
-// DefaultListTTL); zero says they are stale at once.
+// 5 min); zero says they are stale at once.
 func WithListTTL(d time.Duration) Option {
 	return func(c *config) {
 		c.listTTL = max(d, 0)
@@ -267,10 +256,6 @@ func (r *ResourceDef) TTL(d time.Duration, public bool) *ResourceDef {
 	r.ttl, r.public = max(d, 0), public
 	return r
 }
-
-// DefaultMaxSubscriptions is how many resources one session may be
-// subscribed to at once.
-const DefaultMaxSubscriptions = edge.DefaultMaxSubscriptions
 
 // SessionRecord is what vurb keeps of one handshake-era session: the
 // revision and client it initialized with, its capabilities, the log

@@ -6,9 +6,11 @@ import (
 	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/vurb-go/vurb/internal/edge"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/internal/skill"
+	"github.com/vurb-go/vurb/skills"
 )
 
 // Skills (SEP-2640, the MCP Skills extension) are Agent Skills served by
@@ -18,14 +20,8 @@ import (
 // (resources/read of skill:// URIs) when its model needs them. vurb
 // reads, checks and digests every file when the skill is declared; a
 // served skill never changes, so its entry is computed once. This file
-// holds the declarations; internal/skill checks, indexes and serves them.
-
-// Limits SEP-2640 sets on one skill, its nested skills' files included: a
-// host need not load a larger one, so vurb refuses to serve it.
-const (
-	MaxSkillFiles = skill.MaxFiles
-	MaxSkillBytes = skill.MaxBytes
-)
+// holds the declarations; internal/skill checks, indexes and serves them;
+// package skills holds the extension's wire, for clients and tests.
 
 // SkillDef is one declared skill; its methods refine it until the app is
 // built.
@@ -71,7 +67,8 @@ func Skill(a *App, path, skillMD string) *SkillDef {
 // segment. Every file is read and digested now; Skills panics, saying
 // what to fix, when a SKILL.md breaks a rule Skill checks, a file is a
 // symbolic link (it could lead out of the tree) or a skill would exceed
-// MaxSkillFiles files or MaxSkillBytes bytes. It returns the skills in
+// 512 files or 16 MiB, its nested skills' included (skills.MaxFiles and
+// skills.MaxBytes, the limits SEP-2640 sets). It returns the skills in
 // path order, for RequireScopes and Tags.
 func Skills(a *App, fsys fs.FS, dir string) []*SkillDef {
 	a.mustBeMutable()
@@ -87,8 +84,8 @@ func Skills(a *App, fsys fs.FS, dir string) []*SkillDef {
 // to the skill's folder ("references/FORMS.md", "scripts/extract.py"),
 // served at skill://<path>/<rel>. It panics when rel is not a clean
 // relative path, names a file the app already serves, or would take the
-// skill (or a skill it is nested in) past MaxSkillFiles files or
-// MaxSkillBytes bytes.
+// skill (or a skill it is nested in) past 512 files or 16 MiB
+// (skills.MaxFiles, skills.MaxBytes).
 func (s *SkillDef) File(rel string, data []byte) *SkillDef {
 	s.app.mustBeMutable()
 	s.app.skills.AddFile(s.def, rel, data)
@@ -128,11 +125,17 @@ func (s *SkillDef) Name() string { return s.def.Name() }
 // URI is the URI of the skill's SKILL.md, which skills/get takes.
 func (s *SkillDef) URI() string { return s.def.URI() }
 
-// SkillInfo is what a visibility rule knows of a skill: Path
-// ("acme/billing/refunds"), Name ("refunds"), URI (its SKILL.md's), Tags,
-// and Scopes, those it needs (the app's, those of the skills it is nested
-// in, and its own).
-type SkillInfo = skill.Info
+// SkillInfo is what a visibility rule (WithSkillVisibility) knows of a
+// skill.
+type SkillInfo struct {
+	Path string // "acme/billing/refunds"
+	Name string // "refunds", the last segment of Path
+	URI  string // its SKILL.md's: skill://acme/billing/refunds/SKILL.md
+	Tags []string
+	// Scopes are those the skill needs: the app's, those of the skills it
+	// is nested in, and its own.
+	Scopes []string
+}
 
 // WithSkillVisibility gives each kind of caller the skills of its own,
 // as WithVisibility does for tools: visible says whether callers of a
@@ -155,55 +158,6 @@ func WithSkillVisibility(visible func(class string, s SkillInfo) bool) Option {
 	}
 	return func(c *config) { c.skillVisible = visible }
 }
-
-// The Skills extension's wire (SEP-2640, io.modelcontextprotocol/skills):
-// its identifier, its methods and the shapes they carry. A server built
-// with vurb answers them; a go-sdk client calls them with
-// mcp.CallCustomMethod after mcp.AddSendingCustomMethod, as vurbtest does.
-
-// SkillsExtension is the identifier of the MCP Skills extension, under
-// which a server that serves skills declares it in its capabilities.
-const SkillsExtension = skill.Extension
-
-// The Skills extension's methods, for mcp.AddSendingCustomMethod.
-const (
-	MethodListSkills    = skill.MethodList
-	MethodGetSkill      = skill.MethodGet
-	MethodReadDirectory = skill.MethodReadDirectory
-)
-
-// DirectoryMIMEType is the MIME type of a directory resource: a skill's
-// root (skill://acme/refunds) and each of its folders.
-const DirectoryMIMEType = skill.DirectoryMIMEType
-
-type (
-	// SkillEntry is one skill's entry, as skills/list and skills/get send
-	// it: the URI of its SKILL.md, the SKILL.md's front matter as a JSON
-	// object, and every file of the skill (SKILL.md first, and the files
-	// of nested skills the caller may read) with its digest and size.
-	SkillEntry = skill.Entry
-	// SkillResource is one file of a skill: its URI, its digest
-	// ("sha256:" and 64 lowercase hex digits) and its size in bytes.
-	SkillResource = skill.Resource
-	// ListSkillsParams are the parameters of skills/list: a Cursor, the
-	// NextCursor of the page before, "" for the first.
-	ListSkillsParams = skill.ListParams
-	// ListSkillsResult is the answer to skills/list: one page of the
-	// skills the caller may see, and a NextCursor when there are more.
-	ListSkillsResult = skill.ListResult
-	// GetSkillParams are the parameters of skills/get: the URI of the
-	// skill's SKILL.md.
-	GetSkillParams = skill.GetParams
-	// GetSkillResult is the answer to skills/get.
-	GetSkillResult = skill.GetResult
-	// ReadDirectoryParams are the parameters of resources/directory/read:
-	// the directory's URI, without a trailing slash, and a Cursor.
-	ReadDirectoryParams = skill.ReadDirectoryParams
-	// ReadDirectoryResult is the answer to resources/directory/read: the
-	// directory's direct children, files with their resource metadata and
-	// folders with the MIME type DirectoryMIMEType.
-	ReadDirectoryResult = skill.ReadDirectoryResult
-)
 
 // skillCapabilities is caps (the go-sdk's default when nil) declaring the
 // skills extension, when the app has skills; caps itself is not changed.
@@ -231,7 +185,12 @@ func (a *App) skillCacheable(req mcp.Request, c *mcp.Cacheable, listTTL int) boo
 
 // skillConfig is what the skills' index needs of the app, asked once.
 func (a *App) skillConfig() skill.Config {
-	cfg := skill.Config{Visible: a.cfg.skillVisible, Scopes: a.scopes, Origin: skillOrigin, MaxEcho: edge.MaxEcho, MaxViews: edge.MaxViews}
+	cfg := skill.Config{Scopes: a.scopes, Origin: skillOrigin, MaxEcho: edge.MaxEcho, MaxViews: edge.MaxViews}
+	if visible := a.cfg.skillVisible; visible != nil {
+		// skill.Info has SkillInfo's fields: the conversion copies nothing
+		// but the struct, once per class and skill.
+		cfg.Visible = func(class string, s skill.Info) bool { return visible(class, SkillInfo(s)) }
+	}
 	if class := a.cfg.class; class != nil {
 		cfg.Class = func(o *engine.Origin) string { return class(callerOf(o)) }
 	}
@@ -241,11 +200,11 @@ func (a *App) skillConfig() skill.Config {
 // skillOrigin is originOf for the requests the skills' index reads.
 func skillOrigin(ctx context.Context, req mcp.Request, meta mcp.Meta) engine.Origin {
 	switch r := req.(type) {
-	case *mcp.ServerRequest[*ListSkillsParams]:
+	case *mcp.ServerRequest[*skills.ListParams]:
 		return originOf(ctx, r, meta)
-	case *mcp.ServerRequest[*GetSkillParams]:
+	case *mcp.ServerRequest[*skills.GetParams]:
 		return originOf(ctx, r, meta)
-	case *mcp.ServerRequest[*ReadDirectoryParams]:
+	case *mcp.ServerRequest[*skills.ReadDirectoryParams]:
 		return originOf(ctx, r, meta)
 	case *mcp.ReadResourceRequest:
 		return originOf(ctx, r, meta)

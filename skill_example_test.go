@@ -6,31 +6,33 @@ import (
 	"testing/fstest"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/skills"
 )
 
 // Skills ship in the binary: with //go:embed skills, pass the embed.FS;
 // here a MapFS stands for it. A go-sdk client lists them with skills/list
 // and reads their files as resources.
 func ExampleSkills() {
-	skills := fstest.MapFS{
+	tree := fstest.MapFS{
 		"skills/git-workflow/SKILL.md": {Data: []byte("---\nname: git-workflow\ndescription: Branch and commit the team's way\n---\n" +
 			"Read references/naming.md before you branch.\n")},
 		"skills/git-workflow/references/naming.md": {Data: []byte("topic/<short-name>\n")},
 	}
 	app := vurb.New(vurb.WithName("dev-tools"))
-	vurb.Skills(app, skills, "skills")
+	vurb.Skills(app, tree, "skills")
 
 	ctx := context.Background()
 	serverT, clientT := mcp.NewInMemoryTransports()
 	ss, _ := app.NewServer().Connect(ctx, serverT, nil)
 	defer ss.Close()
 	client := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "1.0.0"}, nil)
-	_ = mcp.AddSendingCustomMethod[*vurb.ListSkillsParams, *vurb.ListSkillsResult](client, vurb.MethodListSkills)
+	_ = mcp.AddSendingCustomMethod[*skills.ListParams, *skills.ListResult](client, skills.MethodList)
 	cs, _ := client.Connect(ctx, clientT, nil)
 	defer cs.Close()
 
-	list, err := mcp.CallCustomMethod[*vurb.ListSkillsParams, *vurb.ListSkillsResult](ctx, cs, vurb.MethodListSkills, &vurb.ListSkillsParams{})
+	list, err := mcp.CallCustomMethod[*skills.ListParams, *skills.ListResult](ctx, cs, skills.MethodList, &skills.ListParams{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -14,7 +14,9 @@ import (
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/skills"
 	"github.com/vurb-go/vurb/vurbtest"
 )
 
@@ -50,7 +52,7 @@ func skillsApp(opts ...vurb.Option) *vurb.App {
 	return app
 }
 
-func uris(entries []*vurb.SkillEntry) []string {
+func uris(entries []*skills.Entry) []string {
 	var out []string
 	for _, e := range entries {
 		out = append(out, e.URI)
@@ -77,22 +79,22 @@ func TestSkillsServed(t *testing.T) {
 				c := vurbtest.New(t, skillsApp(), append(tr.opts, vurbtest.Protocol(rev))...)
 
 				caps := c.Session().InitializeResult().Capabilities
-				is.Equal(caps.Extensions[vurb.SkillsExtension], map[string]any{"directoryRead": true})
+				is.Equal(caps.Extensions[skills.Extension], map[string]any{"directoryRead": true})
 				is.True(caps.Resources != nil) // the extension needs it
 
-				skills := c.Skills()
-				is.Equal(uris(skills), []string{"skill://acme/refunds/SKILL.md", "skill://acme/refunds/eu/SKILL.md", "skill://pdf/SKILL.md"})
-				refunds, eu, pdf := skills[0], skills[1], skills[2]
+				entries := c.Skills()
+				is.Equal(uris(entries), []string{"skill://acme/refunds/SKILL.md", "skill://acme/refunds/eu/SKILL.md", "skill://pdf/SKILL.md"})
+				refunds, eu, pdf := entries[0], entries[1], entries[2]
 				is.Equal(refunds.Frontmatter, map[string]any{"name": "refunds", "description": "Refund customers", "license": "MIT"})
 				is.Equal(pdf.Frontmatter, map[string]any{"name": "pdf", "description": "Fill PDF forms", "metadata": map[string]any{"version": "2.1"}})
 				// Complete: SKILL.md first, a nested skill's files in its enclosing skill's too.
-				is.Equal(refunds.Resources, []vurb.SkillResource{
+				is.Equal(refunds.Resources, []skills.Resource{
 					file(tree, "skills/acme/refunds/SKILL.md", "skill://acme/refunds/SKILL.md"),
 					file(tree, "skills/acme/refunds/email.md", "skill://acme/refunds/email.md"),
 					file(tree, "skills/acme/refunds/eu/SKILL.md", "skill://acme/refunds/eu/SKILL.md"),
 					file(tree, "skills/acme/refunds/eu/rules/vat.md", "skill://acme/refunds/eu/rules/vat.md"),
 				})
-				is.Equal(eu.Resources, []vurb.SkillResource{
+				is.Equal(eu.Resources, []skills.Resource{
 					file(tree, "skills/acme/refunds/eu/SKILL.md", "skill://acme/refunds/eu/SKILL.md"),
 					file(tree, "skills/acme/refunds/eu/rules/vat.md", "skill://acme/refunds/eu/rules/vat.md"),
 				})
@@ -101,7 +103,7 @@ func TestSkillsServed(t *testing.T) {
 				got, err := c.GetSkillResult("skill://pdf/SKILL.md")
 				is.NoErr(err)
 				is.Equal(got.Skill, pdf)
-				is.Equal(got.TTLMs, int(vurb.DefaultListTTL.Milliseconds()))
+				is.Equal(got.TTLMs, 5*60*1000) // the default list TTL, 5 min
 				is.Equal(got.CacheScope, "public")
 				wantType := ""
 				if rev == vurbtest.Sessionless {
@@ -146,9 +148,9 @@ func TestSkillsServed(t *testing.T) {
 	}
 }
 
-func file(tree fstest.MapFS, name, uri string) vurb.SkillResource {
+func file(tree fstest.MapFS, name, uri string) skills.Resource {
 	data := tree[name].Data
-	return vurb.SkillResource{URI: uri, Digest: digest(data), Size: int64(len(data))}
+	return skills.Resource{URI: uri, Digest: digest(data), Size: int64(len(data))}
 }
 
 func children(rs []*mcp.Resource) []string {
@@ -180,7 +182,7 @@ func TestSkillInCode(t *testing.T) {
 	is.Equal(s.Path(), "ops/deploy")
 	c := vurbtest.New(t, app)
 	entry := c.GetSkill(s.URI())
-	is.Equal(uris([]*vurb.SkillEntry{entry}), []string{"skill://ops/deploy/SKILL.md"})
+	is.Equal(uris([]*skills.Entry{entry}), []string{"skill://ops/deploy/SKILL.md"})
 	var files []string
 	for _, r := range entry.Resources {
 		files = append(files, r.URI)
@@ -199,7 +201,7 @@ func TestNoSkillsNoExtension(t *testing.T) {
 	app := vurb.New()
 	vurb.Query(app, "ping", func(context.Context, struct{}) (string, error) { return "pong", nil })
 	c := vurbtest.New(t, app)
-	_, declared := c.Session().InitializeResult().Capabilities.Extensions[vurb.SkillsExtension]
+	_, declared := c.Session().InitializeResult().Capabilities.Extensions[skills.Extension]
 	is.True(!declared)
 	is.Equal(code(c.GetSkillError("skill://x/SKILL.md")), int64(jsonrpc.CodeMethodNotFound))
 }
@@ -236,13 +238,13 @@ func TestSkillDefinitionPanics(t *testing.T) {
 			`a file belongs to the innermost skill whose folder holds it, which alone decides who reads it; add it to "ops/deploy"`},
 		{"too many files", func(app *vurb.App) {
 			s := vurb.Skill(app, "deploy", good)
-			for i := range vurb.MaxSkillFiles {
+			for i := range skills.MaxFiles {
 				s.File(fmt.Sprintf("f%d", i), nil)
 			}
 		}, `skill "deploy" would hold 513 files`},
 		{"nested skills add up", func(app *vurb.App) {
-			vurb.Skill(app, "ops", "---\nname: ops\ndescription: Ops\n---\n").File("big", make([]byte, vurb.MaxSkillBytes/2))
-			vurb.Skill(app, "ops/deploy", good).File("big", make([]byte, vurb.MaxSkillBytes/2))
+			vurb.Skill(app, "ops", "---\nname: ops\ndescription: Ops\n---\n").File("big", make([]byte, skills.MaxBytes/2))
+			vurb.Skill(app, "ops/deploy", good).File("big", make([]byte, skills.MaxBytes/2))
 		}, `skill "ops" would hold 4 files of`},
 		{"scope", func(app *vurb.App) { vurb.Skill(app, "deploy", good).RequireScopes("a b") }, `skill deploy RequireScopes: "a b" is not an OAuth scope`},
 		{"after build", func(app *vurb.App) { app.Build(); vurb.Skill(app, "deploy", good) }, "the app is built and frozen"},

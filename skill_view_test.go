@@ -11,7 +11,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/skills"
 	"github.com/vurb-go/vurb/vurbtest"
 )
 
@@ -191,13 +193,13 @@ func TestSkillsPages(t *testing.T) {
 	}
 	c := vurbtest.New(t, app)
 	is.Equal(uris(c.Skills()), want) // which lets the client send skills/list
-	first, err := mcp.CallCustomMethod[*vurb.ListSkillsParams, *vurb.ListSkillsResult](context.Background(), c.Session(), vurb.MethodListSkills, &vurb.ListSkillsParams{})
+	first, err := mcp.CallCustomMethod[*skills.ListParams, *skills.ListResult](context.Background(), c.Session(), skills.MethodList, &skills.ListParams{})
 	is.NoErr(err)
 	is.Equal(len(first.Skills), 50)
 	is.True(first.NextCursor != "")
 	for _, bad := range []string{"nope", strings.Repeat("x", 5000), "dnVyYjo5OTk"} { // the last: "vurb:999"
-		_, err := mcp.CallCustomMethod[*vurb.ListSkillsParams, *vurb.ListSkillsResult](context.Background(), c.Session(), vurb.MethodListSkills,
-			&vurb.ListSkillsParams{Cursor: bad})
+		_, err := mcp.CallCustomMethod[*skills.ListParams, *skills.ListResult](context.Background(), c.Session(), skills.MethodList,
+			&skills.ListParams{Cursor: bad})
 		is.Equal(code(err), int64(jsonrpc.CodeInvalidParams))
 		is.True(len(err.Error()) < 300) // a long cursor is not echoed whole
 	}

@@ -19,6 +19,9 @@ var resultSink any
 // takes or avoids beyond the floor (see call.go: endpoint.exec). They
 // explain the gap between BenchmarkCall and BenchmarkFloor, and what the
 // hot path's design saves; they are not promises.
+// callTimeout is vurb's default call deadline (WithTimeout: 30 s).
+const callTimeout = 30 * time.Second
+
 func BenchmarkParts(b *testing.B) {
 	ctx := context.Background()
 	b.Run("part=schema-decode", func(b *testing.B) {
@@ -61,7 +64,7 @@ func BenchmarkParts(b *testing.B) {
 		// channel. vurb makes it only when a handler waits on ctx.
 		b.ReportAllocs()
 		for b.Loop() {
-			tctx, cancel := context.WithTimeout(ctx, vurb.DefaultTimeout)
+			tctx, cancel := context.WithTimeout(ctx, callTimeout)
 			_ = tctx.Done()
 			cancel()
 		}
@@ -74,7 +77,7 @@ func BenchmarkParts(b *testing.B) {
 		t.Stop()
 		b.ReportAllocs()
 		for b.Loop() {
-			t.Reset(vurb.DefaultTimeout)
+			t.Reset(callTimeout)
 			t.Stop()
 		}
 	})

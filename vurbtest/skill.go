@@ -6,7 +6,8 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vurb-go/vurb"
+
+	"github.com/vurb-go/vurb/skills"
 )
 
 // maxSkillPages bounds the pages Skills and ReadDirectory ask for: a
@@ -17,15 +18,15 @@ const maxSkillPages = 1000
 // (skills/list, the Skills extension), all pages read, in the server's
 // order. It fails the test on an error, on a cursor sent twice and past
 // 1,000 pages.
-func (c *Client) Skills(opts ...CallOption) []*vurb.SkillEntry {
+func (c *Client) Skills(opts ...CallOption) []*skills.Entry {
 	c.t.Helper()
 	c.skillMethods()
-	var out []*vurb.SkillEntry
+	var out []*skills.Entry
 	cursor, seen := "", map[string]bool{}
 	for range maxSkillPages {
 		r := c.begin(opts)
-		res, err := mcp.CallCustomMethod[*vurb.ListSkillsParams, *vurb.ListSkillsResult](r.ctx, c.session, vurb.MethodListSkills,
-			&vurb.ListSkillsParams{ParamsBase: mcp.ParamsBase{Meta: r.meta}, Cursor: cursor})
+		res, err := mcp.CallCustomMethod[*skills.ListParams, *skills.ListResult](r.ctx, c.session, skills.MethodList,
+			&skills.ListParams{ParamsBase: mcp.ParamsBase{Meta: r.meta}, Cursor: cursor})
 		err = r.explain(err)
 		r.end()
 		if err != nil {
@@ -46,7 +47,7 @@ func (c *Client) Skills(opts ...CallOption) []*vurb.SkillEntry {
 
 // GetSkill returns the entry of the skill whose SKILL.md is at uri
 // (skills/get), failing the test on an error.
-func (c *Client) GetSkill(uri string, opts ...CallOption) *vurb.SkillEntry {
+func (c *Client) GetSkill(uri string, opts ...CallOption) *skills.Entry {
 	c.t.Helper()
 	res, err := c.GetSkillResult(uri, opts...)
 	if err != nil {
@@ -69,13 +70,13 @@ func (c *Client) GetSkillError(uri string, opts ...CallOption) error {
 
 // GetSkillResult sends skills/get for uri and returns what the client
 // got: the result (ttlMs and cacheScope included) or the protocol error.
-func (c *Client) GetSkillResult(uri string, opts ...CallOption) (*vurb.GetSkillResult, error) {
+func (c *Client) GetSkillResult(uri string, opts ...CallOption) (*skills.GetResult, error) {
 	c.t.Helper()
 	c.skillMethods()
 	r := c.begin(opts)
 	defer r.end()
-	res, err := mcp.CallCustomMethod[*vurb.GetSkillParams, *vurb.GetSkillResult](r.ctx, c.session, vurb.MethodGetSkill,
-		&vurb.GetSkillParams{ParamsBase: mcp.ParamsBase{Meta: r.meta}, URI: uri})
+	res, err := mcp.CallCustomMethod[*skills.GetParams, *skills.GetResult](r.ctx, c.session, skills.MethodGet,
+		&skills.GetParams{ParamsBase: mcp.ParamsBase{Meta: r.meta}, URI: uri})
 	return res, r.explain(err)
 }
 
@@ -83,7 +84,7 @@ func (c *Client) GetSkillResult(uri string, opts ...CallOption) (*vurb.GetSkillR
 // does, and checks each against the entry: its size and its SHA-256
 // digest. It returns the files' bytes by URI, and fails the test on an
 // error or a mismatch.
-func (c *Client) ReadSkill(entry *vurb.SkillEntry, opts ...CallOption) map[string][]byte {
+func (c *Client) ReadSkill(entry *skills.Entry, opts ...CallOption) map[string][]byte {
 	c.t.Helper()
 	out := make(map[string][]byte, len(entry.Resources))
 	for _, f := range entry.Resources {
@@ -135,8 +136,8 @@ func (c *Client) readDirectory(uri string, opts []CallOption) ([]*mcp.Resource, 
 	cursor, seen := "", map[string]bool{}
 	for range maxSkillPages {
 		r := c.begin(opts)
-		res, err := mcp.CallCustomMethod[*vurb.ReadDirectoryParams, *vurb.ReadDirectoryResult](r.ctx, c.session, vurb.MethodReadDirectory,
-			&vurb.ReadDirectoryParams{ParamsBase: mcp.ParamsBase{Meta: r.meta}, URI: uri, Cursor: cursor})
+		res, err := mcp.CallCustomMethod[*skills.ReadDirectoryParams, *skills.ReadDirectoryResult](r.ctx, c.session, skills.MethodReadDirectory,
+			&skills.ReadDirectoryParams{ParamsBase: mcp.ParamsBase{Meta: r.meta}, URI: uri, Cursor: cursor})
 		err = r.explain(err)
 		r.end()
 		if err != nil {
@@ -157,9 +158,9 @@ func (c *Client) readDirectory(uri string, opts []CallOption) ([]*mcp.Resource, 
 // skillMethods lets the client send the Skills extension's methods.
 func (c *Client) skillMethods() {
 	for _, err := range []error{
-		mcp.AddSendingCustomMethod[*vurb.ListSkillsParams, *vurb.ListSkillsResult](c.client, vurb.MethodListSkills),
-		mcp.AddSendingCustomMethod[*vurb.GetSkillParams, *vurb.GetSkillResult](c.client, vurb.MethodGetSkill),
-		mcp.AddSendingCustomMethod[*vurb.ReadDirectoryParams, *vurb.ReadDirectoryResult](c.client, vurb.MethodReadDirectory),
+		mcp.AddSendingCustomMethod[*skills.ListParams, *skills.ListResult](c.client, skills.MethodList),
+		mcp.AddSendingCustomMethod[*skills.GetParams, *skills.GetResult](c.client, skills.MethodGet),
+		mcp.AddSendingCustomMethod[*skills.ReadDirectoryParams, *skills.ReadDirectoryResult](c.client, skills.MethodReadDirectory),
 	} {
 		if err != nil {
 			c.t.Fatalf("vurbtest: %v", err)

@@ -31,7 +31,8 @@ import (
 // Handshake-era clients see no change. ServerOptions.SetCacheable given
 // through WithServerOptions runs after vurb's, and may change anything.
 
-// DefaultListTTL is vurb.DefaultListTTL; see its documentation there.
+// DefaultListTTL is how long a client may cache the app's lists
+// (vurb.WithListTTL).
 const DefaultListTTL = 5 * time.Minute
 
 // setCacheable is the app's ServerOptions.SetCacheable.

@@ -20,7 +20,8 @@ import (
 // delivers them in order. A subscriber whose queue is full misses the
 // notifications that do not fit, and the log says so; nobody waits on it.
 
-// DefaultNotifyBuffer is vurb.DefaultNotifyBuffer; see its documentation there.
+// DefaultNotifyBuffer is how many broadcast notifications wait for one
+// subscriber before the next ones are dropped (vurb.WithNotifyBuffer).
 const DefaultNotifyBuffer = 64
 
 // notifyTimeout bounds the delivery of one queued notification.

@@ -47,7 +47,8 @@ func FastLane(enabled bool) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithFastLane"); c.noLane = !enabled }
 }
 
-// DefaultShutdownGrace is vurb.DefaultShutdownGrace; see its documentation there.
+// DefaultShutdownGrace is how long ListenAndServe lets in-flight calls run
+// after its context is cancelled (vurb.WithShutdownGrace).
 const DefaultShutdownGrace = 10 * time.Second
 
 // ShutdownGrace is vurb.WithShutdownGrace; see its documentation there.

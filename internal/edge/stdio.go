@@ -25,10 +25,13 @@ import (
 // without holding it, and stops reading while WithMaxInFlight requests await
 // their answers.
 
-// DefaultMaxLineBytes is vurb.DefaultMaxLineBytes; see its documentation there.
+// DefaultMaxLineBytes bounds one stdio message: four times the default
+// argument limit, so that a call the app accepts always fits
+// (vurb.WithMaxLineBytes).
 const DefaultMaxLineBytes = 4 << 20
 
-// DefaultMaxInFlight is vurb.DefaultMaxInFlight; see its documentation there.
+// DefaultMaxInFlight bounds the stdio requests being answered at once
+// (vurb.WithMaxInFlight).
 const DefaultMaxInFlight = 256
 
 // StdioOption is vurb.StdioOption; see its documentation there.

@@ -15,6 +15,8 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+
+	"github.com/vurb-go/vurb/skills"
 )
 
 // Skills (SEP-2640, the MCP Skills extension) are Agent Skills served by
@@ -24,13 +26,6 @@ import (
 // (resources/read of skill:// URIs) when its model needs them. vurb
 // reads, checks and digests every file when the skill is declared; a
 // served skill never changes, so its entry is computed once.
-
-// Limits SEP-2640 sets on one skill, its nested skills' files included: a
-// host need not load a larger one, so vurb refuses to serve it.
-const (
-	MaxFiles = 512
-	MaxBytes = 16 << 20
-)
 
 // Def is one declared skill, which the root's SkillDef refines until the
 // app is built.
@@ -107,8 +102,8 @@ func (s *Def) parse(skillMD string) error {
 // AddFile adds a file to the skill s at rel (see SkillDef.File),
 // panicking when rel is not a clean relative path, lies in the folder of
 // a skill nested in s, names a file the app already serves, or would take
-// the skill (or a skill it is nested in) past MaxFiles files or MaxBytes
-// bytes.
+// the skill (or a skill it is nested in) past skills.MaxFiles files or
+// skills.MaxBytes bytes.
 func (set *Set) AddFile(s *Def, rel string, data []byte) {
 	if why := checkSkillFilePath(rel); why != "" {
 		panic(fmt.Sprintf("vurb: skill %q: file %q: %s", s.path, rel, why))
@@ -183,15 +178,15 @@ func (set *Set) addSkill(s *Def) {
 }
 
 // checkSkillLimits panics when the skill at path, or a skill it is nested
-// in, holds more than MaxFiles files or MaxBytes bytes, its nested
-// skills' files included.
+// in, holds more than skills.MaxFiles files or skills.MaxBytes bytes,
+// its nested skills' files included.
 func (set *Set) checkSkillLimits(path string) {
 	for p := path; ; {
 		if outer, ok := set.byPath[p]; ok {
 			files, bytes := set.skillTotals(outer)
-			if files > MaxFiles || bytes > MaxBytes {
+			if files > skills.MaxFiles || bytes > skills.MaxBytes {
 				panic(fmt.Sprintf("vurb: skill %q would hold %d files of %d bytes, its nested skills' included; "+
-					"SEP-2640 hosts need not load more than %d files or %d bytes: split it", outer.path, files, bytes, MaxFiles, MaxBytes))
+					"SEP-2640 hosts need not load more than %d files or %d bytes: split it", outer.path, files, bytes, skills.MaxFiles, skills.MaxBytes))
 			}
 		}
 		i := strings.LastIndexByte(p, '/')

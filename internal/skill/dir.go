@@ -7,7 +7,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/skills"
 )
 
 // dirPageSize bounds a page of resources/directory/read.
@@ -17,7 +19,7 @@ const dirPageSize = 100
 // of a skill's folders (its root, skill://acme/refunds, or one below)
 // that the caller may list. A folder the caller sees no skill of is
 // unknown to it; a file is not a folder.
-func (x *skillIndex) readDir(ctx context.Context, rt *engine.Runtime, r *mcp.ServerRequest[*ReadDirectoryParams]) (mcp.Result, error) {
+func (x *skillIndex) readDir(ctx context.Context, rt *engine.Runtime, r *mcp.ServerRequest[*skills.ReadDirectoryParams]) (mcp.Result, error) {
 	if r.Params == nil || r.Params.URI == "" {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "resources/directory/read: params.uri must be a directory's URI"}
 	}
@@ -51,7 +53,7 @@ func (x *skillIndex) readDir(ctx context.Context, rt *engine.Runtime, r *mcp.Ser
 	if err != nil {
 		return nil, err
 	}
-	res := &ReadDirectoryResult{Resources: []*mcp.Resource{}, ResultType: resultType(r)}
+	res := &skills.ReadDirectoryResult{Resources: []*mcp.Resource{}, ResultType: resultType(r)}
 	end := min(start+dirPageSize, len(shown))
 	res.Resources = append(res.Resources, shown[start:end]...)
 	if end < len(shown) {

@@ -7,7 +7,9 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/skills"
 )
 
 // skillIndex is an app's skills as they are served, computed once at the
@@ -63,7 +65,7 @@ type indexedSkill struct {
 	pos    int
 	def    *Def
 	parent *indexedSkill // the innermost skill it is nested in, nil for none
-	entry  *Entry
+	entry  *skills.Entry
 	// files are the entry's, in its order: each knows its skill, so an
 	// entry can drop those of a nested skill the caller may not read.
 	files  []*indexedFile
@@ -166,14 +168,14 @@ func (x *skillIndex) addEntry(s *indexedSkill) {
 		}
 	}
 	slices.SortStableFunc(s.files[1:], func(p, q *indexedFile) int { return strings.Compare(p.f.uri, q.f.uri) })
-	s.entry = &Entry{URI: s.info.URI, Frontmatter: s.def.frontmatter, Resources: make([]Resource, len(s.files))}
+	s.entry = &skills.Entry{URI: s.info.URI, Frontmatter: s.def.frontmatter, Resources: make([]skills.Resource, len(s.files))}
 	for i, f := range s.files {
 		s.entry.Resources[i] = resourceOf(f)
 	}
 }
 
-func resourceOf(f *indexedFile) Resource {
-	return Resource{URI: f.f.uri, Digest: f.f.digest, Size: int64(len(f.f.data))}
+func resourceOf(f *indexedFile) skills.Resource {
+	return skills.Resource{URI: f.f.uri, Digest: f.f.digest, Size: int64(len(f.f.data))}
 }
 
 // place lists file in its folder, and each folder on the way in its
@@ -188,7 +190,7 @@ func (x *skillIndex) place(file *indexedFile) {
 	for i, seg := range segments[:len(segments)-1] {
 		uri := skillDirURI(root, strings.Join(segments[:i+1], "/"))
 		sub := x.dir(uri, s)
-		parent.child(dirChild{res: &mcp.Resource{URI: uri, Name: seg, MIMEType: DirectoryMIMEType}, dir: sub})
+		parent.child(dirChild{res: &mcp.Resource{URI: uri, Name: seg, MIMEType: skills.DirectoryMIMEType}, dir: sub})
 		parent = sub
 	}
 	parent.child(dirChild{res: &mcp.Resource{URI: file.f.uri, Name: segments[len(segments)-1], MIMEType: file.f.mime,

@@ -11,7 +11,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/skills"
 )
 
 // How skills are served, on every transport and both protocol
@@ -50,7 +52,7 @@ func (set *Set) Capabilities(caps *mcp.ServerCapabilities) *mcp.ServerCapabiliti
 		c.Extensions = maps.Clone(c.Extensions)
 		out = &c
 	}
-	out.AddExtension(Extension, map[string]any{"directoryRead": true})
+	out.AddExtension(skills.Extension, map[string]any{"directoryRead": true})
 	return out
 }
 
@@ -71,9 +73,9 @@ func (set *Set) Serve(server *mcp.Server, rt *engine.Runtime, cacheable func(con
 		}
 		server.AddResource(res, x.read(rt, f))
 	}
-	mustAdd(mcp.AddReceivingCustomMethod(server, MethodList, unreached[*ListParams, *ListResult]))
-	mustAdd(mcp.AddReceivingCustomMethod(server, MethodGet, unreached[*GetParams, *GetResult]))
-	mustAdd(mcp.AddReceivingCustomMethod(server, MethodReadDirectory, unreached[*ReadDirectoryParams, *ReadDirectoryResult]))
+	mustAdd(mcp.AddReceivingCustomMethod(server, skills.MethodList, unreached[*skills.ListParams, *skills.ListResult]))
+	mustAdd(mcp.AddReceivingCustomMethod(server, skills.MethodGet, unreached[*skills.GetParams, *skills.GetResult]))
+	mustAdd(mcp.AddReceivingCustomMethod(server, skills.MethodReadDirectory, unreached[*skills.ReadDirectoryParams, *skills.ReadDirectoryResult]))
 	server.AddReceivingMiddleware(x.middleware(rt, cacheable))
 }
 
@@ -97,11 +99,11 @@ func (x *skillIndex) middleware(rt *engine.Runtime, cacheable func(context.Conte
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			switch r := req.(type) {
-			case *mcp.ServerRequest[*ListParams]:
+			case *mcp.ServerRequest[*skills.ListParams]:
 				return x.list(ctx, r, cacheable)
-			case *mcp.ServerRequest[*GetParams]:
+			case *mcp.ServerRequest[*skills.GetParams]:
 				return x.get(ctx, rt, r, cacheable)
-			case *mcp.ServerRequest[*ReadDirectoryParams]:
+			case *mcp.ServerRequest[*skills.ReadDirectoryParams]:
 				return x.readDir(ctx, rt, r)
 			case *mcp.ListResourcesRequest:
 				res, err := next(ctx, method, req)
@@ -122,7 +124,7 @@ func (x *skillIndex) middleware(rt *engine.Runtime, cacheable func(context.Conte
 
 // list answers skills/list: a page of the skills the caller lists, each
 // entry without the nested skills' files it may not read.
-func (x *skillIndex) list(ctx context.Context, r *mcp.ServerRequest[*ListParams], cacheable func(context.Context, mcp.Request, *mcp.Cacheable)) (mcp.Result, error) {
+func (x *skillIndex) list(ctx context.Context, r *mcp.ServerRequest[*skills.ListParams], cacheable func(context.Context, mcp.Request, *mcp.Cacheable)) (mcp.Result, error) {
 	var meta mcp.Meta
 	cursor := ""
 	if r.Params != nil {
@@ -140,7 +142,7 @@ func (x *skillIndex) list(ctx context.Context, r *mcp.ServerRequest[*ListParams]
 	if err != nil {
 		return nil, err
 	}
-	res := &ListResult{Skills: []*Entry{}, ResultType: resultType(r)}
+	res := &skills.ListResult{Skills: []*skills.Entry{}, ResultType: resultType(r)}
 	files := 0
 	for _, s := range shown[start:] {
 		e := entryFor(s, seen, &o)
@@ -157,7 +159,7 @@ func (x *skillIndex) list(ctx context.Context, r *mcp.ServerRequest[*ListParams]
 
 // get answers skills/get: the entry, without the nested skills' files
 // the caller may not read.
-func (x *skillIndex) get(ctx context.Context, rt *engine.Runtime, r *mcp.ServerRequest[*GetParams], cacheable func(context.Context, mcp.Request, *mcp.Cacheable)) (mcp.Result, error) {
+func (x *skillIndex) get(ctx context.Context, rt *engine.Runtime, r *mcp.ServerRequest[*skills.GetParams], cacheable func(context.Context, mcp.Request, *mcp.Cacheable)) (mcp.Result, error) {
 	if r.Params == nil || r.Params.URI == "" {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "skills/get: params.uri must be the URI of a skill's SKILL.md"}
 	}
@@ -176,7 +178,7 @@ func (x *skillIndex) get(ctx context.Context, rt *engine.Runtime, r *mcp.ServerR
 	if missing != nil {
 		return nil, refused(rt, "skill "+s.def.path, missing)
 	}
-	res := &GetResult{Skill: entryFor(s, seen, &o), ResultType: resultType(r)}
+	res := &skills.GetResult{Skill: entryFor(s, seen, &o), ResultType: resultType(r)}
 	setCacheable(ctx, r, &res.Cacheable, cacheable)
 	return res, nil
 }
@@ -238,7 +240,7 @@ func (set *Set) Cacheable(req mcp.Request, c *mcp.Cacheable, listTTL int, cfg fu
 	}
 	x := set.skillIndex(cfg)
 	switch r := req.(type) {
-	case *mcp.ServerRequest[*ListParams], *mcp.ServerRequest[*GetParams]:
+	case *mcp.ServerRequest[*skills.ListParams], *mcp.ServerRequest[*skills.GetParams]:
 	case *mcp.ReadResourceRequest:
 		if r.Params == nil || x.files[r.Params.URI] == nil {
 			return false

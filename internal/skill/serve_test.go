@@ -6,6 +6,8 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/vurb-go/vurb/skills"
 )
 
 func TestCursorRoundTrip(t *testing.T) {
@@ -35,6 +37,6 @@ func TestCapabilities(t *testing.T) {
 	out := set.Capabilities(caps)
 	is.True(out != caps)
 	is.Equal(caps.Extensions, map[string]any(nil)) // caps itself is not changed
-	is.Equal(out.Extensions[Extension], map[string]any{"directoryRead": true})
+	is.Equal(out.Extensions[skills.Extension], map[string]any{"directoryRead": true})
 	is.True(out.Tools != nil)
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/vurb-go/vurb/skills"
 )
 
 // DeclareTree declares every skill under dir in fsys (see vurb.Skills),
@@ -91,8 +93,8 @@ func readSkillTree(fsys fs.FS, dir string) ([]*treeSkill, error) {
 		if err != nil {
 			return err
 		}
-		if info.Size() > MaxBytes {
-			return fmt.Errorf("%s is %d bytes: a whole skill may hold %d", p, info.Size(), MaxBytes)
+		if info.Size() > skills.MaxBytes {
+			return fmt.Errorf("%s is %d bytes: a whole skill may hold %d", p, info.Size(), skills.MaxBytes)
 		}
 		if d.Name() == "SKILL.md" {
 			skillDirs[path.Dir(rel)] = true

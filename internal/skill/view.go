@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/skills"
 )
 
 // Who sees what of skills nested in skills (skill://acme/vault inside
@@ -116,8 +118,8 @@ func listedChild(c dirChild, seen []bool, o *engine.Origin) bool {
 // entryFor is s's entry as the caller may see it: without the files of
 // the nested skills it may not read. s's own entry, shared, when it may
 // read them all.
-func entryFor(s *indexedSkill, seen []bool, o *engine.Origin) *Entry {
-	var kept []Resource
+func entryFor(s *indexedSkill, seen []bool, o *engine.Origin) *skills.Entry {
+	var kept []skills.Resource
 	for i, f := range s.files {
 		if f.owner == s || granted(f.owner, seen, o) {
 			if kept != nil {
@@ -126,7 +128,7 @@ func entryFor(s *indexedSkill, seen []bool, o *engine.Origin) *Entry {
 			continue
 		}
 		if kept == nil {
-			kept = make([]Resource, i, len(s.files))
+			kept = make([]skills.Resource, i, len(s.files))
 			copy(kept, s.entry.Resources[:i])
 		}
 	}

@@ -1,17 +1,25 @@
-package skill
+// Package skills is the wire protocol of the MCP Skills extension
+// (SEP-2640, io.modelcontextprotocol/skills): its identifier, its methods,
+// the shapes they carry and the limits it sets on one skill. A server
+// built with vurb answers these methods; a go-sdk client calls them with
+// mcp.CallCustomMethod after mcp.AddSendingCustomMethod, as vurbtest does:
+//
+//	mcp.AddSendingCustomMethod[*skills.ListParams, *skills.ListResult](client, skills.MethodList)
+//	res, err := mcp.CallCustomMethod[*skills.ListParams, *skills.ListResult](ctx, session, skills.MethodList, &skills.ListParams{})
+//
+// It stands apart from the root package because only a client (or a test)
+// speaking the extension needs it: a server author declaring skills needs
+// only vurb.Skill, vurb.Skills and vurb.WithSkillVisibility. It has no
+// dependency beyond the go-sdk's mcp package.
+package skills
 
 import "github.com/modelcontextprotocol/go-sdk/mcp"
 
-// The Skills extension's wire (SEP-2640, io.modelcontextprotocol/skills):
-// its identifier, its methods and the shapes they carry. A server built
-// with vurb answers them; a go-sdk client calls them with
-// mcp.CallCustomMethod after mcp.AddSendingCustomMethod, as vurbtest does.
-
-// Extension is the identifier of the MCP Skills extension, under
-// which a server that serves skills declares it in its capabilities.
+// Extension is the identifier of the MCP Skills extension, under which a
+// server that serves skills declares it in its capabilities.
 const Extension = "io.modelcontextprotocol/skills"
 
-// The Skills extension's methods.
+// The Skills extension's methods, for mcp.AddSendingCustomMethod.
 const (
 	MethodList          = "skills/list"
 	MethodGet           = "skills/get"
@@ -21,6 +29,13 @@ const (
 // DirectoryMIMEType is the MIME type of a directory resource: a skill's
 // root (skill://acme/refunds) and each of its folders.
 const DirectoryMIMEType = "inode/directory"
+
+// Limits SEP-2640 sets on one skill, its nested skills' files included: a
+// host need not load a larger one, so vurb refuses to serve it.
+const (
+	MaxFiles = 512      // files in one skill
+	MaxBytes = 16 << 20 // bytes in one skill, 16 MiB
+)
 
 // Entry is one skill's entry, as skills/list and skills/get send it: the
 // URI of its SKILL.md, the SKILL.md's front matter as a JSON object, and
