@@ -36,7 +36,8 @@ type Policy struct {
 }
 
 // WithPolicies sets the app's state-sync policies, checked at Build: an
-// empty or malformed pattern or an unknown directive panics there.
+// empty or malformed pattern, an unknown directive, or a policy an earlier
+// one shadows (first match wins, so it would never apply) panics there.
 func WithPolicies(policies ...Policy) Option {
 	return func(c *config) { c.policies = append(c.policies, policies...) }
 }
@@ -70,6 +71,11 @@ func compilePolicies(policies []Policy, defaultCache CacheControl) []compiledPol
 		}
 		checkDirective(p.CacheControl, where)
 		mustPatterns(p.Invalidates, where)
+		for j, earlier := range out[:i] {
+			if earlier.pattern.Covers(pattern) {
+				panic(fmt.Sprintf("vurb: %s never applies: policy %d (Match %q) matches every key it matches, and the first match wins; put the narrower policy first, or drop it", where, j+1, earlier.Match))
+			}
+		}
 		out[i] = compiledPolicy{Policy: p, pattern: pattern}
 	}
 	return out
@@ -115,42 +121,4 @@ func resolveSync(key string, own CacheControl, ownInvalidates []string, policies
 // shows.
 func invalidationNotice(cause string, patterns []string) string {
 	return "[System: Cache invalidated for " + strings.Join(patterns, ", ") + " — caused by " + cause + "]"
-}
-
-// Overlap reports a policy that can never apply because an earlier policy
-// matches every key it matches.
-type Overlap struct {
-	// Shadowed is the index in the policy list of the policy that never
-	// wins; By is the index of the earlier, broader one.
-	Shadowed, By int
-}
-
-// String describes the overlap for a log line or a test failure.
-func (o Overlap) String() string {
-	return fmt.Sprintf("policy %d is shadowed by policy %d", o.Shadowed+1, o.By+1)
-}
-
-// DetectOverlaps reports every policy that an earlier, broader policy
-// shadows under first-match-wins, so a configuration mistake shows up in a
-// test or at start-up instead of as a directive that silently never
-// applies. It returns an error for a pattern that does not compile.
-func DetectOverlaps(policies []Policy) ([]Overlap, error) {
-	patterns := make([]*glob.Pattern, len(policies))
-	for i, p := range policies {
-		pattern, err := glob.Compile(p.Match)
-		if err != nil {
-			return nil, fmt.Errorf("policy %d: %w", i+1, err)
-		}
-		patterns[i] = pattern
-	}
-	var out []Overlap
-	for j := range patterns {
-		for i := 0; i < j; i++ {
-			if patterns[i].Covers(patterns[j]) {
-				out = append(out, Overlap{Shadowed: j, By: i})
-				break
-			}
-		}
-	}
-	return out, nil
 }

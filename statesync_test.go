@@ -153,17 +153,19 @@ func TestPolicyValidation(t *testing.T) {
 	}
 }
 
-func TestDetectOverlaps(t *testing.T) {
+// A policy an earlier, broader one shadows would never apply: Build
+// refuses it, saying which and how to fix it; a narrower one first is fine.
+func TestShadowedPolicyIsADefinitionError(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		patterns []string
-		want     []string
+		want     string
 	}{
-		{"none", []string{"sprints.get", "tasks.*"}, nil},
-		{"broader first", []string{"sprints.*", "sprints.get"}, []string{"policy 2 is shadowed by policy 1"}},
-		{"double star", []string{"sprints.**", "sprints.*", "sprints.a.b"}, []string{"policy 2 is shadowed by policy 1", "policy 3 is shadowed by policy 1"}},
-		{"narrow first is fine", []string{"sprints.get", "sprints.*"}, nil},
-		{"everything", []string{"**", "tasks.update"}, []string{"policy 2 is shadowed by policy 1"}},
+		{"none", []string{"sprints.get", "tasks.*"}, ""},
+		{"broader first", []string{"sprints.*", "sprints.get"}, `vurb: policy 2 (Match "sprints.get") never applies: policy 1 (Match "sprints.*") matches every key it matches`},
+		{"double star", []string{"sprints.**", "sprints.*"}, `vurb: policy 2 (Match "sprints.*") never applies: policy 1 (Match "sprints.**")`},
+		{"narrow first is fine", []string{"sprints.get", "sprints.*"}, ""},
+		{"everything", []string{"**", "tasks.update"}, `vurb: policy 2 (Match "tasks.update") never applies: policy 1 (Match "**")`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			is := is.New(t)
@@ -171,13 +173,14 @@ func TestDetectOverlaps(t *testing.T) {
 			for _, p := range tc.patterns {
 				policies = append(policies, vurb.Policy{Match: p})
 			}
-			overlaps, err := vurb.DetectOverlaps(policies)
-			is.NoErr(err)
-			var got []string
-			for _, o := range overlaps {
-				got = append(got, o.String())
+			app := vurb.New(vurb.WithPolicies(policies...))
+			vurb.Query(app, "tasks.list", ok[noInput]("x"))
+			if tc.want == "" {
+				app.Build()
+				return
 			}
-			is.Equal(got, tc.want)
+			msg := mustPanic(t, app.Build)
+			is.True(strings.HasPrefix(msg, tc.want))
 		})
 	}
 }
