@@ -11,7 +11,7 @@ import (
 // ServeListener exposes serveListener to the tests, which need a port
 // chosen by the system.
 func (a *App) ServeListener(ctx context.Context, ln net.Listener, opts ...ServeOption) error {
-	return a.site().ServeListener(ctx, ln, opts...)
+	return a.site().ServeListener(ctx, ln, serveOptions(opts)...)
 }
 
 // NewMemoryRateStoreClock returns a NewMemoryRateStore that reads the

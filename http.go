@@ -31,7 +31,7 @@ import (
 // never go idle and leave the app's tasks unwaited; mount HealthHandler
 // for the balancer's checks.
 func (a *App) HTTPHandler(opts ...ServeOption) http.Handler {
-	return a.site().HTTPHandler(opts...)
+	return a.site().HTTPHandler(serveOptions(opts)...)
 }
 
 // ListenAndServe serves the app over streamable HTTP at http://addr/mcp,
@@ -42,7 +42,7 @@ func (a *App) HTTPHandler(opts ...ServeOption) http.Handler {
 // sessions, waits for the running tasks, cuts what remains when the grace
 // ends, and returns nil. Any other failure is returned.
 func (a *App) ListenAndServe(ctx context.Context, addr string, opts ...ServeOption) error {
-	return a.site().ListenAndServe(ctx, addr, opts...)
+	return a.site().ListenAndServe(ctx, addr, serveOptions(opts)...)
 }
 
 // WithBearerAuth makes HTTPHandler and ListenAndServe an OAuth 2.1 resource
@@ -94,7 +94,7 @@ func (a *App) ListenAndServe(ctx context.Context, addr string, opts ...ServeOpti
 // WithBearerAuth panics when verifier is nil or metadata.Resource is not an
 // absolute URL without a fragment (RFC 8707 §2).
 func WithBearerAuth(verifier auth.TokenVerifier, metadata *oauthex.ProtectedResourceMetadata, opts *auth.RequireBearerTokenOptions) ServeOption {
-	return edge.BearerAuth(verifier, metadata, opts)
+	return ServeOption{edge.BearerAuth(verifier, metadata, opts)}
 }
 
 // WithScopeChallenges asks for scopes when they are needed, as MCP's step-up
@@ -119,13 +119,13 @@ func WithBearerAuth(verifier auth.TokenVerifier, metadata *oauthex.ProtectedReso
 // rules (WithVisibility) still hide what they hide: a hidden tool is
 // unknown, never challenged for.
 func WithScopeChallenges() ServeOption {
-	return edge.ScopeChallenges()
+	return ServeOption{edge.ScopeChallenges()}
 }
 
 // WithReadHeaderTimeout bounds the reading of a request's headers by
 // ListenAndServe (default DefaultReadHeaderTimeout; negative: none).
 func WithReadHeaderTimeout(d time.Duration) ServeOption {
-	return edge.ReadHeaderTimeout(d)
+	return ServeOption{edge.ReadHeaderTimeout(d)}
 }
 
 // WithBodyReadTimeout bounds the reading of a request's body by
@@ -134,7 +134,7 @@ func WithReadHeaderTimeout(d time.Duration) ServeOption {
 // body is cut then. Only the body: an event stream that follows it is not
 // bounded.
 func WithBodyReadTimeout(d time.Duration) ServeOption {
-	return edge.BodyReadTimeout(d)
+	return ServeOption{edge.BodyReadTimeout(d)}
 }
 
 // WithWriteTimeout bounds each write of an answer by ListenAndServe (default
@@ -144,14 +144,14 @@ func WithBodyReadTimeout(d time.Duration) ServeOption {
 // reading is cut once its buffers are full and a write has waited this
 // long.
 func WithWriteTimeout(d time.Duration) ServeOption {
-	return edge.WriteTimeout(d)
+	return ServeOption{edge.WriteTimeout(d)}
 }
 
 // WithIdleTimeout closes a keep-alive connection of ListenAndServe that has
 // carried no request for d (default DefaultIdleTimeout; negative: none,
 // which leaves idle connections open for good).
 func WithIdleTimeout(d time.Duration) ServeOption {
-	return edge.IdleTimeout(d)
+	return ServeOption{edge.IdleTimeout(d)}
 }
 
 // WithMaxConnections bounds the connections ListenAndServe holds open
@@ -162,7 +162,7 @@ func WithIdleTimeout(d time.Duration) ServeOption {
 // wait in the listen backlog until one closes. Keep it below the
 // process's file-descriptor limit.
 func WithMaxConnections(n int) ServeOption {
-	return edge.MaxConnections(n)
+	return ServeOption{edge.MaxConnections(n)}
 }
 
 // WithSessionIdleTimeout closes a session that has received no request for d
@@ -171,7 +171,7 @@ func WithMaxConnections(n int) ServeOption {
 // a client that keeps a quiet session pings it. It overrides
 // WithHTTPOptions' SessionTimeout.
 func WithSessionIdleTimeout(d time.Duration) ServeOption {
-	return edge.SessionIdleTimeout(d)
+	return ServeOption{edge.SessionIdleTimeout(d)}
 }
 
 // WithMaxSessions bounds the sessions open at once (default
@@ -182,7 +182,7 @@ func WithSessionIdleTimeout(d time.Duration) ServeOption {
 // and a Retry-After. One caller holds at most its share (see
 // WithMaxSessionsPerCaller).
 func WithMaxSessions(n int) ServeOption {
-	return edge.MaxSessions(n)
+	return ServeOption{edge.MaxSessions(n)}
 }
 
 // WithMaxSessionsPerCaller bounds the sessions one caller may hold open at
@@ -196,26 +196,26 @@ func WithMaxSessions(n int) ServeOption {
 // replica: past it, the caller's session saved least recently ends on all
 // of them.
 func WithMaxSessionsPerCaller(n int) ServeOption {
-	return edge.MaxSessionsPerCaller(n)
+	return ServeOption{edge.MaxSessionsPerCaller(n)}
 }
 
 // WithStateless makes HTTPHandler serve every request on its own, without
 // sessions: any replica can answer any request. Server-to-client requests
 // (sampling, elicitation) are then unavailable.
 func WithStateless() ServeOption {
-	return edge.Stateless()
+	return ServeOption{edge.Stateless()}
 }
 
 // WithJSONResponse makes HTTPHandler answer with application/json instead of an
 // event stream when a request needs only its response.
 func WithJSONResponse() ServeOption {
-	return edge.JSONResponse()
+	return ServeOption{edge.JSONResponse()}
 }
 
 // WithMaxBodyBytes bounds an HTTP request's body (default: the app's argument
 // limit plus 64 KiB). Larger bodies get 413.
 func WithMaxBodyBytes(n int64) ServeOption {
-	return edge.MaxBodyBytes(n)
+	return ServeOption{edge.MaxBodyBytes(n)}
 }
 
 // WithAllowedOrigins lists the browser origins (scheme://host[:port]) allowed
@@ -223,7 +223,7 @@ func WithMaxBodyBytes(n int64) ServeOption {
 // 403. Without the option, cross-origin browser requests are refused and
 // same-origin and non-browser ones are allowed.
 func WithAllowedOrigins(origins ...string) ServeOption {
-	return edge.AllowedOrigins(origins...)
+	return ServeOption{edge.AllowedOrigins(origins...)}
 }
 
 // WithAllowedHosts lists the Host header values (host or host:port) the HTTP
@@ -233,7 +233,7 @@ func WithAllowedOrigins(origins ...string) ServeOption {
 // rule, so a loopback listener behind a local proxy or a hosts-file name
 // answers the names listed.
 func WithAllowedHosts(hosts ...string) ServeOption {
-	return edge.AllowedHosts(hosts...)
+	return ServeOption{edge.AllowedHosts(hosts...)}
 }
 
 // WithTrustedProxies lists the reverse proxies (addresses, or networks in
@@ -246,7 +246,7 @@ func WithAllowedHosts(hosts ...string) ServeOption {
 // from anywhere else keeps its own address, whatever its headers say.
 // It panics on what is neither an address nor a network.
 func WithTrustedProxies(proxies ...string) ServeOption {
-	return edge.TrustedProxies(proxies...)
+	return ServeOption{edge.TrustedProxies(proxies...)}
 }
 
 // WithHTTPOptions passes the go-sdk's own streamable HTTP options through
@@ -256,7 +256,7 @@ func WithTrustedProxies(proxies ...string) ServeOption {
 // (or its default) sets MaxRequestBodyBytes, and a nil Logger gets the
 // app's.
 func WithHTTPOptions(opts *mcp.StreamableHTTPOptions) ServeOption {
-	return edge.HTTPOptions(opts)
+	return ServeOption{edge.HTTPOptions(opts)}
 }
 
 // WithFastLane(false) sends every request through the go-sdk's handlers.
@@ -266,7 +266,7 @@ func WithHTTPOptions(opts *mcp.StreamableHTTPOptions) ServeOption {
 // the go-sdk would, byte for byte, at a fraction of the cost; turning it
 // off is for comparing the two, or ruling the lane out.
 func WithFastLane(enabled bool) ServeOption {
-	return edge.FastLane(enabled)
+	return ServeOption{edge.FastLane(enabled)}
 }
 
 // WithShutdownGrace sets how long ListenAndServe waits for in-flight calls
@@ -277,7 +277,7 @@ func WithFastLane(enabled bool) ServeOption {
 // as for any call in flight; when the grace ends it is cut, and its
 // connection closed at most two seconds later.
 func WithShutdownGrace(d time.Duration) ServeOption {
-	return edge.ShutdownGrace(d)
+	return ServeOption{edge.ShutdownGrace(d)}
 }
 
 // WithSessionStore keeps the records of handshake-era sessions in store,
@@ -300,5 +300,5 @@ func WithSessionStore(store SessionStore) ServeOption {
 	if store == nil {
 		panic("vurb: WithSessionStore needs a store; leave the option out to keep sessions in this process")
 	}
-	return edge.SessionStoreOption(store)
+	return ServeOption{edge.SessionStoreOption(store)}
 }

@@ -171,13 +171,13 @@ func askCodec[T any](ctx context.Context) *schema.Codec {
 }
 
 // Capability names a client capability: Elicitation, Sampling or Roots.
-type Capability = engine.Capability
+type Capability string
 
 // The client capabilities a handler can need.
 const (
-	Elicitation = engine.Elicitation
-	Sampling    = engine.Sampling
-	Roots       = engine.Roots
+	Elicitation Capability = "elicitation"
+	Sampling    Capability = "sampling"
+	Roots       Capability = "roots"
 )
 
 // RequireCapability returns an error wrapping ErrUnsupported when the
@@ -186,10 +186,10 @@ const (
 // returns that error, which answers the request with the spec's -32021.
 func RequireCapability(ctx context.Context, c Capability) error {
 	r := engine.RoundFrom(ctx)
-	if r == nil || r.Declares(c) {
+	if r == nil || r.Declares(engine.Capability(c)) {
 		return nil
 	}
-	return &engine.MissingCapabilityError{Capability: c}
+	return &engine.MissingCapabilityError{Capability: engine.Capability(c)}
 }
 
 // Carry keeps v (encoded as JSON) for the next round of the request:

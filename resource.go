@@ -297,7 +297,7 @@ func climbs(v string) bool {
 func (a *App) PublishManifest(opts ...ServeOption) *ResourceDef {
 	// WithScopeChallenges, HTTP's own, decides what lists show: the
 	// manifest shows what they do.
-	edge.MustNotNeedHTTP("PublishManifest", opts, "WithScopeChallenges")
+	edge.MustNotNeedHTTP("PublishManifest", serveOptions(opts), "WithScopeChallenges")
 	docs := &manifests{app: a, opts: opts}
 	return Resource(a, manifest.URI, "vurb-manifest", func(ctx context.Context) (Contents, error) {
 		data, err := docs.of(CallerFrom(ctx))
@@ -321,7 +321,7 @@ type manifests struct {
 
 // of returns the manifest of what c sees.
 func (m *manifests) of(c *Caller) ([]byte, error) {
-	m.once.Do(func() { m.list = m.app.site().Lister(m.opts) })
+	m.once.Do(func() { m.list = m.app.site().Lister(serveOptions(m.opts)) })
 	o := c.origin()
 	key, allow := m.list(&o)
 	m.mu.Lock()

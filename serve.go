@@ -19,7 +19,7 @@ func (a *App) site() *edge.Site {
 		s := &edge.Site{Plan: p, Name: a.cfg.name, Version: a.cfg.version, Instructions: a.cfg.instructions,
 			Logger: a.cfg.logger, RequestMW: a.cfg.requestMW, ServerOptions: a.cfg.serverOpts,
 			Scopes: a.requiredScopes(), MaxBytes: a.cfg.limits.MaxBytes, NotifyBuffer: a.cfg.notifyBuffer,
-			ListTTL: a.cfg.listTTL, ListTTLSet: a.cfg.listTTLSet, Visible: a.cfg.visible, Suggests: a.suggests(),
+			ListTTL: a.cfg.listTTL, ListTTLSet: a.cfg.listTTLSet, Visible: edgeVisible(a.cfg.visible), Suggests: a.suggests(),
 			Tasks: a.tasks(false), Bus: a.cfg.replicas.Bus, SessionStore: a.cfg.replicas.Sessions,
 			DrainDelay: a.cfg.drainDelay}
 		if s.Tasks != nil && a.cfg.replicas.Tasks != nil {
@@ -68,14 +68,14 @@ func completers(cs map[string]Completer) map[string]edge.Completer {
 // setting (WithStateless, WithAllowedHosts, ...), which a bare server cannot honour:
 // pass those to HTTPHandler or ListenAndServe.
 func (a *App) NewServer(opts ...ServeOption) *mcp.Server {
-	return a.site().NewServer(opts...)
+	return a.site().NewServer(serveOptions(opts)...)
 }
 
 // Serve runs the app on transport (Stdio() for desktop clients) until the
 // client disconnects or ctx is cancelled; a cancelled ctx is a clean stop
 // and returns nil. Like NewServer, it panics on HTTP settings in opts.
 func (a *App) Serve(ctx context.Context, transport mcp.Transport, opts ...ServeOption) error {
-	return a.site().Serve(ctx, transport, opts...)
+	return a.site().Serve(ctx, transport, serveOptions(opts)...)
 }
 
 // ServeOption configures how the app is served: which of its actions a
@@ -85,20 +85,29 @@ func (a *App) Serve(ctx context.Context, transport mcp.Transport, opts ...ServeO
 // (WithStateless, WithAllowedHosts, WithHTTPOptions, ...). Passing an HTTP
 // setting where there is no HTTP panics, naming it: it would otherwise be
 // silently ignored.
-type ServeOption = edge.ServeOption
+type ServeOption struct{ edge edge.ServeOption }
+
+// serveOptions are opts as the serving edge takes them.
+func serveOptions(opts []ServeOption) []edge.ServeOption {
+	out := make([]edge.ServeOption, len(opts))
+	for i, o := range opts {
+		out[i] = o.edge
+	}
+	return out
+}
 
 // WithIncludeTags exposes only the actions that carry at least one of tags
 // (their own, their group's or their tool's). A filter is access control:
 // an action it hides is absent from tools/list and a call to it gets the
 // same "unknown tool" error as a name that never existed.
 func WithIncludeTags(tags ...string) ServeOption {
-	return edge.IncludeTags(tags...)
+	return ServeOption{edge.IncludeTags(tags...)}
 }
 
 // WithExcludeTags hides every action that carries any of tags, whatever
 // WithIncludeTags says.
 func WithExcludeTags(tags ...string) ServeOption {
-	return edge.ExcludeTags(tags...)
+	return ServeOption{edge.ExcludeTags(tags...)}
 }
 
 // WithKeepAlive makes the server ping each client every d and close the
@@ -109,12 +118,15 @@ func WithExcludeTags(tags ...string) ServeOption {
 // its session would be closed at the first ping, so turn it on only for
 // clients that listen.
 func WithKeepAlive(d time.Duration) ServeOption {
-	return edge.KeepAlive(d)
+	return ServeOption{edge.KeepAlive(d)}
 }
 
 // ToolServer is what Attach needs of an MCP server. *mcp.Server implements
 // it; a test double or a wrapper can stand in for it.
-type ToolServer = edge.ToolServer
+type ToolServer interface {
+	AddTool(t *mcp.Tool, h mcp.ToolHandler)
+	RemoveTools(names ...string)
+}
 
 // Attach registers the app's compiled tools, in the app's exposition and
 // through opts' tag filters, on server, with vurb's own decoding and
@@ -134,11 +146,11 @@ type ToolServer = edge.ToolServer
 // filters tools/list per caller (the app's tools only; the server's own
 // are listed as they are); on another ToolServer, the list is yours.
 func (a *App) Attach(server ToolServer, opts ...ServeOption) (detach func()) {
-	return a.site().Attach(server, opts...)
+	return a.site().Attach(server, serveOptions(opts)...)
 }
 
 // StdioOption configures the transport Stdio returns.
-type StdioOption = edge.StdioOption
+type StdioOption struct{ edge edge.StdioOption }
 
 // WithMaxLineBytes bounds one stdio message, a line (default 4 MiB, four
 // times the default argument limit, so that a call the app accepts always
@@ -146,7 +158,7 @@ type StdioOption = edge.StdioOption
 // memory and answered with an invalid-request error. Keep it above
 // WithMaxArgumentBytes.
 func WithMaxLineBytes(n int) StdioOption {
-	return edge.MaxLineBytes(n)
+	return StdioOption{edge.MaxLineBytes(n)}
 }
 
 // WithMaxInFlight bounds the stdio requests being answered at once (default
@@ -154,7 +166,7 @@ func WithMaxLineBytes(n int) StdioOption {
 // an answer is written: a client that writes without reading the answers
 // is held back by its own pipe, and the server's memory stays flat.
 func WithMaxInFlight(n int) StdioOption {
-	return edge.MaxInFlight(n)
+	return StdioOption{edge.MaxInFlight(n)}
 }
 
 // Stdio returns the standard input/output transport that desktop clients
@@ -164,7 +176,11 @@ func WithMaxInFlight(n int) StdioOption {
 // (a batch, another version) with an invalid-request error (-32600), and
 // the server reads on; see WithMaxLineBytes and WithMaxInFlight for its bounds.
 func Stdio(opts ...StdioOption) mcp.Transport {
-	return edge.Stdio(opts...)
+	each := make([]edge.StdioOption, len(opts))
+	for i, o := range opts {
+		each[i] = o.edge
+	}
+	return edge.Stdio(each...)
 }
 
 // NotifyResourceUpdated tells every client subscribed to uri that it

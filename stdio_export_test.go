@@ -9,5 +9,9 @@ import (
 
 // StdioOn is Stdio over the given streams, for the tests.
 func StdioOn(in io.Reader, out io.Writer, opts ...StdioOption) mcp.Transport {
-	return edge.NewStdio(in, out, opts...)
+	each := make([]edge.StdioOption, len(opts))
+	for i, o := range opts {
+		each[i] = o.edge
+	}
+	return edge.NewStdio(in, out, each...)
 }
