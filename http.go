@@ -123,14 +123,14 @@ func WithScopeChallenges() ServeOption {
 }
 
 // WithReadHeaderTimeout bounds the reading of a request's headers by
-// ListenAndServe (default DefaultReadHeaderTimeout; negative: none).
+// ListenAndServe (default 10 s; negative: none).
 func WithReadHeaderTimeout(d time.Duration) ServeOption {
 	return ServeOption{edge.ReadHeaderTimeout(d)}
 }
 
 // WithBodyReadTimeout bounds the reading of a request's body by
 // ListenAndServe, from the end of its headers (default
-// DefaultBodyReadTimeout; negative: none). A client that trickles its
+// 30 s; negative: none). A client that trickles its
 // body is cut then. Only the body: an event stream that follows it is not
 // bounded.
 func WithBodyReadTimeout(d time.Duration) ServeOption {
@@ -138,7 +138,7 @@ func WithBodyReadTimeout(d time.Duration) ServeOption {
 }
 
 // WithWriteTimeout bounds each write of an answer by ListenAndServe (default
-// DefaultWriteTimeout; negative: none). It is set afresh before every
+// 30 s; negative: none). It is set afresh before every
 // write and flush rather than once per request, so a long-lived event
 // stream is not cut while its client reads it, and a client that stops
 // reading is cut once its buffers are full and a write has waited this
@@ -148,14 +148,14 @@ func WithWriteTimeout(d time.Duration) ServeOption {
 }
 
 // WithIdleTimeout closes a keep-alive connection of ListenAndServe that has
-// carried no request for d (default DefaultIdleTimeout; negative: none,
+// carried no request for d (default 2 min; negative: none,
 // which leaves idle connections open for good).
 func WithIdleTimeout(d time.Duration) ServeOption {
 	return ServeOption{edge.IdleTimeout(d)}
 }
 
 // WithMaxConnections bounds the connections ListenAndServe holds open
-// (default DefaultMaxConnections; negative: no bound). Past it, the
+// (default 4,096; negative: no bound). Past it, the
 // connection idle the longest (one that never sent a request, or a
 // kept-alive one between requests) is closed to make room for the new
 // one; only when every connection has a request in flight do new ones
@@ -166,7 +166,7 @@ func WithMaxConnections(n int) ServeOption {
 }
 
 // WithSessionIdleTimeout closes a session that has received no request for d
-// (default DefaultSessionIdleTimeout; negative: never, as the go-sdk
+// (default 30 min; negative: never, as the go-sdk
 // does by default). A standing event stream does not count as activity:
 // a client that keeps a quiet session pings it. It overrides
 // WithHTTPOptions' SessionTimeout.
@@ -175,7 +175,7 @@ func WithSessionIdleTimeout(d time.Duration) ServeOption {
 }
 
 // WithMaxSessions bounds the sessions open at once (default
-// DefaultMaxSessions; negative: no bound). Past it, the session that has
+// 10,000; negative: no bound). Past it, the session that has
 // been idle the longest (no request in flight, none for the longest time)
 // is closed to make room for the new one; only when every session is busy
 // is a request that would open one refused, with 503 Service Unavailable
