@@ -26,6 +26,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/store"
 	"github.com/vurb-go/vurb/vurbtest"
 )
 
@@ -358,8 +359,8 @@ func TestAttackTaskStoreQuotas(t *testing.T) {
 		}
 		return "ran", nil
 	}).Task(vurb.WithTaskRequired()).RequireScopes("read")
-	store := vurb.NewMemoryTaskStore(64, vurb.WithTaskStorePerCaller(4, 0))
-	app.ConfigureTasks(vurb.TaskConfig{Store: store, TTL: time.Minute})
+	mem := store.NewMemoryTasks(64, store.WithPerCaller(4, 0))
+	app.ConfigureTasks(vurb.TaskConfig{Store: mem, TTL: time.Minute})
 	srv, _ := protectedServer(t, app, func(string) auth.TokenVerifier { return opaqueTokens(attackTokens) }, nil)
 	start := func(token string) attackAnswer {
 		out, _, err := postJSONRPC(srv.URL, token, "2026-07-28", "tools/call", "jobs_run",
@@ -370,7 +371,7 @@ func TestAttackTaskStoreQuotas(t *testing.T) {
 	for range 20 {
 		start("bare-token") // no scope: refused, and nothing stored
 	}
-	is.Equal(store.Len(), 0)
+	is.Equal(mem.Len(), 0)
 	created := 0
 	for range 20 {
 		if out := start("viewer-token"); out.Error == nil {
@@ -380,7 +381,7 @@ func TestAttackTaskStoreQuotas(t *testing.T) {
 	is.Equal(created, 4) // the viewer's share
 	out := start("admin-token")
 	is.True(out.Error == nil) // another caller is not refused
-	is.Equal(store.Len(), 5)
+	is.Equal(mem.Len(), 5)
 }
 
 // TestAttackIdleConnectionsGiveWay: sockets that send nothing, as many as
@@ -548,8 +549,8 @@ func TestAttackHiddenTaskToolIsUnknown(t *testing.T) {
 	var purges sync.Map
 	app := attackApp(&purges)
 	vurb.Mutation(app, "admin.reindex", func(context.Context, struct{}) (string, error) { return "reindexed", nil }).Task(vurb.WithTaskRequired())
-	store := vurb.NewMemoryTaskStore(0)
-	app.ConfigureTasks(vurb.TaskConfig{Store: store, TTL: time.Minute})
+	mem := store.NewMemoryTasks(0)
+	app.ConfigureTasks(vurb.TaskConfig{Store: mem, TTL: time.Minute})
 	srv, _ := protectedServer(t, app, func(string) auth.TokenVerifier { return opaqueTokens(attackTokens) }, nil)
 	call := func(token string) attackAnswer {
 		out, _, err := postJSONRPC(srv.URL, token, "2026-07-28", "tools/call", "admin_reindex",
@@ -559,7 +560,7 @@ func TestAttackHiddenTaskToolIsUnknown(t *testing.T) {
 	}
 	out := call("viewer-token")
 	is.True(out.Error != nil && strings.Contains(out.Error.Message, "unknown tool"))
-	is.Equal(store.Len(), 0)
+	is.Equal(mem.Len(), 0)
 	out = call("admin-token")
 	is.True(out.Error == nil)
 	is.True(strings.Contains(string(out.Result), `"task"`))

@@ -11,9 +11,10 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/store"
 )
 
-// sessionOutage is a SessionStore whose every call fails while down is
+// sessionOutage is a store.Sessions whose every call fails while down is
 // set, as a shared store out of reach does, and which holds nothing
 // otherwise.
 type sessionOutage struct{ down atomic.Bool }
@@ -27,18 +28,18 @@ func (s *sessionOutage) err() error {
 	return nil
 }
 
-func (s *sessionOutage) Save(context.Context, *vurb.SessionRecord, time.Duration) error {
+func (s *sessionOutage) Save(context.Context, *store.Session, time.Duration) error {
 	return s.err()
 }
 func (s *sessionOutage) Delete(context.Context, string) error { return s.err() }
-func (s *sessionOutage) Admit(context.Context, *vurb.SessionRecord, int, time.Duration) ([]string, error) {
+func (s *sessionOutage) Admit(context.Context, *store.Session, int, time.Duration) ([]string, error) {
 	return nil, s.err()
 }
-func (s *sessionOutage) Load(context.Context, string) (*vurb.SessionRecord, error) {
+func (s *sessionOutage) Load(context.Context, string) (*store.Session, error) {
 	if err := s.err(); err != nil {
 		return nil, err
 	}
-	return nil, vurb.ErrSessionNotFound
+	return nil, store.ErrSessionNotFound
 }
 
 // TestAStoreOutageShowsInHealthButKeepsReadiness: the shared store's
@@ -59,9 +60,9 @@ func TestAStoreOutageShowsInHealthButKeepsReadiness(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			is := is.New(t)
-			store := &sessionOutage{}
-			store.down.Store(true)
-			app := vurb.New(vurb.WithReplicas(vurb.Replicas{Sessions: store}), vurb.WithRequestStateKeys(make([]byte, 32)))
+			sessions := &sessionOutage{}
+			sessions.down.Store(true)
+			app := vurb.New(vurb.WithReplicas(store.Replicas{Sessions: sessions}), vurb.WithRequestStateKeys(make([]byte, 32)))
 			vurb.Query(app, "ping", func(context.Context, struct{}) (string, error) { return "pong", nil })
 			mux := http.NewServeMux()
 			mux.Handle("/mcp", tc.serve(app))
@@ -91,7 +92,7 @@ func TestAStoreOutageShowsInHealthButKeepsReadiness(t *testing.T) {
 			live := getProbe(t, srv.URL+"/livez")
 			is.Equal(live.code, http.StatusOK)
 			is.Equal(live.body.Store, "unavailable")
-			store.down.Store(false)
+			sessions.down.Store(false)
 			waitStore("ok")
 		})
 	}

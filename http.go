@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/vurb-go/vurb/internal/edge"
+	"github.com/vurb-go/vurb/store"
 )
 
 // HTTPHandler returns an http.Handler serving the app over MCP's streamable
@@ -280,7 +281,7 @@ func WithShutdownGrace(d time.Duration) ServeOption {
 	return ServeOption{edge.ShutdownGrace(d)}
 }
 
-// WithSessionStore keeps the records of handshake-era sessions in store,
+// WithSessionStore keeps the records of handshake-era sessions in s,
 // where every replica of the server reads them, so that a session opened
 // on one replica is served by any, with no affinity at the load balancer:
 // a replica that does not hold a session reads its record from the store
@@ -296,9 +297,9 @@ func WithShutdownGrace(d time.Duration) ServeOption {
 // session's requests change on one replica (a log level, a subscription,
 // the answer to a question another replica asked) to the others: a store
 // alone does not. This option overrides WithReplicas' store.
-func WithSessionStore(store SessionStore) ServeOption {
-	if store == nil {
+func WithSessionStore(s store.Sessions) ServeOption {
+	if s == nil {
 		panic("vurb: WithSessionStore needs a store; leave the option out to keep sessions in this process")
 	}
-	return ServeOption{edge.SessionStoreOption(store)}
+	return ServeOption{edge.SessionStoreOption(s)}
 }

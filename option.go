@@ -13,6 +13,7 @@ import (
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/internal/schema"
 	"github.com/vurb-go/vurb/observe"
+	"github.com/vurb-go/vurb/store"
 )
 
 // defaultTimeout bounds every call that sets no timeout of its own. A model
@@ -64,9 +65,9 @@ type config struct {
 	callLimits limitSet
 	rateStore  RateStore
 
-	drainDelay time.Duration // WithDrainDelay
-	shared     SharedState   // WithReplicas
-	replicas   Replicas      // shared's, for the app's name (finish)
+	drainDelay time.Duration  // WithDrainDelay
+	shared     store.Shared   // WithReplicas
+	replicas   store.Replicas // shared's, for the app's name (finish)
 
 	// The validator the app's codecs run: made by finish, with the rules
 	// WithRule registered.

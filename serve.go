@@ -272,16 +272,3 @@ func (r *ResourceDef) TTL(d time.Duration, public bool) *ResourceDef {
 	r.ttl, r.public = max(d, 0), public
 	return r
 }
-
-// SessionRecord is what vurb keeps of one handshake-era session: the
-// revision and client it initialized with, its capabilities, the log
-// level it set and the subject that opened it. It is plain data, so that a
-// SessionStore outside the process can hold it.
-type SessionRecord = edge.SessionRecord
-
-// A SessionStore keeps SessionRecords where every replica reads them.
-type SessionStore = edge.SessionStore
-
-// ErrSessionNotFound is what a SessionStore's Load returns, wrapped, for a
-// session it does not hold.
-var ErrSessionNotFound = edge.ErrSessionNotFound

@@ -14,6 +14,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/store"
 )
 
 // TestCallsCutAtTheEndOfTheGraceAreLogged: a call still running when the
@@ -143,8 +144,8 @@ func TestShutdownWaitsForTasksThenCutsThem(t *testing.T) {
 			return "", ctx.Err()
 		}
 	}).Task(vurb.WithTaskRequired())
-	store := vurb.NewMemoryTaskStore(0)
-	app.ConfigureTasks(vurb.TaskConfig{Store: store, TTL: time.Hour})
+	mem := store.NewMemoryTasks(0)
+	app.ConfigureTasks(vurb.TaskConfig{Store: mem, TTL: time.Hour})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	is.NoErr(err)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -171,13 +172,13 @@ func TestShutdownWaitsForTasksThenCutsThem(t *testing.T) {
 	is.Equal(finished.Load(), int32(15)) // every task that could finish in the grace did
 	failed := 0
 	for _, id := range ids {
-		rec, err := store.Get(context.Background(), id)
+		rec, err := mem.Get(context.Background(), id)
 		is.NoErr(err)
-		if rec.Status == vurb.TaskFailed {
+		if rec.Status == store.TaskFailed {
 			failed++
 			is.True(strings.Contains(rec.StatusMessage, "shutdown"))
 		} else {
-			is.Equal(rec.Status, vurb.TaskCompleted)
+			is.Equal(rec.Status, store.TaskCompleted)
 		}
 	}
 	is.Equal(failed, 5)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/store"
 )
 
 // A served app is drained one of two ways, by the same code: its
@@ -118,7 +119,7 @@ func getProbe(t *testing.T, url string) probe {
 
 // blockingTask declares jobs.wait, a task that returns when release is
 // closed, or fails when its context ends.
-func blockingTask(app *vurb.App, started chan<- struct{}, release <-chan struct{}) *vurb.MemoryTaskStore {
+func blockingTask(app *vurb.App, started chan<- struct{}, release <-chan struct{}) *store.MemoryTasks {
 	vurb.Mutation(app, "jobs.wait", func(ctx context.Context, _ struct{}) (string, error) {
 		started <- struct{}{}
 		select {
@@ -128,9 +129,9 @@ func blockingTask(app *vurb.App, started chan<- struct{}, release <-chan struct{
 			return "", ctx.Err()
 		}
 	}).Task(vurb.WithTaskRequired())
-	store := vurb.NewMemoryTaskStore(0)
-	app.ConfigureTasks(vurb.TaskConfig{Store: store, TTL: time.Hour})
-	return store
+	mem := store.NewMemoryTasks(0)
+	app.ConfigureTasks(vurb.TaskConfig{Store: mem, TTL: time.Hour})
+	return mem
 }
 
 // startWaitTask starts jobs.wait over url and returns its id.
@@ -162,7 +163,7 @@ func TestReadinessTurnsOffWhileDrainingAndLivenessStays(t *testing.T) {
 			is := is.New(t)
 			app := vurb.New()
 			started, release := make(chan struct{}, 1), make(chan struct{})
-			store := blockingTask(app, started, release)
+			mem := blockingTask(app, started, release)
 			s := way.serve(t, app, 10*time.Second)
 			side := healthBeside(t, app)
 
@@ -198,9 +199,9 @@ func TestReadinessTurnsOffWhileDrainingAndLivenessStays(t *testing.T) {
 			}
 			close(release)
 			is.NoErr(<-stopped)
-			rec, err := store.Get(context.Background(), id)
+			rec, err := mem.Get(context.Background(), id)
 			is.NoErr(err)
-			is.Equal(rec.Status, vurb.TaskCompleted)
+			is.Equal(rec.Status, store.TaskCompleted)
 		})
 	}
 }
@@ -217,7 +218,7 @@ func TestDrainCutsTasksAtTheGraceEndRecordedFailed(t *testing.T) {
 			app := vurb.New()
 			started, release := make(chan struct{}, 1), make(chan struct{})
 			defer close(release)
-			store := blockingTask(app, started, release)
+			mem := blockingTask(app, started, release)
 			s := way.serve(t, app, 300*time.Millisecond)
 			id := startWaitTask(t, s.base+"/mcp")
 			<-started
@@ -231,9 +232,9 @@ func TestDrainCutsTasksAtTheGraceEndRecordedFailed(t *testing.T) {
 				is.NoErr(err)
 			}
 			is.True(took < 3*time.Second) // the grace, then the cut
-			rec, err := store.Get(context.Background(), id)
+			rec, err := mem.Get(context.Background(), id)
 			is.NoErr(err)
-			is.Equal(rec.Status, vurb.TaskFailed)
+			is.Equal(rec.Status, store.TaskFailed)
 			is.True(strings.Contains(rec.StatusMessage, "shutdown"))
 		})
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/edge"
+	"github.com/vurb-go/vurb/store"
 )
 
 // Defaults of the tasks an app serves.
@@ -87,7 +88,7 @@ func WithTaskPollInterval(d time.Duration) TaskOption { return func(s *taskSpec)
 //
 // A task runs under its action's deadline (Timeout; 30 s by default) and
 // within its TTL (WithTaskTTL, else the app's: one hour by default), after
-// which it is discarded. Tasks live in the app's TaskStore (see
+// which it is discarded. Tasks live in the app's store.Tasks (see
 // ConfigureTasks), which bounds them; cancelling a task whose call runs on
 // another replica marks it cancelled at once, and that replica drops the
 // call's result when it returns.
@@ -110,7 +111,7 @@ func (a *ActionDef) Task(opts ...TaskOption) *ActionDef {
 // it must come before the app is built.
 func (a *App) ConfigureTasks(c TaskConfig) *App {
 	a.mustBeMutable()
-	a.tasks(true).Configure(c)
+	a.tasks(true).Configure(edge.TaskConfig(c))
 	return a
 }
 
@@ -152,7 +153,7 @@ func StartTask(ctx context.Context) error {
 
 // SetTaskStatus sets the statusMessage of the task ctx runs in: progress a
 // client reads with tasks/get ("3 of 10 files"). It returns an error
-// wrapping ErrNoTask outside a task, ErrTaskNotFound once the task has
+// wrapping ErrNoTask outside a task, store.ErrTaskNotFound once the task has
 // expired, and, when the store fails, an error as StartTask's.
 func SetTaskStatus(ctx context.Context, message string) error {
 	return edge.SetTaskStatus(ctx, message)
@@ -163,92 +164,6 @@ func TaskID(ctx context.Context) (string, bool) {
 	return edge.TaskID(ctx)
 }
 
-// DefaultMaxTasks is how many live tasks NewMemoryTaskStore keeps when not
-// told otherwise.
-const DefaultMaxTasks = edge.DefaultMaxTasks
-
-// DefaultMaxTaskBytes is how many bytes of records (arguments, results,
-// answers, state) NewMemoryTaskStore keeps when not told otherwise.
-const DefaultMaxTaskBytes = edge.DefaultMaxTaskBytes
-
-// DefaultTaskCallerShare is the part of a MemoryTaskStore's tasks and bytes
-// one caller may hold when not told otherwise: a sixteenth.
-const DefaultTaskCallerShare = edge.DefaultTaskCallerShare
-
-// MemoryTaskStore is the TaskStore of one process: a map under a lock,
-// bounded in tasks and in bytes, in all and per caller. Every task goes
-// after its TTL (Get and Update no longer find it; the space is reclaimed
-// when room is needed), and the store never holds more than its bounds:
-// Create refuses a task beyond them with ErrTaskStoreFull rather than drop
-// a live one early. A caller (TaskRecord.Caller: a verified subject, else
-// an HTTP client's host) holds at most its share, so that one caller
-// filling the store refuses nobody but itself. Finished tasks never keep
-// their caller from running more: when its share is full, its own oldest
-// finished task goes, before its TTL, to make room; only unfinished tasks
-// make it refuse. Behind a load balancer, use a store every replica
-// shares.
-type MemoryTaskStore = edge.MemoryTaskStore
-
-// A MemoryTaskStoreOption sets a bound of NewMemoryTaskStore.
-type MemoryTaskStoreOption = edge.MemoryTaskStoreOption
-
-// TaskCallerShare is the default share of one caller in a task store that
-// holds at most maxTasks tasks and maxBytes bytes: a sixteenth of each
-// (DefaultTaskCallerShare), but at least 16 tasks and 1 MiB where the
-// store has them, so a small store is not cut in sixteen. Stores of your
-// own apply it as NewMemoryTaskStore does.
-func TaskCallerShare(maxTasks int, maxBytes int64) (tasks int, bytes int64) {
-	return edge.TaskCallerShare(maxTasks, maxBytes)
-}
-
-// WithTaskStoreMaxBytes bounds the bytes of records a NewMemoryTaskStore
-// keeps (default DefaultMaxTaskBytes).
-func WithTaskStoreMaxBytes(n int64) MemoryTaskStoreOption { return edge.TaskStoreMaxBytes(n) }
-
-// WithTaskStorePerCaller bounds the tasks and the bytes one caller may
-// hold at once in a NewMemoryTaskStore (default: a sixteenth of the
-// store's, DefaultTaskCallerShare, but at least 16 tasks and 1 MiB when
-// the store has them); the caller's finished tasks give way to its new
-// ones. Zero keeps a default.
-func WithTaskStorePerCaller(tasks int, bytes int64) MemoryTaskStoreOption {
-	return edge.TaskStorePerCaller(tasks, bytes)
-}
-
-// NewMemoryTaskStore returns a store that keeps at most maxTasks live tasks
-// (DefaultMaxTasks when maxTasks <= 0), within the bounds opts set.
-func NewMemoryTaskStore(maxTasks int, opts ...MemoryTaskStoreOption) *MemoryTaskStore {
-	return edge.NewMemoryTaskStore(maxTasks, opts...)
-}
-
-// TaskStatus is where a task stands, as the tasks extension names it.
-type TaskStatus = edge.TaskStatus
-
-// TaskRecord is everything vurb keeps about one task: what the client
-// reads (status, timestamps, the result or the error, the input it waits
-// for) and what any replica needs to resume the call (the tool, its
-// arguments, the client's revision and capabilities, the answers so far,
-// the state sealed by the last round). It encodes to JSON as it is, so a
-// shared store can keep it anywhere.
-type TaskRecord = edge.TaskRecord
-
-// TaskStore keeps tasks. vurb uses one per app (NewMemoryTaskStore unless
-// ConfigureTasks names another); a store shared by several replicas (a
-// database, Redis) lets any of them answer for any task: every record holds
-// what a replica needs to resume its call.
-//
-// A store must keep a task at least until its Expires time and may drop it
-// after. Its methods are called from many goroutines at once.
-//
-// What a store's error says is for the server's log, not for the client:
-// an error wrapping ErrTaskNotFound is told as an unknown task (to its
-// owner alone, as expired or lost, as its id tells), one
-// wrapping ErrTaskStoreFull with its own text (say there how much of its
-// share the caller holds, and nothing the caller must not know), and any
-// other is logged, with the app's logger, while the client reads only
-// "the task store is unavailable; retry later" (a JSON-RPC internal
-// error).
-type TaskStore = edge.TaskStore
-
 // TasksExtension is the identifier of the MCP tasks extension.
 const TasksExtension = edge.TasksExtension
 
@@ -256,25 +171,31 @@ const TasksExtension = edge.TasksExtension
 // call that is or can become a task.
 var ErrNoTask = edge.ErrNoTask
 
-// TaskConfig is how an app serves its tasks. Zero fields keep the defaults.
-type TaskConfig = edge.TaskConfig
-
-// The states of a task (SEP-2663).
-const (
-	TaskWorking       = edge.TaskWorking
-	TaskInputRequired = edge.TaskInputRequired
-	TaskCompleted     = edge.TaskCompleted
-	TaskFailed        = edge.TaskFailed
-	TaskCancelled     = edge.TaskCancelled
-)
-
-// What a TaskStore's methods return when they cannot do what is asked.
-var (
-	// ErrTaskNotFound: no such task, or it has expired.
-	ErrTaskNotFound = edge.ErrTaskNotFound
-	// ErrTaskStoreFull: the store holds as many live tasks as it may.
-	ErrTaskStoreFull = edge.ErrTaskStoreFull
-)
+// TaskConfig is how an app serves its tasks (ConfigureTasks). Zero
+// fields keep the defaults.
+type TaskConfig struct {
+	// Store keeps the tasks. By default, the one the replicas share
+	// (WithReplicas), else a store.NewMemoryTasks(store.DefaultMaxTasks)
+	// of the app's own. Give replicas one store they share.
+	Store store.Tasks
+	// TTL is how long a task is kept from its creation (DefaultTaskTTL),
+	// unless its action says otherwise (WithTaskTTL).
+	TTL time.Duration
+	// PollInterval is the polling interval suggested to clients
+	// (DefaultTaskPollInterval), unless the action says otherwise
+	// (WithTaskPollInterval).
+	PollInterval time.Duration
+	// Lease is how long a running task is known to be running without
+	// word from the replica running it (DefaultTaskLease), which renews
+	// it every third of it: a task whose replica died or was cut from the
+	// store reads as failed, saying so, on every replica once its lease
+	// is over, instead of "working" until its TTL.
+	Lease time.Duration
+	// RetryFor bounds how long a replica retries writing a task's outcome
+	// to a store that fails (DefaultTaskRetryFor), keeping it in memory
+	// meanwhile; within the task's TTL.
+	RetryFor time.Duration
+}
 
 // tasks returns the app's task table, making it when create is set, or nil.
 // The table is the app's own, made once under the app's lock: apps never

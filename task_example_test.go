@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/store"
 )
 
 type Report struct {
@@ -27,7 +28,7 @@ func ExampleActionDef_Task() {
 	}).Task(vurb.WithTaskTTL(24 * time.Hour)).Timeout(10 * time.Minute)
 
 	// One store for every replica (here, one process's).
-	app.ConfigureTasks(vurb.TaskConfig{Store: vurb.NewMemoryTaskStore(1000)})
+	app.ConfigureTasks(vurb.TaskConfig{Store: store.NewMemoryTasks(1000)})
 
 	res, _ := app.Call(context.Background(), "reports_build", []byte(`{"month":"2026-07"}`))
 	fmt.Println(res.Content[0].(*mcp.TextContent).Text) // in-process: an ordinary call

@@ -11,6 +11,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/observe"
+	"github.com/vurb-go/vurb/store"
 )
 
 // A caller past its share of the task store still gets an answer to a
@@ -37,7 +38,7 @@ func TestCallPastTheTaskShareRunsInlineAndSaysSo(t *testing.T) {
 		}
 		return "built", nil
 	}).Task()
-	app.ConfigureTasks(vurb.TaskConfig{Store: vurb.NewMemoryTaskStore(100, vurb.WithTaskStorePerCaller(1, 0))})
+	app.ConfigureTasks(vurb.TaskConfig{Store: store.NewMemoryTasks(100, store.WithPerCaller(1, 0))})
 	h := app.HTTPHandler()
 	startTask(t, h, "reports_build")
 	_, resp := taskRPC(t, h, tasksCaps, "tools/call", "reports_build", `"name":"reports_build","arguments":{}`)

@@ -11,53 +11,54 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/store"
 )
 
 // cutStore is a replica's view of a shared task store through a link the
 // test can cut, as a replica cut off from Redis sees it.
 type cutStore struct {
-	vurb.TaskStore
+	store.Tasks
 	cut atomic.Bool
 }
 
 var errLinkCut = errors.New("redis-link: i/o timeout")
 
-func (s *cutStore) Create(ctx context.Context, rec *vurb.TaskRecord) error {
+func (s *cutStore) Create(ctx context.Context, rec *store.Task) error {
 	if s.cut.Load() {
 		return errLinkCut
 	}
-	return s.TaskStore.Create(ctx, rec)
+	return s.Tasks.Create(ctx, rec)
 }
 
-func (s *cutStore) Get(ctx context.Context, id string) (*vurb.TaskRecord, error) {
+func (s *cutStore) Get(ctx context.Context, id string) (*store.Task, error) {
 	if s.cut.Load() {
 		return nil, errLinkCut
 	}
-	return s.TaskStore.Get(ctx, id)
+	return s.Tasks.Get(ctx, id)
 }
 
-func (s *cutStore) Update(ctx context.Context, id string, f func(*vurb.TaskRecord) error) (*vurb.TaskRecord, error) {
+func (s *cutStore) Update(ctx context.Context, id string, f func(*store.Task) error) (*store.Task, error) {
 	if s.cut.Load() {
 		return nil, errLinkCut
 	}
-	return s.TaskStore.Update(ctx, id, f)
+	return s.Tasks.Update(ctx, id, f)
 }
 
 // leaseReplicas are two replicas sharing one task store, the first
 // through a link the test can cut; release ends the first's call.
 func leaseReplicas(t *testing.T, cfg vurb.TaskConfig) (a, b *vurb.App, link *cutStore, release chan struct{}) {
 	t.Helper()
-	shared := vurb.NewMemoryTaskStore(vurb.DefaultMaxTasks)
-	link = &cutStore{TaskStore: shared}
+	shared := store.NewMemoryTasks(store.DefaultMaxTasks)
+	link = &cutStore{Tasks: shared}
 	release = make(chan struct{})
-	replica := func(store vurb.TaskStore) *vurb.App {
+	replica := func(tasks store.Tasks) *vurb.App {
 		app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)), vurb.WithRequestStateKeys([]byte("0123456789abcdef0123456789abcdef")))
 		vurb.Query(app, "jobs.build", func(ctx context.Context, _ struct{}) (string, error) {
 			<-release
 			return "built", nil
 		}).Task()
 		c := cfg
-		c.Store = store
+		c.Store = tasks
 		app.ConfigureTasks(c)
 		return app
 	}

@@ -2,52 +2,14 @@ package vurb_test
 
 import (
 	"context"
-	"errors"
 	"log/slog"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/store"
 )
-
-func TestMemoryTaskStoreBounds(t *testing.T) {
-	is := is.New(t)
-	ctx := context.Background()
-	s := vurb.NewMemoryTaskStore(2)
-	now := time.Now()
-	is.NoErr(s.Create(ctx, &vurb.TaskRecord{ID: "long", Status: vurb.TaskWorking, CreatedAt: now, TTL: time.Hour}))
-	is.NoErr(s.Create(ctx, &vurb.TaskRecord{ID: "short", Status: vurb.TaskWorking, CreatedAt: now, TTL: time.Millisecond}))
-	is.True(s.Create(ctx, &vurb.TaskRecord{ID: "long", CreatedAt: now, TTL: time.Hour}) != nil) // ids are unique
-
-	time.Sleep(5 * time.Millisecond)
-	_, err := s.Get(ctx, "short")
-	is.True(errors.Is(err, vurb.ErrTaskNotFound)) // past its TTL
-	is.NoErr(s.Create(ctx, &vurb.TaskRecord{ID: "third", CreatedAt: time.Now(), TTL: time.Hour}))
-	err = s.Create(ctx, &vurb.TaskRecord{ID: "fourth", CreatedAt: time.Now(), TTL: time.Hour})
-	is.True(errors.Is(err, vurb.ErrTaskStoreFull)) // no live task is dropped to make room
-	is.Equal(s.Len(), 2)
-
-	// Records go in and out as copies; Update is all or nothing.
-	got, err := s.Get(ctx, "long")
-	is.NoErr(err)
-	got.Status = vurb.TaskFailed
-	again, _ := s.Get(ctx, "long")
-	is.Equal(again.Status, vurb.TaskWorking)
-	_, err = s.Update(ctx, "long", func(r *vurb.TaskRecord) error {
-		r.Status = vurb.TaskCompleted
-		return errors.New("changed my mind")
-	})
-	is.True(err != nil)
-	again, _ = s.Get(ctx, "long")
-	is.Equal(again.Status, vurb.TaskWorking)
-	updated, err := s.Update(ctx, "long", func(r *vurb.TaskRecord) error { r.Status = vurb.TaskCompleted; return nil })
-	is.NoErr(err)
-	is.Equal(updated.Status, vurb.TaskCompleted)
-	_, err = s.Update(ctx, "missing", func(*vurb.TaskRecord) error { return nil })
-	is.True(errors.Is(err, vurb.ErrTaskNotFound))
-}
 
 // TestTaskStoreFull: past the store's bound, an action that may run
 // synchronously does; a task-only one is refused.
@@ -58,7 +20,7 @@ func TestTaskStoreFull(t *testing.T) {
 	defer close(release)
 	vurb.Query(app, "jobs.quick", func(context.Context, struct{}) (string, error) { return "quick", nil }).Task()
 	vurb.Query(app, "jobs.only", func(context.Context, struct{}) (string, error) { <-release; return "ran", nil }).Task(vurb.WithTaskRequired())
-	app.ConfigureTasks(vurb.TaskConfig{Store: vurb.NewMemoryTaskStore(1), TTL: time.Minute})
+	app.ConfigureTasks(vurb.TaskConfig{Store: store.NewMemoryTasks(1), TTL: time.Minute})
 	h := app.HTTPHandler()
 
 	first := startTask(t, h, "jobs_only")
@@ -69,32 +31,4 @@ func TestTaskStoreFull(t *testing.T) {
 	res := result(t, resp)
 	is.Equal(res["resultType"], "complete") // served synchronously instead
 	is.Equal(textOfResult(t, res), "quick")
-}
-
-// A caller's finished tasks never keep it from running more: when its
-// share is full, its own oldest finished task goes (early) to make room.
-// Unfinished work still counts, and nobody else's task is touched.
-func TestFinishedTasksMakeRoomForTheirCaller(t *testing.T) {
-	is := is.New(t)
-	ctx := context.Background()
-	s := vurb.NewMemoryTaskStore(100, vurb.WithTaskStorePerCaller(2, 0))
-	task := func(id, caller string) *vurb.TaskRecord {
-		return &vurb.TaskRecord{ID: id, Caller: caller, Status: vurb.TaskWorking, CreatedAt: time.Now(), TTL: time.Hour}
-	}
-	is.NoErr(s.Create(ctx, task("a1", "alice")))
-	is.NoErr(s.Create(ctx, task("a2", "alice")))
-	is.NoErr(s.Create(ctx, task("b1", "bob")))
-	err := s.Create(ctx, task("a3", "alice"))
-	is.True(errors.Is(err, vurb.ErrTaskStoreFull))                                // two unfinished: her share
-	is.True(strings.Contains(err.Error(), "this caller runs 2 unfinished tasks")) // says why
-
-	_, err = s.Update(ctx, "a1", func(r *vurb.TaskRecord) error { r.Status = vurb.TaskCompleted; return nil })
-	is.NoErr(err)
-	is.NoErr(s.Create(ctx, task("a3", "alice"))) // a1 made room
-	_, err = s.Get(ctx, "a1")
-	is.True(errors.Is(err, vurb.ErrTaskNotFound)) // her oldest finished task went
-	_, err = s.Get(ctx, "b1")
-	is.NoErr(err)                                                                 // bob's is untouched
-	is.True(errors.Is(s.Create(ctx, task("a4", "alice")), vurb.ErrTaskStoreFull)) // a2 and a3 run
-	is.Equal(s.Len(), 3)
 }

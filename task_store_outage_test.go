@@ -14,6 +14,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/store"
 )
 
 // A task store that fails (issue #43, hole 8): what it says is for the
@@ -30,7 +31,7 @@ const storeUnavailable = "the task store is unavailable; retry later"
 // outageStore is a task store in memory whose backend goes down at will,
 // failing as a Redis client does.
 type outageStore struct {
-	mem         *vurb.MemoryTaskStore
+	mem         *store.MemoryTasks
 	down        atomic.Bool
 	failUpdates atomic.Int32 // the next n Updates fail
 }
@@ -40,21 +41,21 @@ func (s *outageStore) fail(op, id string) error {
 		op, id, storeSecret, context.DeadlineExceeded)
 }
 
-func (s *outageStore) Create(ctx context.Context, t *vurb.TaskRecord) error {
+func (s *outageStore) Create(ctx context.Context, t *store.Task) error {
 	if s.down.Load() {
 		return s.fail("create", t.ID)
 	}
 	return s.mem.Create(ctx, t)
 }
 
-func (s *outageStore) Get(ctx context.Context, id string) (*vurb.TaskRecord, error) {
+func (s *outageStore) Get(ctx context.Context, id string) (*store.Task, error) {
 	if s.down.Load() {
 		return nil, s.fail("read", id)
 	}
 	return s.mem.Get(ctx, id)
 }
 
-func (s *outageStore) Update(ctx context.Context, id string, fn func(*vurb.TaskRecord) error) (*vurb.TaskRecord, error) {
+func (s *outageStore) Update(ctx context.Context, id string, fn func(*store.Task) error) (*store.Task, error) {
 	if s.down.Load() || s.failUpdates.Add(-1) >= 0 {
 		return nil, s.fail("update", id)
 	}
@@ -65,9 +66,9 @@ func (s *outageStore) Update(ctx context.Context, id string, fn func(*vurb.TaskR
 // log: "jobs.run" runs until released (or at once, {"quick":true});
 // "jobs.later" becomes a task when it says so (StartTask); "jobs.status"
 // sets its status first.
-func outageApp(store vurb.TaskStore, log *syncBuffer, release <-chan struct{}) *vurb.App {
+func outageApp(tasks store.Tasks, log *syncBuffer, release <-chan struct{}) *vurb.App {
 	app := vurb.New(vurb.WithLogger(slog.New(slog.NewTextHandler(log, nil))))
-	app.ConfigureTasks(vurb.TaskConfig{Store: store, TTL: time.Minute})
+	app.ConfigureTasks(vurb.TaskConfig{Store: tasks, TTL: time.Minute})
 	vurb.Mutation(app, "jobs.run", func(ctx context.Context, in struct {
 		Quick bool `json:"quick"`
 	}) (string, error) {
@@ -132,41 +133,41 @@ func TestTaskStoreOutageIsLoggedNotTold(t *testing.T) {
 		name string
 		// ask makes the store fail as the case needs, asks, and returns
 		// all the client read.
-		ask func(t *testing.T, url string, store *outageStore) string
+		ask func(t *testing.T, url string, st *outageStore) string
 	}{
-		{"tools/call that starts a task", func(t *testing.T, url string, store *outageStore) string {
-			store.down.Store(true)
+		{"tools/call that starts a task", func(t *testing.T, url string, st *outageStore) string {
+			st.down.Store(true)
 			return rpcErrorText(t, callTask(t, url, "jobs_run"))
 		}},
-		{"tools/call whose handler starts the task (StartTask)", func(t *testing.T, url string, store *outageStore) string {
-			store.down.Store(true)
+		{"tools/call whose handler starts the task (StartTask)", func(t *testing.T, url string, st *outageStore) string {
+			st.down.Store(true)
 			return rpcErrorText(t, callTask(t, url, "jobs_later"))
 		}},
-		{"tools/call that starts a task, from a go-sdk client", func(t *testing.T, url string, store *outageStore) string {
-			store.down.Store(true)
+		{"tools/call that starts a task, from a go-sdk client", func(t *testing.T, url string, st *outageStore) string {
+			st.down.Store(true)
 			_, err := tasksClient(t, url).CallTool(context.Background(), &mcp.CallToolParams{Name: "jobs_run", Arguments: map[string]any{}})
 			if err == nil {
 				t.Fatal("the call succeeded with the store down")
 			}
 			return err.Error()
 		}},
-		{"tasks/get", func(t *testing.T, url string, store *outageStore) string {
+		{"tasks/get", func(t *testing.T, url string, st *outageStore) string {
 			id := startTaskAs(t, url, "", "jobs_run", `{}`)
-			store.down.Store(true)
+			st.down.Store(true)
 			return rpcErrorText(t, taskAs(t, url, "", "tasks/get", id))
 		}},
-		{"tasks/update", func(t *testing.T, url string, store *outageStore) string {
+		{"tasks/update", func(t *testing.T, url string, st *outageStore) string {
 			id := startTaskAs(t, url, "", "jobs_run", `{}`)
-			store.down.Store(true)
+			st.down.Store(true)
 			return rpcErrorText(t, taskAs(t, url, "", "tasks/update", id))
 		}},
-		{"tasks/cancel", func(t *testing.T, url string, store *outageStore) string {
+		{"tasks/cancel", func(t *testing.T, url string, st *outageStore) string {
 			id := startTaskAs(t, url, "", "jobs_run", `{}`)
-			store.down.Store(true)
+			st.down.Store(true)
 			return rpcErrorText(t, taskAs(t, url, "", "tasks/cancel", id))
 		}},
-		{"the result of a task whose SetTaskStatus failed", func(t *testing.T, url string, store *outageStore) string {
-			store.failUpdates.Store(1)
+		{"the result of a task whose SetTaskStatus failed", func(t *testing.T, url string, st *outageStore) string {
+			st.failUpdates.Store(1)
 			id := startTaskAs(t, url, "", "jobs_status", `{}`)
 			for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 				a := taskAs(t, url, "", "tasks/get", id)
@@ -188,12 +189,12 @@ func TestTaskStoreOutageIsLoggedNotTold(t *testing.T) {
 				release := make(chan struct{})
 				defer close(release)
 				var log syncBuffer
-				store := &outageStore{mem: vurb.NewMemoryTaskStore(0)}
-				store.failUpdates.Store(-1 << 30)
-				srv := httptest.NewServer(outageApp(store, &log, release).HTTPHandler(path.opts...))
+				st := &outageStore{mem: store.NewMemoryTasks(0)}
+				st.failUpdates.Store(-1 << 30)
+				srv := httptest.NewServer(outageApp(st, &log, release).HTTPHandler(path.opts...))
 				defer srv.Close()
 
-				told := c.ask(t, srv.URL, store)
+				told := c.ask(t, srv.URL, st)
 				is.True(!strings.Contains(told, "redis-secret-host")) // the store's words stay in the log
 				if !strings.Contains(told, storeUnavailable) {
 					t.Errorf("the client read %q, not %q", told, storeUnavailable)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/store"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 )
 
@@ -26,7 +27,7 @@ func TestTaskInlineIsCounted(t *testing.T) {
 		}
 		return "built", nil
 	}).Task()
-	app.ConfigureTasks(vurb.TaskConfig{Store: vurb.NewMemoryTaskStore(100, vurb.WithTaskStorePerCaller(1, 0))})
+	app.ConfigureTasks(vurb.TaskConfig{Store: store.NewMemoryTasks(100, store.WithPerCaller(1, 0))})
 	h := app.HTTPHandler()
 	call := func() {
 		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"reports_build","arguments":{},` +

@@ -10,7 +10,7 @@ import (
 // Bus is the replicas' message bus on Redis publish/subscribe, on one
 // channel (the prefix followed by "bus"). Publish/subscribe keeps
 // nothing: a replica whose subscription is broken misses what is
-// published meanwhile, which is what vurb.Bus promises. It is safe for
+// published meanwhile, which is what store.Bus promises. It is safe for
 // concurrent use.
 type Bus struct {
 	client  redis.UniversalClient

@@ -25,14 +25,14 @@
 //
 // # Tasks
 //
-// A task is one JSON value (vurb.TaskRecord as it encodes) behind its
+// A task is one JSON value (store.Task as it encodes) behind its
 // revision, whose key expires at the record's Expires time: Redis drops
-// it, and Get and Update no longer find it (vurb.ErrTaskNotFound). The
-// store is bounded as vurb.MemoryTaskStore is, in tasks and in bytes (of
-// JSON), in all and per caller (TaskRecord.Caller), and refuses a task
-// beyond a bound with vurb.ErrTaskStoreFull rather than drop another
+// it, and Get and Update no longer find it (store.ErrTaskNotFound). The
+// store is bounded as store.MemoryTasks is, in tasks and in bytes (of
+// JSON), in all and per caller (store.Task's Caller), and refuses a task
+// beyond a bound with store.ErrTasksFull rather than drop another
 // caller's task early: one caller filling its share refuses nobody but
-// itself. As in vurb.MemoryTaskStore, a caller's finished tasks never
+// itself. As in store.MemoryTasks, a caller's finished tasks never
 // keep it from running more: at its share, its own oldest finished task
 // goes (a sorted set per caller, {tasks}:done:<caller>, in the
 // bookkeeping's slot) and the script answers its id for the store to
@@ -81,7 +81,7 @@
 //
 // # Sessions
 //
-// A session is one JSON value (vurb.SessionRecord) whose key expires at
+// A session is one JSON value (store.Session) whose key expires at
 // the ttl each Save gives. Session keys carry no hash tag and spread over
 // a cluster's shards.
 //
@@ -91,7 +91,7 @@
 // one subscription per app, which go-redis resubscribes by itself when
 // its connection breaks. Publish/subscribe keeps nothing, so a message
 // published while a replica's subscription is down is lost to it. vurb
-// seals every message it publishes (see vurb.Replicas): a client of the
+// seals every message it publishes (see store.Replicas): a client of the
 // Redis that can publish on the channel makes no replica act.
 //
 // # The ledger and the per-caller session share

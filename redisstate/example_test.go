@@ -10,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/redisstate"
+	"github.com/vurb-go/vurb/store"
 )
 
 // Each replica of a server makes its own Redis client and Store, with the
@@ -35,14 +36,14 @@ func ExampleNew() {
 
 	ctx := context.Background()
 	now := time.Now()
-	task := &vurb.TaskRecord{ID: rand.Text(), Caller: "alice", Status: vurb.TaskWorking,
+	task := &store.Task{ID: rand.Text(), Caller: "alice", Status: store.TaskWorking,
 		CreatedAt: now, UpdatedAt: now, TTL: time.Minute, Tool: "reports_build"}
 	if err := first.Tasks().Create(ctx, task); err != nil {
 		fmt.Println(err)
 		return
 	}
-	_, err := second.Tasks().Update(ctx, task.ID, func(t *vurb.TaskRecord) error {
-		t.Status, t.StatusMessage = vurb.TaskCompleted, "report ready"
+	_, err := second.Tasks().Update(ctx, task.ID, func(t *store.Task) error {
+		t.Status, t.StatusMessage = store.TaskCompleted, "report ready"
 		return nil
 	})
 	if err != nil {

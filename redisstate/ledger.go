@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/store"
 )
 
-// Ledger is a vurb.Ledger in Redis: each key spent is one SET NX that
+// Ledger is a store.Ledger in Redis: each key spent is one SET NX that
 // expires with its ttl, so a sealed input-request state is played once for
 // every replica sharing the Redis and the prefix. It is safe for
 // concurrent use.
@@ -18,7 +18,7 @@ type Ledger struct {
 	config
 }
 
-var _ vurb.Ledger = (*Ledger)(nil)
+var _ store.Ledger = (*Ledger)(nil)
 
 func newLedger(client redis.UniversalClient, c config) *Ledger {
 	return &Ledger{client: client, config: c}

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/matryer/is"
-	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/redisstate"
+	"github.com/vurb-go/vurb/store"
 )
 
 // call is one method of the stores, as a request would make it.
@@ -26,10 +26,10 @@ func calls(st *redisstate.Store, task string) []call {
 		{"Create", func() error { return tasks.Create(ctx, record("alice", time.Minute)) }},
 		{"Get", func() error { _, err := tasks.Get(ctx, task); return err }},
 		{"Update", func() error {
-			_, err := tasks.Update(ctx, task, func(t *vurb.TaskRecord) error { t.StatusMessage = "on"; return nil })
+			_, err := tasks.Update(ctx, task, func(t *store.Task) error { t.StatusMessage = "on"; return nil })
 			return err
 		}},
-		{"Save", func() error { return sessions.Save(ctx, &vurb.SessionRecord{ID: "s"}, time.Minute) }},
+		{"Save", func() error { return sessions.Save(ctx, &store.Session{ID: "s"}, time.Minute) }},
 		{"Load", func() error { _, err := sessions.Load(ctx, "s"); return err }},
 		{"Delete", func() error { return sessions.Delete(ctx, "s") }},
 	}
@@ -47,7 +47,7 @@ func failsFast(t *testing.T, st *redisstate.Store, task string, timeout time.Dur
 		switch {
 		case err == nil:
 			t.Fatalf("%s with Redis %s: no error", c.name, why)
-		case errors.Is(err, vurb.ErrTaskNotFound) || errors.Is(err, vurb.ErrSessionNotFound):
+		case errors.Is(err, store.ErrTaskNotFound) || errors.Is(err, store.ErrSessionNotFound):
 			t.Fatalf("%s with Redis %s: %v; want the outage, not a missing record", c.name, why, err)
 		case !strings.HasPrefix(err.Error(), "redisstate: "):
 			t.Fatalf("%s with Redis %s: %q does not say it is the store's", c.name, why, err)
@@ -65,7 +65,7 @@ func works(t *testing.T, st *redisstate.Store) string {
 	if err := st.Tasks().Create(ctx, rec); err != nil {
 		t.Fatalf("Create: %v", err)
 	}
-	if err := st.Sessions().Save(ctx, &vurb.SessionRecord{ID: "s"}, time.Minute); err != nil {
+	if err := st.Sessions().Save(ctx, &store.Session{ID: "s"}, time.Minute); err != nil {
 		t.Fatalf("Save: %v", err)
 	}
 	for _, c := range calls(st, rec.ID) {
@@ -128,7 +128,7 @@ func recovered(t *testing.T, st *redisstate.Store) {
 	start := time.Now()
 	for {
 		_, err := st.Sessions().Load(ctx, "probe")
-		if errors.Is(err, vurb.ErrSessionNotFound) {
+		if errors.Is(err, store.ErrSessionNotFound) {
 			t.Logf("Redis back: the store answers again after %v", time.Since(start).Round(time.Millisecond))
 			return
 		}

@@ -6,9 +6,9 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/redis/go-redis/v9"
-	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/internal/redisserver"
 	"github.com/vurb-go/vurb/redisstate"
+	"github.com/vurb-go/vurb/store"
 )
 
 // startSentinel starts a Sentinel set-up of the test's own and returns
@@ -46,7 +46,7 @@ func TestSentinelFailoverKeepsTheStoreWorking(t *testing.T) {
 
 	var err error
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if _, err = st.Tasks().Update(ctx, rec.ID, func(t *vurb.TaskRecord) error { t.StatusMessage = "after"; return nil }); err == nil {
+		if _, err = st.Tasks().Update(ctx, rec.ID, func(t *store.Task) error { t.StatusMessage = "after"; return nil }); err == nil {
 			break
 		}
 		t.Logf("while the client follows the failover: %v", err)
@@ -56,5 +56,5 @@ func TestSentinelFailoverKeepsTheStoreWorking(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(got.StatusMessage, "after")
 	is.NoErr(st.Tasks().Create(ctx, record("bob", time.Minute)))
-	is.NoErr(st.Sessions().Save(ctx, &vurb.SessionRecord{ID: "s"}, time.Minute))
+	is.NoErr(st.Sessions().Save(ctx, &store.Session{ID: "s"}, time.Minute))
 }

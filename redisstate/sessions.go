@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/store"
 )
 
-// SessionStore is a vurb.SessionStore kept in Redis: each record is one
+// SessionStore is a store.Sessions kept in Redis: each record is one
 // JSON value whose key expires at the ttl its last Save gave, so a
 // session opened on one replica is known to every replica that shares the
 // Redis and the prefix, and a session nobody renews is gone by itself,
@@ -22,7 +22,7 @@ type SessionStore struct {
 	config
 }
 
-var _ vurb.SessionStore = (*SessionStore)(nil)
+var _ store.Sessions = (*SessionStore)(nil)
 
 func newSessionStore(client redis.UniversalClient, c config) *SessionStore {
 	return &SessionStore{client: client, config: c}
@@ -35,7 +35,7 @@ func (s *SessionStore) key(id string) string { return s.prefix + "session:" + id
 // each save renews it. A ttl below a millisecond is an error, since a
 // record kept without one would outlive every replica that could delete
 // it.
-func (s *SessionStore) Save(ctx context.Context, rec *vurb.SessionRecord, ttl time.Duration) error {
+func (s *SessionStore) Save(ctx context.Context, rec *store.Session, ttl time.Duration) error {
 	if ttl < time.Millisecond {
 		return fmt.Errorf("redisstate: save session %q: ttl %v; give a positive ttl of a millisecond or more (the session's idle timeout)", rec.ID, ttl)
 	}
@@ -60,18 +60,18 @@ func (s *SessionStore) Save(ctx context.Context, rec *vurb.SessionRecord, ttl ti
 }
 
 // Load returns the record of id as last saved by any replica, or an error
-// wrapping vurb.ErrSessionNotFound when there is none or it expired.
-func (s *SessionStore) Load(ctx context.Context, id string) (*vurb.SessionRecord, error) {
+// wrapping store.ErrSessionNotFound when there is none or it expired.
+func (s *SessionStore) Load(ctx context.Context, id string) (*store.Session, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	data, err := s.client.Get(ctx, s.key(id)).Bytes()
 	if errors.Is(err, redis.Nil) {
-		return nil, fmt.Errorf("%w: %q", vurb.ErrSessionNotFound, id)
+		return nil, fmt.Errorf("%w: %q", store.ErrSessionNotFound, id)
 	}
 	if err != nil {
 		return nil, s.failed(fmt.Sprintf("load session %q", id), err)
 	}
-	var rec vurb.SessionRecord
+	var rec store.Session
 	if err := json.Unmarshal(data, &rec); err != nil {
 		return nil, fmt.Errorf("redisstate: session %q: the stored record does not decode: %w", id, err)
 	}
@@ -87,7 +87,7 @@ func (s *SessionStore) Delete(ctx context.Context, id string) error {
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return s.failed(fmt.Sprintf("delete session %q", id), err)
 	}
-	var rec vurb.SessionRecord
+	var rec store.Session
 	caller := ""
 	if err == nil && json.Unmarshal(data, &rec) == nil {
 		caller = rec.Caller
@@ -136,7 +136,7 @@ return out
 // and returns the ids of the caller's sessions beyond max, saved least
 // recently first, which vurb then ends. One Lua script: two replicas
 // admitting a caller's sessions at once never both keep them.
-func (s *SessionStore) Admit(ctx context.Context, rec *vurb.SessionRecord, max int, ttl time.Duration) ([]string, error) {
+func (s *SessionStore) Admit(ctx context.Context, rec *store.Session, max int, ttl time.Duration) ([]string, error) {
 	if rec.Caller == "" || max <= 0 {
 		return nil, nil
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/store"
 )
 
 // DefaultPrefix begins every key the stores write, unless WithPrefix sets
@@ -65,7 +65,7 @@ func WithPrefix(prefix string) Option {
 func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
 
 // WithMaxTasks bounds the live tasks the task store holds, over all
-// replicas (default vurb.DefaultMaxTasks). n <= 0 keeps the default.
+// replicas (default store.DefaultMaxTasks). n <= 0 keeps the default.
 func WithMaxTasks(n int) Option {
 	return func(c *config) {
 		if n > 0 {
@@ -75,7 +75,7 @@ func WithMaxTasks(n int) Option {
 }
 
 // WithMaxTaskBytes bounds the bytes of JSON the task store holds, over all
-// replicas (default vurb.DefaultMaxTaskBytes). n <= 0 keeps the default.
+// replicas (default store.DefaultMaxBytes). n <= 0 keeps the default.
 func WithMaxTaskBytes(n int64) Option {
 	return func(c *config) {
 		if n > 0 {
@@ -85,10 +85,10 @@ func WithMaxTaskBytes(n int64) Option {
 }
 
 // WithTaskPerCaller bounds the tasks and the bytes one caller
-// (TaskRecord.Caller) may hold at once in the task store. The defaults are
-// vurb.MemoryTaskStore's: a sixteenth of the store's
-// (vurb.DefaultTaskCallerShare), but at least 16 tasks and 1 MiB when the
-// store has them. Zero keeps a default.
+// (store.Task's Caller) may hold at once in the task store. The defaults
+// are those of store.MemoryTasks (store.CallerShare): a sixteenth of the
+// store's (store.DefaultCallerShare), but at least 16 tasks and 1 MiB
+// when the store has them. Zero keeps a default.
 func WithTaskPerCaller(tasks int, bytes int64) Option {
 	return func(c *config) {
 		if tasks > 0 {
@@ -109,14 +109,14 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 	if client == nil {
 		panic("redisstate: New(nil): give a Redis client, such as redis.NewClient(&redis.Options{Addr: ..., ContextTimeoutEnabled: true})")
 	}
-	c := config{prefix: DefaultPrefix, timeout: DefaultTimeout, maxTasks: vurb.DefaultMaxTasks, maxBytes: vurb.DefaultMaxTaskBytes}
+	c := config{prefix: DefaultPrefix, timeout: DefaultTimeout, maxTasks: store.DefaultMaxTasks, maxBytes: store.DefaultMaxBytes}
 	for _, o := range opts {
 		o(&c)
 	}
 	if c.timeout < 0 {
 		panic(fmt.Sprintf("redisstate: WithTimeout(%v): give a positive bound, or 0 for none", c.timeout))
 	}
-	tasks, bytes := vurb.TaskCallerShare(c.maxTasks, c.maxBytes) // as vurb.NewMemoryTaskStore
+	tasks, bytes := store.CallerShare(c.maxTasks, c.maxBytes) // as store.NewMemoryTasks
 	if c.perCaller == 0 {
 		c.perCaller = tasks
 	}
@@ -145,9 +145,9 @@ func (s *Store) App(name string) *Store {
 // ForApp returns the stores, the bus and the ledger of the app named
 // name (see App), for vurb.WithReplicas: the one option that makes an app
 // a replica sharing this Redis.
-func (s *Store) ForApp(name string) vurb.Replicas {
+func (s *Store) ForApp(name string) store.Replicas {
 	a := s.App(name)
-	return vurb.Replicas{Sessions: a.sessions, Tasks: a.tasks, Bus: a.bus, Ledger: a.ledger}
+	return store.Replicas{Sessions: a.sessions, Tasks: a.tasks, Bus: a.bus, Ledger: a.ledger}
 }
 
 // Tasks returns the store of tasks, for vurb.TaskConfig's Store.

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/store"
 )
 
 // MaxUpdateAttempts is how many times Update reads a task and tries to
@@ -25,9 +25,9 @@ const MaxUpdateAttempts = 64
 // times in a row. Nothing was written: the call may be retried.
 var ErrUpdateConflict = errors.New("redisstate: the task kept changing under the update")
 
-// TaskStore is a vurb.TaskStore kept in Redis, one JSON value per task:
+// TaskStore is a store.Tasks kept in Redis, one JSON value per task:
 // every replica that shares its Redis and prefix reads and changes the
-// same tasks. It keeps vurb.MemoryTaskStore's guarantees over all
+// same tasks. It keeps the guarantees of store.MemoryTasks over all
 // replicas: bounded in tasks and bytes, in all and per caller, and a task
 // is gone once it expires. See the package's documentation for how. It is
 // safe for concurrent use; get one from Store.Tasks.
@@ -36,7 +36,7 @@ type TaskStore struct {
 	config
 }
 
-var _ vurb.TaskStore = (*TaskStore)(nil)
+var _ store.Tasks = (*TaskStore)(nil)
 
 func newTaskStore(client redis.UniversalClient, c config) *TaskStore {
 	return &TaskStore{client: client, config: c}
@@ -62,13 +62,13 @@ func (s *TaskStore) limits() []any {
 // Create adds t, whose ID is new, in two round trips: the bookkeeping
 // counts it (one script, which refuses it past a bound), then its record
 // is written. Once it returns nil, Get finds t on every replica. It
-// returns an error wrapping vurb.ErrTaskStoreFull when t would pass a
+// returns an error wrapping store.ErrTasksFull when t would pass a
 // bound of the store or of its caller's share, after reclaiming the space
 // of expired tasks and then the caller's own finished tasks, oldest
-// first, as vurb.MemoryTaskStore does. A Create that fails after the
+// first, as store.MemoryTasks does. A Create that fails after the
 // first step leaves t counted until it would have expired: the bounds may
 // refuse a little early then, never let too much in.
-func (s *TaskStore) Create(ctx context.Context, t *vurb.TaskRecord) error {
+func (s *TaskStore) Create(ctx context.Context, t *store.Task) error {
 	data, err := json.Marshal(t)
 	if err != nil {
 		return fmt.Errorf("redisstate: create task %q: %w", t.ID, err)
@@ -119,9 +119,9 @@ func (s *TaskStore) dropRecords(ctx context.Context, pipe redis.Pipeliner, ids [
 }
 
 // Get returns the task id as last written by any replica, or an error
-// wrapping vurb.ErrTaskNotFound when there is none or it has expired. It
+// wrapping store.ErrTaskNotFound when there is none or it has expired. It
 // costs one round trip.
-func (s *TaskStore) Get(ctx context.Context, id string) (*vurb.TaskRecord, error) {
+func (s *TaskStore) Get(ctx context.Context, id string) (*store.Task, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	t, _, err := s.read(ctx, id)
@@ -134,11 +134,11 @@ func (s *TaskStore) Get(ctx context.Context, id string) (*vurb.TaskRecord, error
 // write reached the task since it was read; otherwise Update reads the
 // task again and calls fn again on a fresh copy, up to MaxUpdateAttempts
 // times (then an error wrapping ErrUpdateConflict). As in
-// vurb.MemoryTaskStore, fn cannot change the task's ID or Caller, and a
+// store.MemoryTasks, fn cannot change the task's ID or Caller, and a
 // change that grows the task past a bound is refused with an error
-// wrapping vurb.ErrTaskStoreFull. Update returns the task as stored, or an
-// error wrapping vurb.ErrTaskNotFound.
-func (s *TaskStore) Update(ctx context.Context, id string, fn func(*vurb.TaskRecord) error) (*vurb.TaskRecord, error) {
+// wrapping store.ErrTasksFull. Update returns the task as stored, or an
+// error wrapping store.ErrTaskNotFound.
+func (s *TaskStore) Update(ctx context.Context, id string, fn func(*store.Task) error) (*store.Task, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	for attempt := range MaxUpdateAttempts {
@@ -159,7 +159,7 @@ func (s *TaskStore) Update(ctx context.Context, id string, fn func(*vurb.TaskRec
 // came in between the read and the write. It costs two round trips (read,
 // write), and one more, before the write, when the task grows or lives
 // longer, for the bookkeeping to count it (and maybe refuse).
-func (s *TaskStore) tryUpdate(ctx context.Context, id string, fn func(*vurb.TaskRecord) error) (_ *vurb.TaskRecord, done bool, _ error) {
+func (s *TaskStore) tryUpdate(ctx context.Context, id string, fn func(*store.Task) error) (_ *store.Task, done bool, _ error) {
 	old, rev, err := s.read(ctx, id)
 	if err != nil {
 		return nil, false, err
@@ -192,7 +192,7 @@ func (s *TaskStore) tryUpdate(ctx context.Context, id string, fn func(*vurb.Task
 	case "conflict":
 		return nil, false, nil
 	case "gone":
-		return nil, false, fmt.Errorf("%w: %q", vurb.ErrTaskNotFound, id)
+		return nil, false, fmt.Errorf("%w: %q", store.ErrTaskNotFound, id)
 	}
 	return nil, false, fmt.Errorf("redisstate: update task %q: the script answered %v", id, res)
 }
@@ -223,7 +223,7 @@ func (s *TaskStore) grow(ctx context.Context, id, caller string, size int, exp i
 		}
 		return nil
 	case "gone":
-		return fmt.Errorf("%w: %q", vurb.ErrTaskNotFound, id)
+		return fmt.Errorf("%w: %q", store.ErrTaskNotFound, id)
 	case "full":
 		return full(res)
 	}
@@ -238,7 +238,7 @@ type stored struct {
 }
 
 // read returns the task id and its revision, in one round trip.
-func (s *TaskStore) read(ctx context.Context, id string) (*vurb.TaskRecord, stored, error) {
+func (s *TaskStore) read(ctx context.Context, id string) (*store.Task, stored, error) {
 	value, err := s.client.Get(ctx, s.recordKey(id)).Bytes()
 	if err != nil {
 		return nil, stored{}, s.readError(id, err)
@@ -257,20 +257,20 @@ func (s *TaskStore) read(ctx context.Context, id string) (*vurb.TaskRecord, stor
 // readError is the error of a read of the task id that failed with err.
 func (s *TaskStore) readError(id string, err error) error {
 	if errors.Is(err, redis.Nil) {
-		return fmt.Errorf("%w: %q", vurb.ErrTaskNotFound, id)
+		return fmt.Errorf("%w: %q", store.ErrTaskNotFound, id)
 	}
 	return s.failed(fmt.Sprintf("read task %q", id), err)
 }
 
 // decodeTask decodes the task id, which has expired if its Expires time
 // is past by this replica's clock (Redis drops it by its own).
-func decodeTask(id string, data []byte) (*vurb.TaskRecord, error) {
-	var t vurb.TaskRecord
+func decodeTask(id string, data []byte) (*store.Task, error) {
+	var t store.Task
 	if err := json.Unmarshal(data, &t); err != nil {
 		return nil, fmt.Errorf("redisstate: task %q: the stored record does not decode: %w", id, err)
 	}
 	if time.Now().After(t.Expires()) {
-		return nil, fmt.Errorf("%w: task %q has expired", vurb.ErrTaskNotFound, id)
+		return nil, fmt.Errorf("%w: task %q has expired", store.ErrTaskNotFound, id)
 	}
 	return &t, nil
 }
@@ -285,12 +285,12 @@ func answer(res []any) string {
 }
 
 // full is the refusal a script answered {"full", share, tasks, bytes}
-// with, saying which bound the task met, as vurb.MemoryTaskStore does.
+// with, saying which bound the task met, as store.MemoryTasks does.
 func full(res []any) error {
 	if len(res) == 4 && res[1] == int64(1) {
-		return fmt.Errorf("%w: this caller runs %d unfinished tasks (%d bytes held), its share of the store; wait until one finishes", vurb.ErrTaskStoreFull, res[2], res[3])
+		return fmt.Errorf("%w: this caller runs %d unfinished tasks (%d bytes held), its share of the store; wait until one finishes", store.ErrTasksFull, res[2], res[3])
 	}
-	return vurb.ErrTaskStoreFull
+	return store.ErrTasksFull
 }
 
 // backoff waits a random pause before the attempt-th try, growing with

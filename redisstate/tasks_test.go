@@ -12,16 +12,16 @@ import (
 	"time"
 
 	"github.com/matryer/is"
-	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/redisstate"
+	"github.com/vurb-go/vurb/store"
 )
 
 var ctx = context.Background()
 
 // record is a new working task of caller, kept for ttl.
-func record(caller string, ttl time.Duration) *vurb.TaskRecord {
+func record(caller string, ttl time.Duration) *store.Task {
 	now := time.Now().UTC()
-	return &vurb.TaskRecord{ID: rand.Text(), Owner: "owner-" + caller, Caller: caller, Status: vurb.TaskWorking,
+	return &store.Task{ID: rand.Text(), Owner: "owner-" + caller, Caller: caller, Status: store.TaskWorking,
 		CreatedAt: now, UpdatedAt: now, TTL: ttl, PollInterval: time.Second,
 		Tool: "jobs_run", Arguments: json.RawMessage(`{"n":1}`), Version: "2026-07-28"}
 }
@@ -39,8 +39,8 @@ func TestTaskCreateGetUpdate(t *testing.T) {
 	is.Equal(got, rec)
 	is.True(got != rec) // a copy
 
-	updated, err := s.Update(ctx, rec.ID, func(t *vurb.TaskRecord) error {
-		t.Status, t.StatusMessage = vurb.TaskCompleted, "done"
+	updated, err := s.Update(ctx, rec.ID, func(t *store.Task) error {
+		t.Status, t.StatusMessage = store.TaskCompleted, "done"
 		t.Result = json.RawMessage(`{"content":[]}`)
 		t.ID, t.Caller = "other", "mallory" // not the store's to change
 		return nil
@@ -48,13 +48,13 @@ func TestTaskCreateGetUpdate(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(updated.ID, rec.ID)
 	is.Equal(updated.Caller, "alice")
-	is.Equal(updated.Status, vurb.TaskCompleted)
+	is.Equal(updated.Status, store.TaskCompleted)
 	got, err = s.Get(ctx, rec.ID)
 	is.NoErr(err)
 	is.Equal(got, updated)
 
 	refused := errors.New("no")
-	_, err = s.Update(ctx, rec.ID, func(t *vurb.TaskRecord) error {
+	_, err = s.Update(ctx, rec.ID, func(t *store.Task) error {
 		t.StatusMessage = "changed"
 		return refused
 	})
@@ -67,16 +67,16 @@ func TestTaskCreateGetUpdate(t *testing.T) {
 	is.True(err != nil && strings.Contains(err.Error(), "exists already"))
 }
 
-// An unknown task is vurb.ErrTaskNotFound to Get and Update.
+// An unknown task is store.ErrTaskNotFound to Get and Update.
 func TestTaskNotFound(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	s := redisstate.New(startRedis(t).client(t)).Tasks()
 	_, err := s.Get(ctx, "nope")
-	is.True(errors.Is(err, vurb.ErrTaskNotFound))
+	is.True(errors.Is(err, store.ErrTaskNotFound))
 	called := false
-	_, err = s.Update(ctx, "nope", func(*vurb.TaskRecord) error { called = true; return nil })
-	is.True(errors.Is(err, vurb.ErrTaskNotFound))
+	_, err = s.Update(ctx, "nope", func(*store.Task) error { called = true; return nil })
+	is.True(errors.Is(err, store.ErrTaskNotFound))
 	is.True(!called)
 }
 
@@ -96,7 +96,7 @@ func TestTaskExpires(t *testing.T) {
 	if ttl <= 200*time.Millisecond || ttl > 300*time.Millisecond {
 		t.Fatalf("the record's key expires in %v; want the 300 ms left of its TTL", ttl)
 	}
-	_, err = s.Update(ctx, rec.ID, func(t *vurb.TaskRecord) error { t.StatusMessage = "half way"; return nil })
+	_, err = s.Update(ctx, rec.ID, func(t *store.Task) error { t.StatusMessage = "half way"; return nil })
 	is.NoErr(err)
 	ttl, err = rdb.PTTL(ctx, redisstate.DefaultPrefix+"task:"+rec.ID).Result()
 	is.NoErr(err)
@@ -104,9 +104,9 @@ func TestTaskExpires(t *testing.T) {
 
 	time.Sleep(350 * time.Millisecond)
 	_, err = s.Get(ctx, rec.ID)
-	is.True(errors.Is(err, vurb.ErrTaskNotFound))
-	_, err = s.Update(ctx, rec.ID, func(*vurb.TaskRecord) error { return nil })
-	is.True(errors.Is(err, vurb.ErrTaskNotFound))
+	is.True(errors.Is(err, store.ErrTaskNotFound))
+	_, err = s.Update(ctx, rec.ID, func(*store.Task) error { return nil })
+	is.True(errors.Is(err, store.ErrTaskNotFound))
 
 	is.NoErr(s.Create(ctx, record("bob", time.Minute))) // reclaims alice's
 	keys, err := rdb.Keys(ctx, "*").Result()
@@ -137,12 +137,12 @@ func TestTaskStoreFull(t *testing.T) {
 		is.NoErr(s.Create(ctx, record(fmt.Sprint("caller", i), time.Minute)))
 	}
 	err := s.Create(ctx, record("late", time.Minute))
-	is.True(errors.Is(err, vurb.ErrTaskStoreFull))
+	is.True(errors.Is(err, store.ErrTasksFull))
 	is.True(!strings.Contains(err.Error(), "share")) // the store is full, not the caller's share
 
 	time.Sleep(250 * time.Millisecond) // short expires: its place is free
 	is.NoErr(s.Create(ctx, record("late", time.Minute)))
-	is.True(errors.Is(s.Create(ctx, record("later", time.Minute)), vurb.ErrTaskStoreFull))
+	is.True(errors.Is(s.Create(ctx, record("later", time.Minute)), store.ErrTasksFull))
 }
 
 // One caller holds at most its share of tasks and of bytes, so that it
@@ -152,7 +152,7 @@ func TestTaskPerCallerShare(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	s := redisstate.New(startRedis(t).client(t), redisstate.WithTaskPerCaller(3, 4096)).Tasks()
-	var first *vurb.TaskRecord
+	var first *store.Task
 	for i := range 3 {
 		rec := record("alice", time.Minute)
 		if i == 0 {
@@ -161,17 +161,17 @@ func TestTaskPerCallerShare(t *testing.T) {
 		is.NoErr(s.Create(ctx, rec))
 	}
 	err := s.Create(ctx, record("alice", time.Minute))
-	is.True(errors.Is(err, vurb.ErrTaskStoreFull))
+	is.True(errors.Is(err, store.ErrTasksFull))
 	is.True(strings.Contains(err.Error(), "this caller runs 3 unfinished tasks")) // says whose share
 	is.NoErr(s.Create(ctx, record("bob", time.Minute)))                           // bob has his own
 
 	big := json.RawMessage(`"` + strings.Repeat("x", 4096) + `"`)
-	_, err = s.Update(ctx, first.ID, func(t *vurb.TaskRecord) error { t.Result = big; return nil })
-	is.True(errors.Is(err, vurb.ErrTaskStoreFull))
+	_, err = s.Update(ctx, first.ID, func(t *store.Task) error { t.Result = big; return nil })
+	is.True(errors.Is(err, store.ErrTasksFull))
 	got, err := s.Get(ctx, first.ID)
 	is.NoErr(err)
 	is.Equal(len(got.Result), 0) // unchanged
-	_, err = s.Update(ctx, first.ID, func(t *vurb.TaskRecord) error { t.Arguments = nil; return nil })
+	_, err = s.Update(ctx, first.ID, func(t *store.Task) error { t.Arguments = nil; return nil })
 	is.NoErr(err) // shrinking fits
 }
 
@@ -190,30 +190,30 @@ func TestTaskFinishedMakeRoomForTheirCaller(t *testing.T) {
 	is.NoErr(two.Create(ctx, a2))
 	is.NoErr(one.Create(ctx, b1))
 	err := two.Create(ctx, record("alice", time.Minute))
-	is.True(errors.Is(err, vurb.ErrTaskStoreFull))
+	is.True(errors.Is(err, store.ErrTasksFull))
 	is.True(strings.Contains(err.Error(), "this caller runs 2 unfinished tasks"))
 
-	_, err = one.Update(ctx, a1.ID, func(t *vurb.TaskRecord) error { t.Status = vurb.TaskCompleted; return nil })
+	_, err = one.Update(ctx, a1.ID, func(t *store.Task) error { t.Status = store.TaskCompleted; return nil })
 	is.NoErr(err)
 	a3 := record("alice", time.Minute)
 	is.NoErr(two.Create(ctx, a3)) // a1 made room
 	for _, s := range []*redisstate.TaskStore{one, two} {
 		_, err = s.Get(ctx, a1.ID)
-		is.True(errors.Is(err, vurb.ErrTaskNotFound)) // her oldest finished task went
+		is.True(errors.Is(err, store.ErrTaskNotFound)) // her oldest finished task went
 		_, err = s.Get(ctx, b1.ID)
 		is.NoErr(err) // bob's is untouched
 	}
-	is.True(errors.Is(one.Create(ctx, record("alice", time.Minute)), vurb.ErrTaskStoreFull)) // a2 and a3 run
+	is.True(errors.Is(one.Create(ctx, record("alice", time.Minute)), store.ErrTasksFull)) // a2 and a3 run
 
 	// A finished task is dropped for room only once: the next refusal
 	// counts what is left, and the dropped task is out of the count.
-	_, err = one.Update(ctx, a2.ID, func(t *vurb.TaskRecord) error { t.Status = vurb.TaskFailed; return nil })
+	_, err = one.Update(ctx, a2.ID, func(t *store.Task) error { t.Status = store.TaskFailed; return nil })
 	is.NoErr(err)
-	_, err = one.Update(ctx, a3.ID, func(t *vurb.TaskRecord) error { t.Status = vurb.TaskCancelled; return nil })
+	_, err = one.Update(ctx, a3.ID, func(t *store.Task) error { t.Status = store.TaskCancelled; return nil })
 	is.NoErr(err)
 	is.NoErr(one.Create(ctx, record("alice", time.Minute)))
 	is.NoErr(two.Create(ctx, record("alice", time.Minute)))
-	is.True(errors.Is(one.Create(ctx, record("alice", time.Minute)), vurb.ErrTaskStoreFull))
+	is.True(errors.Is(one.Create(ctx, record("alice", time.Minute)), store.ErrTasksFull))
 }
 
 // The bound of bytes over all callers holds as the bound of tasks does.
@@ -224,7 +224,7 @@ func TestTaskStoreMaxBytes(t *testing.T) {
 	fitted := 0
 	for i := range 20 {
 		err := s.Create(ctx, record(fmt.Sprint("caller", i), time.Minute)) // about 300 bytes each
-		if errors.Is(err, vurb.ErrTaskStoreFull) {
+		if errors.Is(err, store.ErrTasksFull) {
 			break
 		}
 		is.NoErr(err)
@@ -253,7 +253,7 @@ func TestTaskConcurrentUpdatesOnTwoReplicas(t *testing.T) {
 		s := replicas[g%2]
 		wg.Go(func() {
 			for u := range updates {
-				_, err := s.Update(ctx, rec.ID, func(t *vurb.TaskRecord) error {
+				_, err := s.Update(ctx, rec.ID, func(t *store.Task) error {
 					if t.Answers == nil {
 						t.Answers = map[string]json.RawMessage{}
 					}
@@ -287,9 +287,9 @@ func TestTaskKeysAllExpire(t *testing.T) {
 	short, long := record("alice", 200*time.Millisecond), record("bob", 400*time.Millisecond)
 	is.NoErr(s.Create(ctx, short))
 	is.NoErr(s.Create(ctx, long))
-	_, err := s.Update(ctx, long.ID, func(t *vurb.TaskRecord) error { t.StatusMessage = "grown"; return nil })
+	_, err := s.Update(ctx, long.ID, func(t *store.Task) error { t.StatusMessage = "grown"; return nil })
 	is.NoErr(err)
-	_, err = s.Update(ctx, short.ID, func(t *vurb.TaskRecord) error { t.Status = vurb.TaskCompleted; return nil })
+	_, err = s.Update(ctx, short.ID, func(t *store.Task) error { t.Status = store.TaskCompleted; return nil })
 	is.NoErr(err)
 	keys, err := rdb.Keys(ctx, "*").Result()
 	is.NoErr(err)

@@ -11,8 +11,8 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/redis/go-redis/v9"
-	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/redisstate"
+	"github.com/vurb-go/vurb/store"
 )
 
 // The stores take any redis.UniversalClient: these checks run the same
@@ -49,8 +49,8 @@ func tasksBehave(t *testing.T, client replicaClient) {
 	got, err := second.Get(ctx, rec.ID)
 	is.NoErr(err)
 	is.Equal(got, rec)
-	updated, err := second.Update(ctx, rec.ID, func(t *vurb.TaskRecord) error {
-		t.Status, t.Result = vurb.TaskCompleted, json.RawMessage(`{"content":[]}`)
+	updated, err := second.Update(ctx, rec.ID, func(t *store.Task) error {
+		t.Status, t.Result = store.TaskCompleted, json.RawMessage(`{"content":[]}`)
 		return nil
 	})
 	is.NoErr(err)
@@ -64,19 +64,19 @@ func tasksBehave(t *testing.T, client replicaClient) {
 	is.NoErr(second.Create(ctx, record("alice", time.Minute)))
 	is.NoErr(first.Create(ctx, record("alice", time.Minute))) // her finished task makes room
 	_, err = second.Get(ctx, rec.ID)
-	is.True(errors.Is(err, vurb.ErrTaskNotFound)) // and is gone
+	is.True(errors.Is(err, store.ErrTaskNotFound)) // and is gone
 	err = first.Create(ctx, record("alice", time.Minute))
-	is.True(errors.Is(err, vurb.ErrTaskStoreFull))
+	is.True(errors.Is(err, store.ErrTasksFull))
 	is.True(strings.Contains(err.Error(), "this caller runs 3 unfinished tasks")) // alice's share
 	is.NoErr(second.Create(ctx, record("bob", time.Minute)))
 	err = first.Create(ctx, record("carol", time.Minute))
-	is.True(errors.Is(err, vurb.ErrTaskStoreFull)) // the store's four
+	is.True(errors.Is(err, store.ErrTasksFull)) // the store's four
 	is.True(!strings.Contains(err.Error(), "share"))
 	big := json.RawMessage(`"` + strings.Repeat("x", 4096) + `"`)
-	_, err = first.Update(ctx, a2.ID, func(t *vurb.TaskRecord) error { t.Result = big; return nil })
-	is.True(errors.Is(err, vurb.ErrTaskStoreFull)) // growth past alice's bytes
+	_, err = first.Update(ctx, a2.ID, func(t *store.Task) error { t.Result = big; return nil })
+	is.True(errors.Is(err, store.ErrTasksFull)) // growth past alice's bytes
 	_, err = first.Get(ctx, "nope")
-	is.True(errors.Is(err, vurb.ErrTaskNotFound))
+	is.True(errors.Is(err, store.ErrTaskNotFound))
 }
 
 func tasksExpire(t *testing.T, client replicaClient) {
@@ -85,11 +85,11 @@ func tasksExpire(t *testing.T, client replicaClient) {
 	s := redisstate.New(client(t), patient(prefix)...).Tasks()
 	rec := record("alice", 300*time.Millisecond)
 	is.NoErr(s.Create(ctx, rec))
-	_, err := s.Update(ctx, rec.ID, func(t *vurb.TaskRecord) error { t.StatusMessage = "half way"; return nil })
+	_, err := s.Update(ctx, rec.ID, func(t *store.Task) error { t.StatusMessage = "half way"; return nil })
 	is.NoErr(err)
 	time.Sleep(350 * time.Millisecond)
 	_, err = s.Get(ctx, rec.ID)
-	is.True(errors.Is(err, vurb.ErrTaskNotFound))
+	is.True(errors.Is(err, store.ErrTaskNotFound))
 	is.Equal(keys(t, client(t), prefix+"*"), []string{}) // the bookkeeping too
 }
 
@@ -121,24 +121,24 @@ func sessionsBehave(t *testing.T, client replicaClient) {
 	is := is.New(t)
 	prefix := patient(t.Name() + ":")
 	first, second := redisstate.New(client(t), prefix...).Sessions(), redisstate.New(client(t), prefix...).Sessions()
-	rec := &vurb.SessionRecord{ID: "s1", Subject: "alice", Caller: "alice", Version: "2025-11-25"}
+	rec := &store.Session{ID: "s1", Subject: "alice", Caller: "alice", Version: "2025-11-25"}
 	is.NoErr(first.Save(ctx, rec, time.Minute))
 	got, err := second.Load(ctx, "s1")
 	is.NoErr(err)
 	is.Equal(got, rec)
 	for _, id := range []string{"s2", "s3"} {
-		is.NoErr(second.Save(ctx, &vurb.SessionRecord{ID: id, Caller: "alice"}, time.Minute))
+		is.NoErr(second.Save(ctx, &store.Session{ID: id, Caller: "alice"}, time.Minute))
 	}
 	var evicted []string
 	for _, id := range []string{"s1", "s2", "s3"} {
 		time.Sleep(2 * time.Millisecond) // each admitted later than the last
-		evicted, err = first.Admit(ctx, &vurb.SessionRecord{ID: id, Caller: "alice"}, 2, time.Minute)
+		evicted, err = first.Admit(ctx, &store.Session{ID: id, Caller: "alice"}, 2, time.Minute)
 		is.NoErr(err)
 	}
 	is.Equal(evicted, []string{"s1"}) // alice's share is two: the oldest goes
 	is.NoErr(second.Delete(ctx, "s1"))
 	_, err = first.Load(ctx, "s1")
-	is.True(errors.Is(err, vurb.ErrSessionNotFound))
+	is.True(errors.Is(err, store.ErrSessionNotFound))
 }
 
 func ledgerSpends(t *testing.T, client replicaClient) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/store"
 	"golang.org/x/time/rate"
 )
 
@@ -22,20 +23,6 @@ import (
 // another replica asked, a session's new log level or subscription, a
 // session ended, a resource updated. A single process has no bus and
 // needs none.
-
-// A Bus carries messages between the replicas of one server. redisstate's
-// is Redis publish/subscribe.
-type Bus interface {
-	// Publish sends msg to every replica subscribed, this one included,
-	// and returns how many subscriptions received it (Redis's PUBLISH
-	// answer), which tells a replica how many acknowledgements to wait for.
-	Publish(ctx context.Context, msg []byte) (receivers int, err error)
-	// Subscribe calls deliver with each message published from now on,
-	// in order and on one goroutine, until ctx is done. It returns at once;
-	// a subscription that breaks resumes by itself, and what was published
-	// meanwhile is lost.
-	Subscribe(ctx context.Context, deliver func(msg []byte))
-}
 
 // The kinds of bus messages.
 const (
@@ -75,7 +62,7 @@ const busTimeout = 2 * time.Second
 // hub is one app's end of the bus: it publishes what this replica learns
 // and passes what the others learned to the fronts that hold sessions.
 type hub struct {
-	bus    Bus
+	bus    store.Bus
 	id     string // this replica's, random: its own messages come back
 	logger *slog.Logger
 	site   *Site

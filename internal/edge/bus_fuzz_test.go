@@ -11,6 +11,7 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/store"
 )
 
 // testBusSealer is a bus sealer under key, its clock set to now.
@@ -135,7 +136,7 @@ func FuzzStoredSessionRecord(f *testing.F) {
 	f.Add([]byte(`{"id":"other"}`), "s")
 	f.Add([]byte(`{"id":"s","capabilities":{"roots":{"listChanged":true}},"clientInfo":{"name":"x"}}`), "s")
 	f.Fuzz(func(t *testing.T, data []byte, id string) {
-		var rec SessionRecord
+		var rec store.Session
 		if json.Unmarshal(data, &rec) != nil {
 			return
 		}
@@ -151,18 +152,18 @@ func FuzzStoredSessionRecord(f *testing.F) {
 		if err != nil || e == nil || got.ID != id {
 			t.Fatalf("the record of %q not served: %v", id, err)
 		}
-		_ = got.state()
-		_ = got.mayUse(nil)
+		_ = sessionState(&got)
+		_ = mayUseSession(&got, nil)
 		_ = replayRequest("resources/subscribe", got.Subscriptions)
 	})
 }
 
-// recordStore is a SessionStore that holds one record, as read back.
-type recordStore struct{ rec *SessionRecord }
+// recordStore is a store.Sessions that holds one record, as read back.
+type recordStore struct{ rec *store.Session }
 
-func (s recordStore) Save(context.Context, *SessionRecord, time.Duration) error { return nil }
-func (s recordStore) Load(context.Context, string) (*SessionRecord, error)      { return s.rec, nil }
+func (s recordStore) Save(context.Context, *store.Session, time.Duration) error { return nil }
+func (s recordStore) Load(context.Context, string) (*store.Session, error)      { return s.rec, nil }
 func (s recordStore) Delete(context.Context, string) error                      { return nil }
-func (s recordStore) Admit(context.Context, *SessionRecord, int, time.Duration) ([]string, error) {
+func (s recordStore) Admit(context.Context, *store.Session, int, time.Duration) ([]string, error) {
 	return nil, nil
 }

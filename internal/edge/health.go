@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/vurb-go/vurb/store"
 )
 
 // LivePath and ReadyPath are where ListenAndServe answers liveness and
@@ -146,7 +148,7 @@ func (s *storeHealth) found(err error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.at, s.ok = time.Now(), err == nil || errors.Is(err, ErrSessionNotFound)
+	s.at, s.ok = time.Now(), err == nil || errors.Is(err, store.ErrSessionNotFound)
 }
 
 // reported says whether any probe has reported.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/store"
 )
 
 // ServeOption is vurb.ServeOption; see its documentation there.
@@ -32,7 +33,7 @@ type serveConfig struct {
 	sdkHTTP           *mcp.StreamableHTTPOptions
 	noLane            bool
 	sessionIdle       time.Duration
-	sessionStore      SessionStore // WithSessionStore: records every replica reads
+	sessionStore      store.Sessions // WithSessionStore: records every replica reads
 	maxSessions       int
 	sessionsPerCaller int
 	timeouts          httpTimeouts

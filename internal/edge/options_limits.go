@@ -2,6 +2,8 @@ package edge
 
 import (
 	"time"
+
+	"github.com/vurb-go/vurb/store"
 )
 
 // The bounds of vurb's HTTP serving. Before them, one client could hold
@@ -91,8 +93,8 @@ func SessionIdleTimeout(d time.Duration) ServeOption {
 }
 
 // SessionStoreOption is vurb.WithSessionStore; see its documentation there.
-func SessionStoreOption(store SessionStore) ServeOption {
-	return func(c *serveConfig) { c.httpSetting("WithSessionStore"); c.sessionStore = store }
+func SessionStoreOption(s store.Sessions) ServeOption {
+	return func(c *serveConfig) { c.httpSetting("WithSessionStore"); c.sessionStore = s }
 }
 
 // MaxSessions is vurb.WithMaxSessions; see its documentation there.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/store"
 )
 
 // Replaying: a replica passes a JSON-RPC message another replica received
@@ -33,7 +34,7 @@ func (f *front) replay(ctx context.Context, id string, msg []byte) {
 }
 
 // inject serves msg on the go-sdk session of e, whose record is rec.
-func (f *front) inject(ctx context.Context, e *sessionEntry, rec *SessionRecord, msg []byte) {
+func (f *front) inject(ctx context.Context, e *sessionEntry, rec *store.Session, msg []byte) {
 	r, err := http.NewRequestWithContext(ctx, http.MethodPost, "/", bytes.NewReader(msg))
 	if err != nil {
 		return

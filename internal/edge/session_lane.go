@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/store"
 )
 
 // The session lane. Most deployed clients speak the handshake-era
@@ -25,7 +26,7 @@ import (
 // serveSession answers r, a POST on the live session of rec whose body is
 // m, when the lane may, and reports whether it did; when it did not, it
 // wrote nothing.
-func (l *lane) serveSession(w http.ResponseWriter, r *http.Request, m *message, rec *SessionRecord) bool {
+func (l *lane) serveSession(w http.ResponseWriter, r *http.Request, m *message, rec *store.Session) bool {
 	req, ok := l.understandSession(r, m, rec)
 	if !ok {
 		return false
@@ -40,8 +41,8 @@ func (l *lane) serveSession(w http.ResponseWriter, r *http.Request, m *message, 
 
 // understandSession says whether the lane answers r on the session of
 // rec, as the go-sdk's session would.
-func (l *lane) understandSession(r *http.Request, m *message, rec *SessionRecord) (req laneRequest, ok bool) {
-	if m == nil || !m.whole || !rec.Initialized || l.wrapped != nil || !rec.mayUse(auth.TokenInfoFromContext(r.Context())) {
+func (l *lane) understandSession(r *http.Request, m *message, rec *store.Session) (req laneRequest, ok bool) {
+	if m == nil || !m.whole || !rec.Initialized || l.wrapped != nil || !mayUseSession(rec, auth.TokenInfoFromContext(r.Context())) {
 		return req, false
 	}
 	h := r.Header

@@ -13,44 +13,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/limit"
+	"github.com/vurb-go/vurb/store"
 )
 
-// SessionRecord is what vurb knows of one handshake-era session, read
-// from its initialize request and kept up to date by the requests that
-// change it (notifications/initialized, logging/setLevel). It is small and
-// plain data, so that a store outside the process can hold it; the session
-// lane answers a session's calls from it, without the go-sdk's session.
-type SessionRecord struct {
-	ID string `json:"id"`
-	// Subject is the verified subject that opened the session ("" for an
-	// anonymous one): only that subject may use it, as the go-sdk checks.
-	Subject string `json:"subject,omitempty"`
-	// Remote is the network address of the request that opened it.
-	Remote string `json:"remote,omitempty"`
-	// Caller is whom the session counts against in the per-caller quota
-	// (WithMaxSessionsPerCaller): its verified subject, else its host,
-	// never a value the client chose.
-	Caller string `json:"caller,omitempty"`
-	// Version is the revision the client asked for at initialize, which a
-	// handler reads as the request's (as the go-sdk's request does).
-	Version      string                  `json:"protocolVersion,omitempty"`
-	Client       *mcp.Implementation     `json:"clientInfo,omitempty"`
-	Capabilities *mcp.ClientCapabilities `json:"capabilities,omitempty"`
-	// LogLevel is what the client set with logging/setLevel, "" before.
-	LogLevel mcp.LoggingLevel `json:"logLevel,omitempty"`
-	// Negotiated is the revision the server answered initialize with.
-	Negotiated string `json:"negotiatedProtocolVersion,omitempty"`
-	// Initialized: the client sent notifications/initialized.
-	Initialized bool `json:"initialized,omitempty"`
-	// Subscriptions are the URIs of the resources the session is
-	// subscribed to, so that a replica that connects a go-sdk session
-	// from the record subscribes it there too.
-	Subscriptions []string `json:"subscriptions,omitempty"`
-}
-
-// state is the go-sdk's state of a session with rec's facts, to connect
-// it anew on another replica.
-func (rec *SessionRecord) state() *mcp.ServerSessionState {
+// sessionState is the go-sdk's state of a session with rec's facts, to
+// connect it anew on another replica.
+func sessionState(rec *store.Session) *mcp.ServerSessionState {
 	st := &mcp.ServerSessionState{InitializeParams: &mcp.InitializeParams{ProtocolVersion: rec.Version,
 		ClientInfo: rec.Client, Capabilities: rec.Capabilities}, NegotiatedProtocolVersion: rec.Negotiated, LogLevel: rec.LogLevel}
 	if rec.Initialized {
@@ -58,33 +26,6 @@ func (rec *SessionRecord) state() *mcp.ServerSessionState {
 	}
 	return st
 }
-
-// A SessionStore keeps the records of handshake-era sessions where every
-// replica of a server reads them, so that a session opened on one replica
-// can be served by any. The default keeps none: a process serves its own
-// sessions.
-type SessionStore interface {
-	// Save stores rec, replacing the record of the same id, for ttl from
-	// now (each save renews it).
-	Save(ctx context.Context, rec *SessionRecord, ttl time.Duration) error
-	// Load returns the record of id, or an error wrapping
-	// ErrSessionNotFound when there is none (or it expired).
-	Load(ctx context.Context, id string) (*SessionRecord, error)
-	// Delete forgets the record of id, and stops counting it among its
-	// caller's sessions; forgetting an unknown one is no error.
-	Delete(ctx context.Context, id string) error
-	// Admit counts the session of rec among the sessions of rec.Caller
-	// for ttl (each Save of rec renews it) and returns the ids of that
-	// caller's sessions it no longer counts so that at most max remain:
-	// those saved least recently, never rec's own. vurb ends each one
-	// returned, on every replica: so the per-caller quota holds for the
-	// deployment, not for each replica.
-	Admit(ctx context.Context, rec *SessionRecord, max int, ttl time.Duration) (evicted []string, err error)
-}
-
-// ErrSessionNotFound is what a SessionStore's Load returns, wrapped, for
-// a session it does not hold.
-var ErrSessionNotFound = errors.New("vurb: session not found")
 
 // sessionTable holds the records of one server's live sessions. A record
 // is made when a session is initialized and dropped when the go-sdk's
@@ -98,8 +39,8 @@ type sessionTable struct {
 	// store, when not nil, holds the records every replica reads: a
 	// session this process does not hold is loaded from it, and connected
 	// here (adopt) when a request needs the go-sdk's session.
-	store SessionStore
-	adopt func(rec *SessionRecord) (*mcp.StreamableServerTransport, *mcp.ServerSession, error)
+	store store.Sessions
+	adopt func(rec *store.Session) (*mcp.StreamableServerTransport, *mcp.ServerSession, error)
 	// hub, when not nil, carries to the other replicas what a session's
 	// requests changed here (bus.go).
 	hub *hub
@@ -122,7 +63,7 @@ type sessionTable struct {
 
 // sessionEntry is a record with what the process knows of its use.
 type sessionEntry struct {
-	rec    SessionRecord
+	rec    store.Session
 	ss     *mcp.ServerSession // nil: loaded from the store, not connected here yet
 	last   time.Time          // the last request's end, or when it opened
 	active int                // requests in flight
@@ -167,15 +108,15 @@ func (t *sessionTable) observe(next mcp.MethodHandler) mcp.MethodHandler {
 			if r.Params != nil {
 				meta = r.Params.Meta
 			}
-			t.update(ss.ID(), !replayed(meta), func(rec *SessionRecord) bool { rec.Initialized = true; return true })
+			t.update(ss.ID(), !replayed(meta), func(rec *store.Session) bool { rec.Initialized = true; return true })
 		case *mcp.ServerRequest[*mcp.SetLoggingLevelParams]:
 			if p := r.Params; p != nil {
-				t.update(ss.ID(), !replayed(p.Meta), func(rec *SessionRecord) bool { rec.LogLevel = p.Level; return true })
+				t.update(ss.ID(), !replayed(p.Meta), func(rec *store.Session) bool { rec.LogLevel = p.Level; return true })
 				t.tell(ctx, ss.ID(), p.Meta, method, &mcp.SetLoggingLevelParams{Meta: replayMeta(), Level: p.Level})
 			}
 		case *mcp.SubscribeRequest:
 			if p := r.Params; p != nil {
-				t.update(ss.ID(), !replayed(p.Meta), func(rec *SessionRecord) bool {
+				t.update(ss.ID(), !replayed(p.Meta), func(rec *store.Session) bool {
 					if slices.Contains(rec.Subscriptions, p.URI) {
 						return false
 					}
@@ -186,7 +127,7 @@ func (t *sessionTable) observe(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		case *mcp.UnsubscribeRequest:
 			if p := r.Params; p != nil {
-				t.update(ss.ID(), !replayed(p.Meta), func(rec *SessionRecord) bool {
+				t.update(ss.ID(), !replayed(p.Meta), func(rec *store.Session) bool {
 					n := len(rec.Subscriptions)
 					rec.Subscriptions = slices.DeleteFunc(rec.Subscriptions, func(u string) bool { return u == p.URI })
 					return len(rec.Subscriptions) != n
@@ -201,7 +142,7 @@ func (t *sessionTable) observe(next mcp.MethodHandler) mcp.MethodHandler {
 // opened records the session ss, which the client initialized with r.
 func (t *sessionTable) opened(ctx context.Context, ss *mcp.ServerSession, r *mcp.ServerRequest[*mcp.InitializeParams], res mcp.Result) {
 	o := OriginOf(ctx, r, nil)
-	rec := SessionRecord{ID: ss.ID(), Remote: o.Remote}
+	rec := store.Session{ID: ss.ID(), Remote: o.Remote}
 	if r.Params != nil {
 		rec.Version, rec.Client, rec.Capabilities = r.Params.ProtocolVersion, r.Params.ClientInfo, r.Params.Capabilities
 	}
@@ -237,7 +178,7 @@ func (t *sessionTable) opened(ctx context.Context, ss *mcp.ServerSession, r *mcp
 // admit counts rec among its caller's sessions in the store, and ends,
 // everywhere, those of the caller's sessions beyond its share. A store
 // that fails is logged: the replica's own quota still holds.
-func (t *sessionTable) admit(ctx context.Context, rec SessionRecord) {
+func (t *sessionTable) admit(ctx context.Context, rec store.Session) {
 	if t.store == nil || t.perCaller <= 0 {
 		return
 	}
@@ -260,7 +201,7 @@ func (t *sessionTable) ttl() time.Duration {
 
 // save writes rec, the record of e, to the store, if there is one. A store
 // that fails is logged: the session goes on in this process.
-func (t *sessionTable) save(ctx context.Context, e *sessionEntry, rec SessionRecord) {
+func (t *sessionTable) save(ctx context.Context, e *sessionEntry, rec store.Session) {
 	if t.store == nil {
 		return
 	}
@@ -281,7 +222,7 @@ func (t *sessionTable) seen(ss *mcp.ServerSession) {
 		return
 	}
 	id := ss.ID()
-	e := &sessionEntry{rec: SessionRecord{ID: id}, ss: ss, last: t.now()}
+	e := &sessionEntry{rec: store.Session{ID: id}, ss: ss, last: t.now()}
 	t.live[id] = e
 	if t.idle > 0 {
 		e.timer = time.AfterFunc(t.idle, func() { t.expire(id) })
@@ -310,7 +251,7 @@ func (t *sessionTable) dropAfter(ss *mcp.ServerSession) {
 
 // update changes the record of the session id, if it is live, and, when
 // save is set, saves it for the other replicas if f reports a change.
-func (t *sessionTable) update(id string, save bool, f func(*SessionRecord) bool) {
+func (t *sessionTable) update(id string, save bool, f func(*store.Session) bool) {
 	t.mu.Lock()
 	e := t.live[id]
 	if e == nil {
@@ -346,16 +287,16 @@ func (t *sessionTable) tell(ctx context.Context, id string, meta mcp.Meta, metho
 // holding returns the entry of the session id when this process holds a
 // go-sdk session of it. A record read from the store and not connected
 // is forgotten instead, to be read anew.
-func (t *sessionTable) holding(id string) (*sessionEntry, SessionRecord) {
+func (t *sessionTable) holding(id string) (*sessionEntry, store.Session) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	e := t.live[id]
 	if e == nil {
-		return nil, SessionRecord{}
+		return nil, store.Session{}
 	}
 	if e.ss == nil {
 		delete(t.live, id)
-		return nil, SessionRecord{}
+		return nil, store.Session{}
 	}
 	return e, e.rec
 }
@@ -379,7 +320,7 @@ func (t *sessionTable) forget(id string) {
 // is kept for a moment, so that a session's calls do not each read it; a
 // record the store holds is renewed, at most once in a quarter of its
 // life.
-func (t *sessionTable) begin(ctx context.Context, id string) (SessionRecord, *sessionEntry, error) {
+func (t *sessionTable) begin(ctx context.Context, id string) (store.Session, *sessionEntry, error) {
 	t.mu.Lock()
 	e := t.live[id]
 	now := t.now()
@@ -390,7 +331,7 @@ func (t *sessionTable) begin(ctx context.Context, id string) (SessionRecord, *se
 	if e == nil {
 		t.mu.Unlock()
 		if t.store == nil {
-			return SessionRecord{}, nil, nil
+			return store.Session{}, nil, nil
 		}
 		return t.load(ctx, id)
 	}
@@ -421,16 +362,16 @@ const storedRecordFresh = time.Second
 
 // load reads the session id's record from the store and keeps it, not
 // connected yet (see connect).
-func (t *sessionTable) load(ctx context.Context, id string) (SessionRecord, *sessionEntry, error) {
+func (t *sessionTable) load(ctx context.Context, id string) (store.Session, *sessionEntry, error) {
 	rec, err := t.store.Load(ctx, id)
-	if errors.Is(err, ErrSessionNotFound) {
-		return SessionRecord{}, nil, nil
+	if errors.Is(err, store.ErrSessionNotFound) {
+		return store.Session{}, nil, nil
 	}
 	if err != nil {
-		return SessionRecord{}, nil, err
+		return store.Session{}, nil, err
 	}
 	if rec.ID != id { // a record that is not the one asked for serves nobody
-		return SessionRecord{}, nil, fmt.Errorf("the store answered session %q with the record of %q", id, rec.ID)
+		return store.Session{}, nil, fmt.Errorf("the store answered session %q with the record of %q", id, rec.ID)
 	}
 	now := t.now()
 	e := &sessionEntry{rec: *rec, last: now, loaded: now, saved: now, active: 1}
@@ -499,7 +440,7 @@ func (t *sessionTable) ended(ctx context.Context, id string) {
 }
 
 // record returns e's record as it stands.
-func (t *sessionTable) record(e *sessionEntry) SessionRecord {
+func (t *sessionTable) record(e *sessionEntry) store.Session {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return e.rec
@@ -537,9 +478,9 @@ func (t *sessionTable) expire(id string) {
 	}
 }
 
-// mayUse reports whether the holder of token may use the session of rec:
-// the subject that opened it, as the go-sdk checks.
-func (rec *SessionRecord) mayUse(token *auth.TokenInfo) bool {
+// mayUseSession reports whether the holder of token may use the session
+// of rec: the subject that opened it, as the go-sdk checks.
+func mayUseSession(rec *store.Session, token *auth.TokenInfo) bool {
 	if rec.Subject == "" {
 		return true
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"time"
 	"weak"
+
+	"github.com/vurb-go/vurb/store"
 )
 
 // A store can lose what it held without a word: a Redis restarted without
@@ -68,7 +70,7 @@ func (t *sessionTable) probe(marker string, lost bool) bool {
 	_, err := t.store.Load(ctx, marker)
 	t.health.found(err)
 	switch {
-	case errors.Is(err, ErrSessionNotFound):
+	case errors.Is(err, store.ErrSessionNotFound):
 		lost = true
 		if t.markerSaved.Load() {
 			t.health.lost() // it had it: the store lost its data
@@ -88,7 +90,7 @@ func (t *sessionTable) probe(marker string, lost bool) bool {
 			return true
 		}
 	}
-	if t.store.Save(ctx, &SessionRecord{ID: marker, Subject: markerSubject}, t.ttl()) != nil {
+	if t.store.Save(ctx, &store.Session{ID: marker, Subject: markerSubject}, t.ttl()) != nil {
 		return true
 	}
 	t.markerSaved.Store(true)
@@ -97,10 +99,10 @@ func (t *sessionTable) probe(marker string, lost bool) bool {
 
 // held returns the records of the sessions this process holds a go-sdk
 // session of, initialized ones only.
-func (t *sessionTable) held() []SessionRecord {
+func (t *sessionTable) held() []store.Session {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	var out []SessionRecord
+	var out []store.Session
 	for _, e := range t.live {
 		if e.ss != nil && e.rec.Version != "" {
 			out = append(out, e.rec)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/store"
 )
 
 // A Site is one built app as the edge sees it: the compiled plan and what
@@ -70,8 +71,8 @@ type Site struct {
 	// Bus carries what one replica learns to the others (WithReplicas;
 	// nil: one process, no bus). SessionStore is the handlers' session
 	// store when their options name none.
-	Bus          Bus
-	SessionStore SessionStore
+	Bus          store.Bus
+	SessionStore store.Sessions
 	// DrainDelay is how long a drain keeps serving, readiness off,
 	// before it stops accepting (vurb.WithDrainDelay).
 	DrainDelay time.Duration

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/store"
 )
 
 // HTTPHandler is vurb.HTTPHandler; see its documentation there.
@@ -100,9 +101,9 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 			if cfg.sessionCap() > 0 {
 				f.table.perCaller = min(cfg.sessionShare(), cfg.sessionCap())
 			}
-			f.table.adopt = func(rec *SessionRecord) (*mcp.StreamableServerTransport, *mcp.ServerSession, error) {
+			f.table.adopt = func(rec *store.Session) (*mcp.StreamableServerTransport, *mcp.ServerSession, error) {
 				tr := &mcp.StreamableServerTransport{SessionID: rec.ID}
-				ss, err := server.Connect(context.Background(), tr, &mcp.ServerSessionOptions{State: rec.state()})
+				ss, err := server.Connect(context.Background(), tr, &mcp.ServerSessionOptions{State: sessionState(rec)})
 				return tr, ss, err
 			}
 			server.AddReceivingMiddleware(f.table.observe)
@@ -214,7 +215,7 @@ func sessionlessRevision(version string) bool { return engine.Sessionless(versio
 
 // serveSession serves r, a request of the handshake era, whose body m
 // may be read already: the session lane answers a plain call on a live
-// session, the go-sdk everything else. With a SessionStore, a session
+// session, the go-sdk everything else. With a store.Sessions, a session
 // opened on another replica is served here too: its record is read from
 // the store, and the go-sdk's session is connected here from it when a
 // request needs one.
@@ -237,7 +238,7 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message)
 		sessionStoreUnavailable(w, f.table.logger, "reading a session's record", id, err)
 		return
 	}
-	if e != nil && !rec.mayUse(auth.TokenInfoFromContext(r.Context())) {
+	if e != nil && !mayUseSession(&rec, auth.TokenInfoFromContext(r.Context())) {
 		// Refused before any path may act on it: a DELETE by another
 		// caller must not end the session, nor anything else use it.
 		http.Error(w, "session user mismatch", http.StatusForbidden)

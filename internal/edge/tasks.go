@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/store"
 )
 
 // TasksExtension is vurb.TasksExtension; see its documentation there.
@@ -30,9 +31,9 @@ type TaskSpec struct {
 
 // TaskConfig is vurb.TaskConfig; see its documentation there.
 type TaskConfig struct {
-	// Store keeps the tasks; NewMemoryTaskStore(DefaultMaxTasks) by
+	// Store keeps the tasks; store.NewMemoryTasks(store.DefaultMaxTasks) by
 	// default. Give replicas one store they share.
-	Store TaskStore
+	Store store.Tasks
 	// TTL is how long a task is kept from its creation (DefaultTaskTTL).
 	TTL time.Duration
 	// PollInterval is the polling interval suggested to clients
@@ -64,7 +65,7 @@ type TaskTable struct {
 	actions map[string]TaskSpec // by canonical key ("reports.build")
 	config  TaskConfig
 	running *runningTasks
-	shared  TaskStore // the replicas' store, when TaskConfig names none
+	shared  store.Tasks // the replicas' store, when TaskConfig names none
 }
 
 // NewTaskTable returns an empty table.
@@ -81,9 +82,9 @@ func (t *TaskTable) Declare(key string, spec TaskSpec) {
 
 // Share makes store the table's store unless TaskConfig names one: the
 // store the app's replicas share (WithReplicas).
-func (t *TaskTable) Share(store TaskStore) {
+func (t *TaskTable) Share(s store.Tasks) {
 	t.mu.Lock()
-	t.shared = store
+	t.shared = s
 	t.mu.Unlock()
 }
 

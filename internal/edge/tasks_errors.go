@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/store"
 )
 
 // What a client reads when the tasks methods cannot do what it asks, in
@@ -20,7 +21,7 @@ import (
 //     internal error in an ordinary answer, as every other JSON-RPC error
 //     of the front is, not an HTTP 503: the failure is the method's, on a
 //     transport that answers, and a balancer retrying it elsewhere would
-//     meet the same shared store. Only ErrTaskStoreFull is told as the
+//     meet the same shared store. Only store.ErrTasksFull is told as the
 //     store words it, as vurb's stores word it for the caller: how much of
 //     its share it holds.
 
@@ -105,9 +106,9 @@ func (s *taskServer) storeError(method, id, who string, err error) *jsonrpc.Erro
 	switch {
 	case errors.Is(err, errNotYours):
 		return notFound(id)
-	case errors.Is(err, ErrTaskNotFound):
+	case errors.Is(err, store.ErrTaskNotFound):
 		return s.goneError(id, who)
-	case errors.Is(err, ErrTaskStoreFull):
+	case errors.Is(err, store.ErrTasksFull):
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: method + ": " + err.Error()}
 	case errors.As(err, &own): // the method's own, or a storeFailure's fixed text
 		return own

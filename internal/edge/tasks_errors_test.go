@@ -11,6 +11,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/store"
 )
 
 // TestGoneTaskReadsAsItsIDTellsTheCaller: a task the store no longer
@@ -38,7 +39,7 @@ func TestGoneTaskReadsAsItsIDTellsTheCaller(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			is := is.New(t)
 			is.Equal(s.goneError(c.id, c.who), c.want)
-			is.Equal(s.storeError("tasks/get", c.id, c.who, fmt.Errorf("%w: %q", ErrTaskNotFound, c.id)), c.want)
+			is.Equal(s.storeError("tasks/get", c.id, c.who, fmt.Errorf("%w: %q", store.ErrTaskNotFound, c.id)), c.want)
 		})
 	}
 }
@@ -59,7 +60,7 @@ func TestStoreErrorsReadAsTheClientMayKnow(t *testing.T) {
 	}{
 		{"another user's", errNotYours, notFound(id), false},
 		{"the method's own refusal", own, own, false},
-		{"a full store", fmt.Errorf("%w: this caller holds 4 tasks", ErrTaskStoreFull),
+		{"a full store", fmt.Errorf("%w: this caller holds 4 tasks", store.ErrTasksFull),
 			&jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "tasks/update: vurb: the task store is full: this caller holds 4 tasks"}, false},
 		{"a failing store", fmt.Errorf("redisstate: update task: %w", secret), storeUnavailable(), true},
 		{"a failure logged already", &storeFailure{secret}, storeUnavailable(), false},

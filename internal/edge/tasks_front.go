@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/internal/limit"
+	"github.com/vurb-go/vurb/store"
 )
 
 // taskFront serves the tasks extension for sessionless (2026-07-28) HTTP
@@ -257,13 +258,13 @@ func (f *taskFront) start(w http.ResponseWriter, r *http.Request, req *taskReque
 			err := e.start()
 			var failed *storeFailure
 			switch {
-			case !tr.spec.Required && (errors.Is(err, ErrTaskStoreFull) || errors.As(err, &failed)):
+			case !tr.spec.Required && (errors.Is(err, store.ErrTasksFull) || errors.As(err, &failed)):
 				// Served synchronously instead: no task, the answer is the
 				// call's. A store that is full or down costs the task, not
 				// the call, which has not run.
 				f.s.inline(r.Context(), req.name, call.caller, err)
 				return nil
-			case errors.Is(err, ErrTaskStoreFull):
+			case errors.Is(err, store.ErrTasksFull):
 				return storeFull(err)
 			}
 			return err // nil, or a storeFailure of a task-only call: read as unavailable

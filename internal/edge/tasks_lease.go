@@ -8,12 +8,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/store"
 )
 
 // A task's record says "working" for as long as a replica runs its call.
 // A replica that dies, is terminated without a drain, or is cut off from
 // the store never says otherwise, so the record carries a lease
-// (TaskRecord.LeaseUntil) that the replica running the task renews every
+// (store.Task.LeaseUntil) that the replica running the task renews every
 // third of TaskConfig.Lease; whoever reads a working task past its lease
 // records it as failed, saying why, so every replica reads the same. And
 // a replica whose store fails as a run ends keeps the outcome in memory
@@ -31,17 +32,17 @@ func (s *taskServer) renewLeases(ctx context.Context) {
 		case <-tick.C:
 		}
 		for _, id := range s.running.ids() {
-			_, err := s.store.Update(ctx, id, func(t *TaskRecord) error {
-				if t.Status != TaskWorking {
+			_, err := s.store.Update(ctx, id, func(t *store.Task) error {
+				if t.Status != store.TaskWorking {
 					return errTaskUnchanged
 				}
 				t.LeaseUntil = s.now().UTC().Add(s.lease)
 				return nil
 			})
-			if errors.Is(err, ErrTaskNotFound) {
+			if errors.Is(err, store.ErrTaskNotFound) {
 				err = s.running.restore(id, nil) // the store lost it: restarted empty
 			}
-			if err != nil && !errors.Is(err, errTaskUnchanged) && !errors.Is(err, ErrTaskNotFound) {
+			if err != nil && !errors.Is(err, errTaskUnchanged) && !errors.Is(err, store.ErrTaskNotFound) {
 				s.logger.Warn("vurb: renewing a running task's lease failed; other replicas may read it as failed", "task", id, "err", err)
 			}
 		}
@@ -52,30 +53,30 @@ func (s *taskServer) renewLeases(ctx context.Context) {
 // record as the run began, to save again should the store lose it.
 type runningTask struct {
 	cancel context.CancelFunc
-	rec    *TaskRecord
+	rec    *store.Task
 	s      *taskServer
 }
 
 // restore saves again the record of the task id, which runs in this
 // process and which the store no longer holds (a store restarted without
 // persistence), as working with a fresh lease, or as fn (when not nil)
-// ends it. It returns ErrTaskNotFound when id does not run here or has
+// ends it. It returns store.ErrTaskNotFound when id does not run here or has
 // expired, and the store's error when it fails; a record another replica
 // saved first is left as it is.
-func (r *runningTasks) restore(id string, fn func(*TaskRecord) error) error {
+func (r *runningTasks) restore(id string, fn func(*store.Task) error) error {
 	r.mu.Lock()
 	run, ok := r.m[id]
 	r.mu.Unlock()
 	if !ok {
-		return fmt.Errorf("%w: %q", ErrTaskNotFound, id)
+		return fmt.Errorf("%w: %q", store.ErrTaskNotFound, id)
 	}
 	s := run.s
 	now := s.now().UTC()
 	if !now.Before(run.rec.Expires()) {
-		return fmt.Errorf("%w: %q has expired", ErrTaskNotFound, id)
+		return fmt.Errorf("%w: %q has expired", store.ErrTaskNotFound, id)
 	}
 	t := run.rec.Clone()
-	t.Status, t.StatusMessage, t.UpdatedAt, t.LeaseUntil = TaskWorking, "", now, now.Add(s.lease)
+	t.Status, t.StatusMessage, t.UpdatedAt, t.LeaseUntil = store.TaskWorking, "", now, now.Add(s.lease)
 	t.InputRequests, t.Result, t.Error = nil, nil, nil
 	if fn != nil {
 		if err := fn(t); err != nil {
@@ -108,7 +109,7 @@ func (r *runningTasks) restoreAll() {
 		ctx, cancel := context.WithTimeout(context.Background(), storeProbeEvery)
 		_, err := run.s.store.Get(ctx, id)
 		cancel()
-		if errors.Is(err, ErrTaskNotFound) {
+		if errors.Is(err, store.ErrTaskNotFound) {
 			_ = r.restore(id, nil)
 		}
 	}
@@ -130,15 +131,15 @@ const leaseLost = "the replica running it stopped (a crash, a kill, or it lost t
 
 // expireLease records t, read from the store, as failed if it is working
 // past its lease, and returns it as it now reads.
-func (s *taskServer) expireLease(ctx context.Context, t *TaskRecord) *TaskRecord {
-	if t.Status != TaskWorking || t.LeaseUntil.IsZero() || s.now().Before(t.LeaseUntil) {
+func (s *taskServer) expireLease(ctx context.Context, t *store.Task) *store.Task {
+	if t.Status != store.TaskWorking || t.LeaseUntil.IsZero() || s.now().Before(t.LeaseUntil) {
 		return t
 	}
-	failed, err := s.store.Update(ctx, t.ID, func(t *TaskRecord) error {
-		if t.Status != TaskWorking || t.LeaseUntil.IsZero() || s.now().Before(t.LeaseUntil) {
+	failed, err := s.store.Update(ctx, t.ID, func(t *store.Task) error {
+		if t.Status != store.TaskWorking || t.LeaseUntil.IsZero() || s.now().Before(t.LeaseUntil) {
 			return errTaskUnchanged // renewed or ended meanwhile
 		}
-		t.Status, t.StatusMessage, t.UpdatedAt, t.LeaseUntil = TaskFailed, leaseLost, s.now().UTC(), time.Time{}
+		t.Status, t.StatusMessage, t.UpdatedAt, t.LeaseUntil = store.TaskFailed, leaseLost, s.now().UTC(), time.Time{}
 		t.Error = rpcErrorJSON(&jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task " + leaseLost})
 		return nil
 	})

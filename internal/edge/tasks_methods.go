@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/store"
 )
 
 // The tasks extension's methods: tasks/get reads a task, tasks/update
@@ -40,9 +41,9 @@ func (f *taskFront) task(w http.ResponseWriter, r *http.Request, req *taskReques
 		return
 	}
 	data, err := f.method(r, req, id)
-	if errors.Is(err, ErrTaskNotFound) && f.mayRunSomewhere(r, id) {
+	if errors.Is(err, store.ErrTaskNotFound) && f.mayRunSomewhere(r, id) {
 		data, err = f.method(r, req, id)
-		if errors.Is(err, ErrTaskNotFound) && f.s.health.recovering(r.Context()) {
+		if errors.Is(err, store.ErrTaskNotFound) && f.s.health.recovering(r.Context()) {
 			// Not lost, maybe: the replica that runs it has not saved it
 			// again yet. Unknown is not absent.
 			err = storeUnavailable()
@@ -110,12 +111,12 @@ func (f *taskFront) update(r *http.Request, id string, raw json.RawMessage) ([]b
 	}
 	who := owner(r)
 	resumed := false
-	t, err := f.s.store.Update(r.Context(), id, func(t *TaskRecord) error {
+	t, err := f.s.store.Update(r.Context(), id, func(t *store.Task) error {
 		resumed = false
 		if t.Owner != who {
 			return errNotYours
 		}
-		if t.Status != TaskInputRequired {
+		if t.Status != store.TaskInputRequired {
 			return errTaskUnchanged
 		}
 		for key, answer := range responses {
@@ -133,7 +134,7 @@ func (f *taskFront) update(r *http.Request, id string, raw json.RawMessage) ([]b
 			delete(t.InputRequests, key)
 		}
 		if len(t.InputRequests) == 0 {
-			t.Status, t.InputRequests, t.StatusMessage, resumed = TaskWorking, nil, "", true
+			t.Status, t.InputRequests, t.StatusMessage, resumed = store.TaskWorking, nil, "", true
 		}
 		t.UpdatedAt = f.s.now().UTC()
 		return nil
@@ -153,14 +154,14 @@ func (f *taskFront) update(r *http.Request, id string, raw json.RawMessage) ([]b
 // told by storeError.
 func (f *taskFront) cancel(r *http.Request, id string) ([]byte, error) {
 	who := owner(r)
-	_, err := f.s.store.Update(r.Context(), id, func(t *TaskRecord) error {
+	_, err := f.s.store.Update(r.Context(), id, func(t *store.Task) error {
 		if t.Owner != who {
 			return errNotYours
 		}
 		if t.Status.Terminal() {
 			return errTaskUnchanged
 		}
-		t.Status, t.StatusMessage, t.InputRequests = TaskCancelled, "cancelled by the client", nil
+		t.Status, t.StatusMessage, t.InputRequests = store.TaskCancelled, "cancelled by the client", nil
 		t.UpdatedAt = f.s.now().UTC()
 		return nil
 	})

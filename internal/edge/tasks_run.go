@@ -16,13 +16,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/store"
 )
 
 // taskServer creates an app's tasks, runs their calls and records how each
 // run ends. The calls of tasks it started run in this process; their state
 // is in the store, where another replica sharing it finds them.
 type taskServer struct {
-	store    TaskStore
+	store    store.Tasks
 	routes   map[string]taskRoute // by wire name
 	ttl      time.Duration
 	poll     time.Duration
@@ -110,7 +111,7 @@ func newTaskServer(t *TaskTable, routes []engine.Route, rt *engine.Runtime, logg
 		t.config.Store = t.shared
 	}
 	if t.config.Store == nil {
-		t.config.Store = NewMemoryTaskStore(DefaultMaxTasks)
+		t.config.Store = store.NewMemoryTasks(store.DefaultMaxTasks)
 	}
 	cfg := t.config
 	t.mu.Unlock()
@@ -151,7 +152,7 @@ type execution struct {
 	cancel context.CancelFunc
 
 	mu       sync.Mutex
-	rec      *TaskRecord   // once the task exists
+	rec      *store.Task   // once the task exists
 	started  chan struct{} // closed when it does
 	finished bool          // the call returned, or its client left, before it became a task
 }
@@ -186,7 +187,7 @@ func (e *execution) start() error {
 	}
 	rec := e.s.newRecord(e.call, e.route.spec)
 	if err := e.s.store.Create(e.ctx, rec); err != nil {
-		if errors.Is(err, ErrTaskStoreFull) {
+		if errors.Is(err, store.ErrTasksFull) {
 			return err
 		}
 		return e.s.storeFailed("create", rec.ID, err)
@@ -209,7 +210,7 @@ func (e *execution) finish() (task bool) {
 }
 
 // record returns the task as created, or nil before.
-func (e *execution) record() *TaskRecord {
+func (e *execution) record() *store.Task {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.rec
@@ -229,7 +230,7 @@ func (e *execution) setStatus(message string) error {
 	if id == "" {
 		return ErrNoTask
 	}
-	_, err := e.s.store.Update(context.WithoutCancel(e.ctx), id, func(t *TaskRecord) error {
+	_, err := e.s.store.Update(context.WithoutCancel(e.ctx), id, func(t *store.Task) error {
 		if t.Status.Terminal() {
 			return errTaskUnchanged
 		}
@@ -239,9 +240,9 @@ func (e *execution) setStatus(message string) error {
 	switch {
 	case err == nil, errors.Is(err, errTaskUnchanged):
 		return nil
-	case errors.Is(err, ErrTaskNotFound): // expired: the store's words are not the handler's to pass on
-		return ErrTaskNotFound
-	case errors.Is(err, ErrTaskStoreFull):
+	case errors.Is(err, store.ErrTaskNotFound): // expired: the store's words are not the handler's to pass on
+		return store.ErrTaskNotFound
+	case errors.Is(err, store.ErrTasksFull):
 		return err
 	}
 	return e.s.storeFailed("set status", id, err)
@@ -251,10 +252,10 @@ func (e *execution) setStatus(message string) error {
 var errTaskUnchanged = errors.New("vurb: task unchanged")
 
 // newRecord is the record of a new task of call.
-func (s *taskServer) newRecord(call *taskCall, spec TaskSpec) *TaskRecord {
+func (s *taskServer) newRecord(call *taskCall, spec TaskSpec) *store.Task {
 	now := s.now().UTC()
 	ttl := positive(spec.TTL, s.ttl)
-	return &TaskRecord{ID: newTaskID(s.sealer, now.Add(ttl), call.owner), Owner: call.owner, Caller: call.caller, Status: TaskWorking, CreatedAt: now, UpdatedAt: now,
+	return &store.Task{ID: newTaskID(s.sealer, now.Add(ttl), call.owner), Owner: call.owner, Caller: call.caller, Status: store.TaskWorking, CreatedAt: now, UpdatedAt: now,
 		LeaseUntil: now.Add(s.lease),
 		TTL:        positive(spec.TTL, s.ttl), PollInterval: positive(spec.Poll, s.poll),
 		Tool: call.tool, Arguments: call.args, Version: call.version, Capabilities: call.caps,
@@ -304,7 +305,7 @@ func (e *execution) run(args json.RawMessage, o *engine.Origin) (res *mcp.CallTo
 // (a cancelled task stays cancelled), and returns the store's error when
 // it failed to (logged).
 func (s *taskServer) settle(id string, res *mcp.CallToolResult, err error) error {
-	outcome := func(t *TaskRecord) error {
+	outcome := func(t *store.Task) error {
 		if t.Status.Terminal() {
 			return errTaskUnchanged
 		}
@@ -312,44 +313,44 @@ func (s *taskServer) settle(id string, res *mcp.CallToolResult, err error) error
 		if err == nil && res != nil && res.InputRequests != nil {
 			requests, merr := splitInputRequests(res.InputRequests)
 			if merr == nil {
-				t.Status, t.InputRequests, t.RequestState = TaskInputRequired, requests, res.RequestState
+				t.Status, t.InputRequests, t.RequestState = store.TaskInputRequired, requests, res.RequestState
 				t.StatusMessage = "waiting for the client's input"
 				return nil
 			}
 			err = merr
 		}
 		if err != nil && errors.Is(err, context.Canceled) && s.running.cutting.Load() {
-			t.Status, t.StatusMessage = TaskFailed, "interrupted by the server's shutdown: start the call again"
+			t.Status, t.StatusMessage = store.TaskFailed, "interrupted by the server's shutdown: start the call again"
 			t.Error = rpcErrorJSON(&jsonrpc.Error{Code: jsonrpc.CodeInternalError,
 				Message: "the task was interrupted by the server's shutdown at the end of its grace period; it may have partly run: check, then start the call again"})
 			s.logger.Warn("vurb: task cut at the end of the shutdown grace period", "task", id, "tool", t.Tool)
 			return nil
 		}
 		if err != nil {
-			t.Status, t.Error = TaskFailed, rpcErrorJSON(err)
+			t.Status, t.Error = store.TaskFailed, rpcErrorJSON(err)
 			t.StatusMessage = "the call failed: " + engine.Truncate(err.Error(), 200)
 			return nil
 		}
-		t.Status, t.Result, t.StatusMessage = TaskCompleted, resultJSON(res), ""
+		t.Status, t.Result, t.StatusMessage = store.TaskCompleted, resultJSON(res), ""
 		return nil
 	}
 	_, uerr := s.store.Update(context.Background(), id, outcome)
-	if errors.Is(uerr, ErrTaskNotFound) {
+	if errors.Is(uerr, store.ErrTaskNotFound) {
 		uerr = s.running.restore(id, outcome) // the store lost it (restarted empty): saved again, ended
 	}
-	if errors.Is(uerr, ErrTaskStoreFull) { // the outcome does not fit: the task fails, saying so
+	if errors.Is(uerr, store.ErrTasksFull) { // the outcome does not fit: the task fails, saying so
 		s.logger.Warn("vurb: a task's outcome does not fit in the task store", "task", id, "err", uerr.Error())
-		_, uerr = s.store.Update(context.Background(), id, func(t *TaskRecord) error {
+		_, uerr = s.store.Update(context.Background(), id, func(t *store.Task) error {
 			if t.Status.Terminal() {
 				return errTaskUnchanged
 			}
-			t.UpdatedAt, t.Status, t.StatusMessage = s.now().UTC(), TaskFailed, "the call's outcome is too large for the task store"
+			t.UpdatedAt, t.Status, t.StatusMessage = s.now().UTC(), store.TaskFailed, "the call's outcome is too large for the task store"
 			t.Error = rpcErrorJSON(&jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the call's outcome is too large for the task store; call it again with a narrower request"})
 			t.InputRequests, t.Answers, t.RequestState = nil, nil, ""
 			return nil
 		})
 	}
-	if uerr != nil && !errors.Is(uerr, errTaskUnchanged) && !errors.Is(uerr, ErrTaskNotFound) {
+	if uerr != nil && !errors.Is(uerr, errTaskUnchanged) && !errors.Is(uerr, store.ErrTaskNotFound) {
 		return uerr
 	}
 	return nil
@@ -357,7 +358,7 @@ func (s *taskServer) settle(id string, res *mcp.CallToolResult, err error) error
 
 // resume runs the call of rec again, with every answer so far: the client
 // has answered all the task waited for.
-func (s *taskServer) resume(base context.Context, rec *TaskRecord) {
+func (s *taskServer) resume(base context.Context, rec *store.Task) {
 	tr, ok := s.routes[rec.Tool]
 	if !ok {
 		s.settleUntilStored(rec.ID, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's tool is no longer served"}, rec.Expires())
@@ -373,7 +374,7 @@ func (s *taskServer) resume(base context.Context, rec *TaskRecord) {
 }
 
 // origin is what a run of rec's call knows of its client.
-func (s *taskServer) origin(rec *TaskRecord) engine.Origin {
+func (s *taskServer) origin(rec *store.Task) engine.Origin {
 	o := engine.Origin{Version: rec.Version, RequestState: rec.RequestState, Answers: decodeAnswers(rec.Answers)}
 	if caps, ok := s.caps.get(rec.Capabilities); ok {
 		o.Capabilities = caps
@@ -384,7 +385,7 @@ func (s *taskServer) origin(rec *TaskRecord) engine.Origin {
 // track counts the task rec as running here, until untrack: while any
 // is, their leases are renewed, and their records saved again should the
 // store lose them (tasks_lease.go).
-func (s *taskServer) track(rec *TaskRecord, cancel context.CancelFunc) {
+func (s *taskServer) track(rec *store.Task, cancel context.CancelFunc) {
 	r := s.running
 	r.mu.Lock()
 	r.m[rec.ID] = runningTask{cancel: cancel, rec: rec.Clone(), s: s}

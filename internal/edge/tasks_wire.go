@@ -3,6 +3,8 @@ package edge
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/vurb-go/vurb/store"
 )
 
 // The tasks extension's results, as they go on the wire: a CreateTaskResult
@@ -16,7 +18,7 @@ type wireTask struct {
 	Meta           json.RawMessage            `json:"_meta,omitempty"`
 	ResultType     string                     `json:"resultType"`
 	TaskID         string                     `json:"taskId"`
-	Status         TaskStatus                 `json:"status"`
+	Status         store.TaskStatus           `json:"status"`
 	StatusMessage  string                     `json:"statusMessage,omitempty"`
 	CreatedAt      string                     `json:"createdAt"`
 	LastUpdatedAt  string                     `json:"lastUpdatedAt"`
@@ -35,29 +37,29 @@ func taskTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.0
 func millis(d time.Duration) int64 { return max(d.Milliseconds(), 1) }
 
 // createTaskResult is the answer to a tools/call that made t.
-func createTaskResult(t *TaskRecord, meta json.RawMessage) ([]byte, error) {
+func createTaskResult(t *store.Task, meta json.RawMessage) ([]byte, error) {
 	w := taskHeader(t, meta, "task")
 	return json.Marshal(&w)
 }
 
 // detailedTask is the answer to tasks/get: t and what its status carries.
-func detailedTask(t *TaskRecord, meta json.RawMessage) ([]byte, error) {
+func detailedTask(t *store.Task, meta json.RawMessage) ([]byte, error) {
 	w := taskHeader(t, meta, "complete")
 	switch t.Status {
-	case TaskInputRequired:
+	case store.TaskInputRequired:
 		w.InputRequests = t.InputRequests
 		if w.InputRequests == nil {
 			w.InputRequests = map[string]json.RawMessage{}
 		}
-	case TaskCompleted:
+	case store.TaskCompleted:
 		w.Result = t.Result
-	case TaskFailed:
+	case store.TaskFailed:
 		w.Error = t.Error
 	}
 	return json.Marshal(&w)
 }
 
-func taskHeader(t *TaskRecord, meta json.RawMessage, resultType string) wireTask {
+func taskHeader(t *store.Task, meta json.RawMessage, resultType string) wireTask {
 	return wireTask{Meta: meta, ResultType: resultType, TaskID: t.ID, Status: t.Status, StatusMessage: t.StatusMessage,
 		CreatedAt: taskTime(t.CreatedAt), LastUpdatedAt: taskTime(t.UpdatedAt), TTLMs: millis(t.TTL),
 		PollIntervalMs: millis(t.PollInterval)}

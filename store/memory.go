@@ -1,4 +1,4 @@
-package edge
+package store
 
 import (
 	"context"
@@ -8,52 +8,70 @@ import (
 	"time"
 )
 
-// DefaultMaxTasks is vurb.DefaultMaxTasks; see its documentation there.
-const DefaultMaxTasks = 10_000
+// The bounds of a MemoryTasks when not told otherwise.
+const (
+	// DefaultMaxTasks is how many live tasks NewMemoryTasks keeps.
+	DefaultMaxTasks = 10_000
+	// DefaultMaxBytes is how many bytes of records (arguments, results,
+	// answers, state) NewMemoryTasks keeps: 256 MiB.
+	DefaultMaxBytes = 256 << 20
+	// DefaultCallerShare is the part of the store's tasks and bytes one
+	// caller may hold: a sixteenth (see CallerShare).
+	DefaultCallerShare = 16
+)
 
-// DefaultMaxTaskBytes is vurb.DefaultMaxTaskBytes; see its documentation there.
-const DefaultMaxTaskBytes = 256 << 20
-
-// DefaultTaskCallerShare is vurb.DefaultTaskCallerShare; see its documentation there.
-const DefaultTaskCallerShare = 16
-
-// MemoryTaskStore is vurb.MemoryTaskStore; see its documentation there.
-type MemoryTaskStore struct {
+// MemoryTasks is the Tasks of one process: a map under a lock, bounded
+// in tasks and in bytes, in all and per caller. Every task goes after its
+// TTL (Get and Update no longer find it; the space is reclaimed when room
+// is needed), and the store never holds more than its bounds: Create
+// refuses a task beyond them with ErrTasksFull rather than drop a live one
+// early. A caller (Task.Caller: a verified subject, else an HTTP client's
+// host) holds at most its share, so that one caller filling the store
+// refuses nobody but itself. Finished tasks never keep their caller from
+// running more: when its share is full, its own oldest finished task
+// goes, before its TTL, to make room; only unfinished tasks make it
+// refuse. Behind a load balancer, use a store every replica shares.
+type MemoryTasks struct {
 	max, perCaller           int
 	maxBytes, perCallerBytes int64
 	now                      func() time.Time
 
 	mu      sync.Mutex
-	tasks   map[string]*TaskRecord
+	tasks   map[string]*Task
 	bytes   int64
 	callers map[string]*callerTasks
 }
 
-// callerTasks is what one caller holds in a MemoryTaskStore: done lists
-// its finished tasks, oldest first, which make room for its new work when
-// its share is full (finished work never keeps a caller from running
-// more; only the caller's own results go early).
+var _ Tasks = (*MemoryTasks)(nil)
+
+// callerTasks is what one caller holds in a MemoryTasks: done lists its
+// finished tasks, oldest first, which make room for its new work when its
+// share is full (finished work never keeps a caller from running more;
+// only the caller's own results go early).
 type callerTasks struct {
 	tasks int
 	bytes int64
 	done  []string
 }
 
-// MemoryTaskStoreOption is vurb.MemoryTaskStoreOption; see its documentation there.
-type MemoryTaskStoreOption func(*MemoryTaskStore)
+// A MemoryOption sets a bound of NewMemoryTasks.
+type MemoryOption func(*MemoryTasks)
 
-// TaskStoreMaxBytes is vurb.WithTaskStoreMaxBytes; see its documentation there.
-func TaskStoreMaxBytes(n int64) MemoryTaskStoreOption {
-	return func(s *MemoryTaskStore) {
+// WithMaxBytes bounds the bytes of records a MemoryTasks keeps (default
+// DefaultMaxBytes). n <= 0 keeps the default.
+func WithMaxBytes(n int64) MemoryOption {
+	return func(s *MemoryTasks) {
 		if n > 0 {
 			s.maxBytes = n
 		}
 	}
 }
 
-// TaskStorePerCaller is vurb.WithTaskStorePerCaller; see its documentation there.
-func TaskStorePerCaller(tasks int, bytes int64) MemoryTaskStoreOption {
-	return func(s *MemoryTaskStore) {
+// WithPerCaller bounds the tasks and the bytes one caller may hold at
+// once in a MemoryTasks (default: CallerShare of the store's bounds); the
+// caller's finished tasks give way to its new ones. Zero keeps a default.
+func WithPerCaller(tasks int, bytes int64) MemoryOption {
+	return func(s *MemoryTasks) {
 		if tasks > 0 {
 			s.perCaller = tasks
 		}
@@ -63,17 +81,18 @@ func TaskStorePerCaller(tasks int, bytes int64) MemoryTaskStoreOption {
 	}
 }
 
-// NewMemoryTaskStore is vurb.NewMemoryTaskStore; see its documentation there.
-func NewMemoryTaskStore(maxTasks int, opts ...MemoryTaskStoreOption) *MemoryTaskStore {
+// NewMemoryTasks returns a store that keeps at most maxTasks live tasks
+// (DefaultMaxTasks when maxTasks <= 0), within the bounds opts set.
+func NewMemoryTasks(maxTasks int, opts ...MemoryOption) *MemoryTasks {
 	if maxTasks <= 0 {
 		maxTasks = DefaultMaxTasks
 	}
-	s := &MemoryTaskStore{max: maxTasks, maxBytes: DefaultMaxTaskBytes, now: time.Now,
-		tasks: map[string]*TaskRecord{}, callers: map[string]*callerTasks{}}
+	s := &MemoryTasks{max: maxTasks, maxBytes: DefaultMaxBytes, now: time.Now,
+		tasks: map[string]*Task{}, callers: map[string]*callerTasks{}}
 	for _, o := range opts {
 		o(s)
 	}
-	tasks, bytes := TaskCallerShare(s.max, s.maxBytes)
+	tasks, bytes := CallerShare(s.max, s.maxBytes)
 	if s.perCaller == 0 {
 		s.perCaller = tasks
 	}
@@ -83,14 +102,17 @@ func NewMemoryTaskStore(maxTasks int, opts ...MemoryTaskStoreOption) *MemoryTask
 	return s
 }
 
-// TaskCallerShare is vurb.TaskCallerShare; see its documentation there.
-func TaskCallerShare(maxTasks int, maxBytes int64) (tasks int, bytes int64) {
-	// A small store is not cut in sixteen.
-	return max(maxTasks/DefaultTaskCallerShare, min(maxTasks, 16)), max(maxBytes/DefaultTaskCallerShare, min(maxBytes, 1<<20))
+// CallerShare is the default share of one caller in a task store that
+// holds at most maxTasks tasks and maxBytes bytes: a sixteenth of each
+// (DefaultCallerShare), but at least 16 tasks and 1 MiB where the store
+// has them, so a small store is not cut in sixteen. Stores of your own
+// apply it as NewMemoryTasks does.
+func CallerShare(maxTasks int, maxBytes int64) (tasks int, bytes int64) {
+	return max(maxTasks/DefaultCallerShare, min(maxTasks, 16)), max(maxBytes/DefaultCallerShare, min(maxBytes, 1<<20))
 }
 
 // Create adds t, first dropping expired tasks when there is no room.
-func (s *MemoryTaskStore) Create(_ context.Context, t *TaskRecord) error {
+func (s *MemoryTasks) Create(_ context.Context, t *Task) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, dup := s.tasks[t.ID]; dup {
@@ -111,7 +133,7 @@ func (s *MemoryTaskStore) Create(_ context.Context, t *TaskRecord) error {
 // room makes room for caller to add tasks and bytes: it drops expired
 // tasks, then caller's own finished tasks, oldest first (never keep), and
 // reports whether they fit.
-func (s *MemoryTaskStore) room(caller string, tasks int, bytes int64, keep string) bool {
+func (s *MemoryTasks) room(caller string, tasks int, bytes int64, keep string) bool {
 	if s.fits(caller, tasks, bytes) {
 		return true
 	}
@@ -127,7 +149,7 @@ func (s *MemoryTaskStore) room(caller string, tasks int, bytes int64, keep strin
 
 // dropOldestDone drops c's oldest finished task other than keep, and
 // reports whether there was one.
-func (s *MemoryTaskStore) dropOldestDone(c *callerTasks, keep string) bool {
+func (s *MemoryTasks) dropOldestDone(c *callerTasks, keep string) bool {
 	for i, id := range c.done {
 		if id == keep {
 			continue
@@ -142,14 +164,14 @@ func (s *MemoryTaskStore) dropOldestDone(c *callerTasks, keep string) bool {
 }
 
 // finished notes that caller's task id has finished.
-func (s *MemoryTaskStore) finished(caller, id string) {
+func (s *MemoryTasks) finished(caller, id string) {
 	if c := s.callers[caller]; c != nil {
 		c.done = append(c.done, id)
 	}
 }
 
 // fits reports whether caller may add tasks and bytes.
-func (s *MemoryTaskStore) fits(caller string, tasks int, bytes int64) bool {
+func (s *MemoryTasks) fits(caller string, tasks int, bytes int64) bool {
 	c := s.callers[caller]
 	if c == nil {
 		c = &callerTasks{}
@@ -159,15 +181,15 @@ func (s *MemoryTaskStore) fits(caller string, tasks int, bytes int64) bool {
 }
 
 // full is the refusal of bytes more for caller, saying which bound it met.
-func (s *MemoryTaskStore) full(caller string, bytes int64) error {
+func (s *MemoryTasks) full(caller string, bytes int64) error {
 	if c := s.callers[caller]; c != nil && (c.tasks >= s.perCaller || c.bytes+bytes > s.perCallerBytes) {
-		return fmt.Errorf("%w: this caller runs %d unfinished tasks (%d bytes held), its share of the store; wait until one finishes", ErrTaskStoreFull, c.tasks-len(c.done), c.bytes)
+		return fmt.Errorf("%w: this caller runs %d unfinished tasks (%d bytes held), its share of the store; wait until one finishes", ErrTasksFull, c.tasks-len(c.done), c.bytes)
 	}
-	return ErrTaskStoreFull
+	return ErrTasksFull
 }
 
 // account adds tasks and bytes to caller's and the store's totals.
-func (s *MemoryTaskStore) account(caller string, tasks int, bytes int64) {
+func (s *MemoryTasks) account(caller string, tasks int, bytes int64) {
 	c := s.callers[caller]
 	if c == nil {
 		c = &callerTasks{}
@@ -182,7 +204,7 @@ func (s *MemoryTaskStore) account(caller string, tasks int, bytes int64) {
 }
 
 // reclaim drops every expired task.
-func (s *MemoryTaskStore) reclaim() {
+func (s *MemoryTasks) reclaim() {
 	now := s.now()
 	for id, old := range s.tasks {
 		if now.After(old.Expires()) {
@@ -192,7 +214,7 @@ func (s *MemoryTaskStore) reclaim() {
 }
 
 // drop removes the task id.
-func (s *MemoryTaskStore) drop(id string, t *TaskRecord) {
+func (s *MemoryTasks) drop(id string, t *Task) {
 	delete(s.tasks, id)
 	if c := s.callers[t.Caller]; c != nil && t.Status.Terminal() {
 		if i := slices.Index(c.done, id); i >= 0 {
@@ -204,7 +226,7 @@ func (s *MemoryTaskStore) drop(id string, t *TaskRecord) {
 
 // recordSize is what a record weighs in a store's byte bounds: what the
 // client sent and what the call returned, plus a fixed part for the rest.
-func recordSize(t *TaskRecord) int64 {
+func recordSize(t *Task) int64 {
 	n := 512 + len(t.ID) + len(t.Owner) + len(t.Caller) + len(t.StatusMessage) + len(t.Tool) + len(t.Version) +
 		len(t.Arguments) + len(t.Capabilities) + len(t.RequestState) + len(t.Result) + len(t.Error)
 	for k, v := range t.InputRequests {
@@ -217,7 +239,7 @@ func recordSize(t *TaskRecord) int64 {
 }
 
 // Get returns a copy of the task id.
-func (s *MemoryTaskStore) Get(_ context.Context, id string) (*TaskRecord, error) {
+func (s *MemoryTasks) Get(_ context.Context, id string) (*Task, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, err := s.live(id)
@@ -229,7 +251,7 @@ func (s *MemoryTaskStore) Get(_ context.Context, id string) (*TaskRecord, error)
 
 // Update applies fn to a copy of the task id and keeps it when fn returns
 // nil.
-func (s *MemoryTaskStore) Update(_ context.Context, id string, fn func(*TaskRecord) error) (*TaskRecord, error) {
+func (s *MemoryTasks) Update(_ context.Context, id string, fn func(*Task) error) (*Task, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, err := s.live(id)
@@ -259,7 +281,7 @@ func (s *MemoryTaskStore) Update(_ context.Context, id string, fn func(*TaskReco
 
 // Len returns how many tasks the store holds, expired ones not yet
 // reclaimed included.
-func (s *MemoryTaskStore) Len() int {
+func (s *MemoryTasks) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.tasks)
@@ -267,7 +289,7 @@ func (s *MemoryTaskStore) Len() int {
 
 // live returns the task id unless it is missing or expired; an expired
 // one is dropped.
-func (s *MemoryTaskStore) live(id string) (*TaskRecord, error) {
+func (s *MemoryTasks) live(id string) (*Task, error) {
 	t, ok := s.tasks[id]
 	if ok && s.now().After(t.Expires()) {
 		s.drop(id, t)
