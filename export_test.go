@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vurb-go/vurb/internal/limit"
+	"github.com/vurb-go/vurb/store"
 )
 
 // ServeListener exposes serveListener to the tests, which need a port
@@ -18,6 +19,6 @@ func (a *App) ServeListener(ctx context.Context, ln net.Listener, opts ...ServeO
 // time with clock, which it calls once per Take, under the lock of the
 // bucket's shard: a test records there the exact time each decision was
 // made at.
-func NewMemoryRateStoreClock(maxKeys int, clock func() time.Time) *MemoryRateStore {
+func NewMemoryRateStoreClock(maxKeys int, clock func() time.Time) store.Rates {
 	return limit.NewMemoryStore(maxKeys, clock)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/store"
 	"github.com/vurb-go/vurb/vurbtest"
 )
 
@@ -72,7 +73,7 @@ func clientsOf(t *testing.T, app *vurb.App, n int) []*vurbtest.Client {
 // decision with the exact time its bucket saw: the store's clock records
 // it, under the rateRecorder's lock, which puts the decisions in order.
 type rateRecorder struct {
-	inner *vurb.MemoryRateStore
+	inner store.Rates
 	mu    sync.Mutex
 	at    time.Time
 	seen  map[string][]decision
@@ -89,7 +90,7 @@ func newRateRecorder() *rateRecorder {
 	return r
 }
 
-func (r *rateRecorder) Take(ctx context.Context, key string, rate vurb.Rate) (bool, time.Duration, error) {
+func (r *rateRecorder) Take(ctx context.Context, key string, rate store.Rate) (bool, time.Duration, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	ok, after, err := r.inner.Take(ctx, key, rate)
@@ -116,7 +117,7 @@ func (r *rateRecorder) decisions(t *testing.T, scope string) []decision {
 // here, and fails on any the limiter made otherwise: a call refused while
 // the bucket held a token (below the rate), or one accepted without. It
 // returns the tokens lost to a full bucket, which nobody asked for.
-func replay(t *testing.T, ds []decision, r vurb.Rate) (refused int, unasked float64) {
+func replay(t *testing.T, ds []decision, r store.Rate) (refused int, unasked float64) {
 	t.Helper()
 	const eps = 1e-6 // float arithmetic
 	perSecond, burst := float64(r.Calls)/r.Per.Seconds(), float64(r.Burst)

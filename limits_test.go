@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/observe"
+	"github.com/vurb-go/vurb/store"
 	"github.com/vurb-go/vurb/vurbtest"
 )
 
@@ -398,7 +399,7 @@ func texts(res *mcp.CallToolResult) []string {
 // failingStore is a RateStore that is down.
 type failingStore struct{}
 
-func (failingStore) Take(context.Context, string, vurb.Rate) (bool, time.Duration, error) {
+func (failingStore) Take(context.Context, string, store.Rate) (bool, time.Duration, error) {
 	return false, 0, errors.New("connection refused")
 }
 

@@ -63,7 +63,7 @@ type config struct {
 
 	// limits of calls (limits.go)
 	callLimits limitSet
-	rateStore  RateStore
+	rateStore  store.Rates
 
 	drainDelay time.Duration  // WithDrainDelay
 	shared     store.Shared   // WithReplicas

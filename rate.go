@@ -6,47 +6,24 @@ import (
 
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/internal/limit"
+	"github.com/vurb-go/vurb/store"
 )
 
-// Rate is a token bucket: it holds at most Burst tokens, refilled at Calls
-// per Per, and each call spends one. A caller can thus make Burst calls at
-// once, then Calls per Per for as long as it keeps calling. Its String
-// says the rate as a model reads it: "10 calls per second".
-//
-// It is the engine's own type, so that a RateStore is what the engine
-// calls, with nothing between.
-type Rate = engine.Rate
-
-// RateStore keeps the token buckets of an app's rate limits. The default,
-// NewMemoryRateStore, keeps them in the process; a store shared by the
-// replicas of a server (Redis, say) lets them hold one limit together.
-type RateStore interface {
-	// Take spends one token of the bucket named key, which follows r, or
-	// reports how long until the bucket has one. Keys name the scope that
-	// declared the limit and the caller; an unknown key is a full bucket.
-	// An error lets the call through and is logged: a store that is down
-	// must not take the server down with it.
-	Take(ctx context.Context, key string, r Rate) (ok bool, retryAfter time.Duration, err error)
-}
-
-// MemoryRateStore keeps token buckets (golang.org/x/time/rate limiters)
-// in the process's memory: the default RateStore, right for one replica.
+// NewMemoryRateStore returns the default store.Rates: token buckets
+// (golang.org/x/time/rate limiters) in the process's memory, right for
+// one replica, keeping at most maxKeys buckets (100,000, about 20 MB of
+// memory at most, when maxKeys <= 0).
 //
 // It never holds more than its bound of buckets, however many callers
 // come. A bucket left alone long enough to have refilled is the same as
 // none, so it is forgotten without changing any answer; when the store is
 // full of buckets still refilling, it forgets the least recently used
-// eighth, whose callers get a full bucket back. Its Take never fails; its
-// Len returns the number of buckets it holds.
-type MemoryRateStore = limit.MemoryStore
-
-// NewMemoryRateStore returns an empty store that keeps at most maxKeys
-// buckets (100,000, about 20 MB of memory at most, when maxKeys <= 0).
-func NewMemoryRateStore(maxKeys int) *MemoryRateStore { return limit.NewMemoryStore(maxKeys, nil) }
+// eighth, whose callers get a full bucket back. Its Take never fails.
+func NewMemoryRateStore(maxKeys int) store.Rates { return limit.NewMemoryStore(maxKeys, nil) }
 
 // WithRateStore sets the store of the app's rate limits (default: a
 // NewMemoryRateStore of the app's own).
-func WithRateStore(s RateStore) Option { return func(c *config) { c.rateStore = s } }
+func WithRateStore(s store.Rates) Option { return func(c *config) { c.rateStore = s } }
 
 // RateLimit is a rate limit on the calls of the scope that declares it:
 // the app (WithRateLimit), a tool, a group or an action (their RateLimit
@@ -102,7 +79,7 @@ func (r RateLimit) KeyedBy(key func(ctx context.Context, c *Caller) string) Rate
 }
 
 // Rate returns the limit's token bucket.
-func (r RateLimit) Rate() Rate { return r.rule.Rate }
+func (r RateLimit) Rate() store.Rate { return r.rule.Rate }
 
 // WithRateLimit adds rate limits on the calls of the whole app: a
 // PerCaller limit here is each caller's budget across every action.

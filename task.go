@@ -11,18 +11,6 @@ import (
 	"github.com/vurb-go/vurb/store"
 )
 
-// Defaults of the tasks an app serves.
-const (
-	DefaultTaskTTL          = edge.DefaultTaskTTL
-	DefaultTaskPollInterval = edge.DefaultTaskPollInterval
-	// DefaultTaskLease is how long a running task is vouched for without
-	// word from its replica (TaskConfig.Lease).
-	DefaultTaskLease = edge.DefaultTaskLease
-	// DefaultTaskRetryFor bounds the retries of a task's outcome while the
-	// store fails (TaskConfig.RetryFor).
-	DefaultTaskRetryFor = edge.DefaultTaskRetryFor
-)
-
 // TaskOption refines how an action runs as a task (see ActionDef.Task).
 type TaskOption func(*taskSpec)
 
@@ -178,21 +166,21 @@ type TaskConfig struct {
 	// (WithReplicas), else a store.NewMemoryTasks(store.DefaultMaxTasks)
 	// of the app's own. Give replicas one store they share.
 	Store store.Tasks
-	// TTL is how long a task is kept from its creation (DefaultTaskTTL),
+	// TTL is how long a task is kept from its creation (default one hour),
 	// unless its action says otherwise (WithTaskTTL).
 	TTL time.Duration
 	// PollInterval is the polling interval suggested to clients
-	// (DefaultTaskPollInterval), unless the action says otherwise
+	// (default 1 s), unless the action says otherwise
 	// (WithTaskPollInterval).
 	PollInterval time.Duration
 	// Lease is how long a running task is known to be running without
-	// word from the replica running it (DefaultTaskLease), which renews
+	// word from the replica running it (default 30 s), which renews
 	// it every third of it: a task whose replica died or was cut from the
 	// store reads as failed, saying so, on every replica once its lease
 	// is over, instead of "working" until its TTL.
 	Lease time.Duration
 	// RetryFor bounds how long a replica retries writing a task's outcome
-	// to a store that fails (DefaultTaskRetryFor), keeping it in memory
+	// to a store that fails (default 10 min), keeping it in memory
 	// meanwhile; within the task's TTL.
 	RetryFor time.Duration
 }

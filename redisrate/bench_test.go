@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/redisrate"
+	"github.com/vurb-go/vurb/store"
 )
 
 // benchRate never runs dry, so every Take spends a token: the common case.
-var benchRate = vurb.Rate{Calls: 1_000_000_000, Per: time.Second, Burst: 1_000_000_000}
+var benchRate = store.Rate{Calls: 1_000_000_000, Per: time.Second, Burst: 1_000_000_000}
 
 // One caller after another on one bucket: the latency a call pays, one
 // round trip to a redis-server on the same host.

@@ -1,4 +1,4 @@
-// Package redisrate is a vurb.RateStore kept in Redis, so that the
+// Package redisrate is a store.Rates kept in Redis, so that the
 // replicas of a vurb server behind a load balancer hold one rate limit
 // together:
 //
@@ -18,14 +18,14 @@
 // server, atomically: it refills the bucket for the time elapsed, by the
 // clock of Redis (TIME), so that the replicas' clocks do not matter, and
 // spends a token or says how long until there is one. The bucket follows
-// vurb.Rate exactly as vurb's MemoryRateStore does, with the same
+// store.Rate exactly as vurb's MemoryRateStore does, with the same
 // answers: an unknown key is a full bucket, and a bucket whose rate the
 // app changed keeps its tokens and refills at the new rate. A bucket's key
 // expires when it would have refilled, since a full bucket is the same as
 // none: callers gone idle cost Redis no memory.
 //
 // When Redis is down or slow, Take returns the error, and vurb lets the
-// call through unlimited and logs it (see vurb.RateStore): a limiter that
+// call through unlimited and logs it (see store.Rates): a limiter that
 // is down does not take the server down with it. A call waits for Redis
 // at most DefaultTimeout, 250 ms (WithTimeout sets another bound), when
 // the client's options set ContextTimeoutEnabled, as above: go-redis

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/matryer/is"
-	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/redisrate"
+	"github.com/vurb-go/vurb/store"
 )
 
 // A Redis that accepts commands and never answers (a stopped process)
@@ -21,7 +21,7 @@ func TestRedisHungIsAnErrorWithinTheTimeout(t *testing.T) {
 	srv := startRedis(t)
 	const timeout = 100 * time.Millisecond
 	s := redisrate.New(srv.client(t), redisrate.WithTimeout(timeout))
-	r := vurb.Rate{Calls: 1, Per: time.Minute, Burst: 2}
+	r := store.Rate{Calls: 1, Per: time.Minute, Burst: 2}
 	ok, _, err := s.Take(ctx, "k", r) // connected
 	is.NoErr(err)
 	is.True(ok)

@@ -6,14 +6,14 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/store"
 )
 
 // DefaultPrefix begins the Redis key of every bucket, unless WithPrefix
 // sets another.
 const DefaultPrefix = "vurb:rate:"
 
-// Store is a vurb.RateStore whose token buckets are kept in Redis, one
+// Store is a store.Rates whose token buckets are kept in Redis, one
 // hash per bucket: the replicas of a server that share a Store's Redis
 // share its buckets. It is safe for concurrent use.
 type Store struct {
@@ -22,7 +22,7 @@ type Store struct {
 	timeout time.Duration
 }
 
-var _ vurb.RateStore = (*Store)(nil)
+var _ store.Rates = (*Store)(nil)
 
 // Option configures a Store.
 type Option func(*Store)
@@ -70,10 +70,10 @@ func New(client redis.Scripter, opts ...Option) *Store {
 }
 
 // Take spends one token of the bucket named key, which follows r, or
-// reports how long until the bucket has one (vurb.RateStore). It costs
+// reports how long until the bucket has one (store.Rates). It costs
 // one round trip to Redis; its error, when Redis is down or the timeout
 // passed, lets vurb's call through.
-func (s *Store) Take(ctx context.Context, key string, r vurb.Rate) (bool, time.Duration, error) {
+func (s *Store) Take(ctx context.Context, key string, r store.Rate) (bool, time.Duration, error) {
 	if r.Calls <= 0 || r.Per <= 0 {
 		return false, 0, fmt.Errorf("redisrate: rate %d calls per %s never refills; make one with vurb.PerCaller or vurb.AllCallers", r.Calls, r.Per)
 	}

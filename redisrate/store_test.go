@@ -8,6 +8,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/redisrate"
+	"github.com/vurb-go/vurb/store"
 )
 
 var ctx = context.Background()
@@ -18,7 +19,7 @@ func TestBurstThenRefusal(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	s := redisrate.New(startRedis(t).client(t))
-	r := vurb.Rate{Calls: 10, Per: time.Second, Burst: 2} // a token every 100 ms
+	r := store.Rate{Calls: 10, Per: time.Second, Burst: 2} // a token every 100 ms
 	start := time.Now()
 	for range 2 {
 		ok, after, err := s.Take(ctx, "k", r)
@@ -45,7 +46,7 @@ func TestRefillOverTime(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	s := redisrate.New(startRedis(t).client(t))
-	r := vurb.Rate{Calls: 20, Per: time.Second, Burst: 3} // a token every 50 ms
+	r := store.Rate{Calls: 20, Per: time.Second, Burst: 3} // a token every 50 ms
 	for range 3 {
 		ok, _, err := s.Take(ctx, "k", r)
 		is.NoErr(err)
@@ -82,7 +83,7 @@ func TestReplicasShareABucket(t *testing.T) {
 	srv := startRedis(t)
 	a, b := redisrate.New(srv.client(t)), redisrate.New(srv.client(t))
 	other := redisrate.New(srv.client(t), redisrate.WithPrefix("other:"))
-	r := vurb.Rate{Calls: 1, Per: time.Hour, Burst: 5} // no refill during the test
+	r := store.Rate{Calls: 1, Per: time.Hour, Burst: 5} // no refill during the test
 	granted := 0
 	for i := range 10 {
 		s := a
@@ -117,15 +118,15 @@ func TestRateChangeKeepsTokens(t *testing.T) {
 	is := is.New(t)
 	s := redisrate.New(startRedis(t).client(t))
 	mem := vurb.NewMemoryRateStore(0)
-	slow := func(burst int) vurb.Rate { return vurb.Rate{Calls: 1, Per: time.Hour, Burst: burst} }
+	slow := func(burst int) store.Rate { return store.Rate{Calls: 1, Per: time.Hour, Burst: burst} }
 	steps := []struct {
-		r     vurb.Rate
+		r     store.Rate
 		calls int
 	}{
 		{slow(5), 2},  // 3 tokens left
 		{slow(10), 4}, // a larger burst does not fill the bucket: 3 granted
 		{slow(5), 1},  // still empty
-		{vurb.Rate{Calls: 1000, Per: time.Second, Burst: 5}, 1}, // refused, a token within 1 ms
+		{store.Rate{Calls: 1000, Per: time.Second, Burst: 5}, 1}, // refused, a token within 1 ms
 	}
 	for i, st := range steps {
 		for j := range st.calls {
@@ -161,7 +162,7 @@ func TestKeyExpiresWhenRefilled(t *testing.T) {
 	srv := startRedis(t)
 	rdb := srv.client(t)
 	s := redisrate.New(rdb)
-	r := vurb.Rate{Calls: 10, Per: time.Second, Burst: 2}
+	r := store.Rate{Calls: 10, Per: time.Second, Burst: 2}
 	key := redisrate.DefaultPrefix + "k"
 
 	_, _, err := s.Take(ctx, "k", r) // 1 token short: full again in 100 ms
@@ -179,7 +180,7 @@ func TestKeyExpiresWhenRefilled(t *testing.T) {
 		t.Fatalf("TTL %v after the burst; want the 200 ms an empty bucket takes to refill", ttl)
 	}
 
-	hourly := vurb.Rate{Calls: 1, Per: time.Hour, Burst: 1}
+	hourly := store.Rate{Calls: 1, Per: time.Hour, Burst: 1}
 	_, _, err = s.Take(ctx, "slow", hourly)
 	is.NoErr(err)
 	ttl, err = rdb.PTTL(ctx, redisrate.DefaultPrefix+"slow").Result()
@@ -211,7 +212,7 @@ func TestRedisDownIsAnError(t *testing.T) {
 		{redisrate.New(srv.client(t)), redisrate.DefaultTimeout},
 		{redisrate.New(srv.client(t), redisrate.WithTimeout(50*time.Millisecond)), 50 * time.Millisecond},
 	}
-	r := vurb.Rate{Calls: 1, Per: time.Minute, Burst: 2}
+	r := store.Rate{Calls: 1, Per: time.Minute, Burst: 2}
 	for _, st := range stores {
 		ok, _, err := st.s.Take(ctx, "k", r)
 		is.NoErr(err)
@@ -242,13 +243,13 @@ func TestRatesOutsideVurbsOwn(t *testing.T) {
 	is := is.New(t)
 	srv := startRedis(t)
 	s := redisrate.New(srv.client(t))
-	_, _, err := s.Take(ctx, "k", vurb.Rate{Calls: 0, Per: time.Second, Burst: 1})
+	_, _, err := s.Take(ctx, "k", store.Rate{Calls: 0, Per: time.Second, Burst: 1})
 	is.True(err != nil)
-	ok, after, err := s.Take(ctx, "k", vurb.Rate{Calls: 1, Per: time.Second})
+	ok, after, err := s.Take(ctx, "k", store.Rate{Calls: 1, Per: time.Second})
 	is.NoErr(err)
 	is.True(!ok)
 	is.Equal(after, time.Second)
-	memOK, memAfter, _ := vurb.NewMemoryRateStore(0).Take(ctx, "k", vurb.Rate{Calls: 1, Per: time.Second})
+	memOK, memAfter, _ := vurb.NewMemoryRateStore(0).Take(ctx, "k", store.Rate{Calls: 1, Per: time.Second})
 	is.Equal(memOK, ok)
 	is.Equal(memAfter, after)
 }

@@ -2,8 +2,8 @@
 // replicas of an app share: the records of tasks (Task) and of
 // handshake-era sessions (Session) and the stores that keep them (Tasks,
 // Sessions), the Bus that carries messages between replicas, the Ledger
-// that spends a key once over all of them, and Replicas, which gathers
-// them for vurb.WithReplicas.
+// that spends a key once over all of them, Replicas, which gathers them
+// for vurb.WithReplicas, and Rates, the token buckets of rate limits.
 //
 // It stands apart from the vurb package because these are contracts
 // that others implement: a store kept elsewhere (redisstate keeps all of

@@ -470,7 +470,7 @@ func main() {
 	redisURL := flag.String("redis", "", "keep tasks and sessions in the Redis at redis://HOST:PORT, shared with the other replicas")
 	stateKey := flag.String("state-key", os.Getenv("CONFORMANCE_STATE_KEY"),
 		"with -redis: the request-state key every replica shares, 32 bytes in hex (default $CONFORMANCE_STATE_KEY; if empty, one derived from the -redis URL, for tests only)")
-	taskLease := flag.Duration("task-lease", vurb.DefaultTaskLease,
+	taskLease := flag.Duration("task-lease", 30*time.Second,
 		"how long a running task is vouched for without word from the replica running it; past it the task reads as failed")
 	flag.Parse()
 

@@ -8,44 +8,18 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/store"
 )
 
 // DefaultRateLimited is the RateLimited message of a runtime that sets
 // none (%s: the rate, %s: when to retry).
 const DefaultRateLimited = "rate limit reached (%s); retry in %s, not sooner"
 
-// Rate is a token bucket: it holds at most Burst tokens, refilled at Calls
-// per Per, and a call spends one.
-type Rate struct {
-	Calls int
-	Per   time.Duration
-	Burst int
-}
+// Rate is store.Rate: the engine calls a store with the user's own type.
+type Rate = store.Rate
 
-// String says the rate for a model: "10 calls per second".
-func (r Rate) String() string {
-	unit := "call"
-	if r.Calls != 1 {
-		unit = "calls"
-	}
-	switch r.Per {
-	case time.Second:
-		return fmt.Sprintf("%d %s per second", r.Calls, unit)
-	case time.Minute:
-		return fmt.Sprintf("%d %s per minute", r.Calls, unit)
-	case time.Hour:
-		return fmt.Sprintf("%d %s per hour", r.Calls, unit)
-	}
-	return fmt.Sprintf("%d %s per %s", r.Calls, unit, r.Per)
-}
-
-// RateStore keeps the token buckets of rate limits. The runtime's is in
-// memory unless the app was given another (a store shared by replicas).
-type RateStore interface {
-	// Take spends a token of the bucket named key, or reports how long
-	// until one is there.
-	Take(ctx context.Context, key string, r Rate) (ok bool, retryAfter time.Duration, err error)
-}
+// RateStore is store.Rates.
+type RateStore = store.Rates
 
 // RateRule is one rate limit of an action.
 type RateRule struct {

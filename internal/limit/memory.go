@@ -22,7 +22,7 @@ const shardCount = 16
 
 // MemoryStore keeps token buckets (golang.org/x/time/rate limiters) in
 // the process's memory: the default engine.RateStore, right for one
-// replica (vurb.MemoryRateStore).
+// replica (store.Rates).
 //
 // It never holds more than its bound of buckets, however many callers
 // come. A bucket left alone long enough to have refilled is the same as
