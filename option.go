@@ -56,6 +56,7 @@ type config struct {
 	class        func(*Caller) string // WithVisibility
 	visible      func(string, ActionInfo) bool
 	skillVisible func(string, SkillInfo) bool // WithSkillVisibility
+	presenters   []*presenterDef              // WithPresenters (presenter.go)
 
 	// bounds (limits.go, notify_queue.go)
 	maxRunning   int

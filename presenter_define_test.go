@@ -8,6 +8,7 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/presenter"
 )
 
 type selfMarshaled struct {
@@ -38,21 +39,27 @@ func TestPresenterDefinitionErrors(t *testing.T) {
 		define func()
 		want   string
 	}{
-		{"pointer type", func() { vurb.NewPresenter[*Invoice]() },
-			"vurb: NewPresenter[*vurb_test.Invoice]: a presenter presents a struct type: use NewPresenter[vurb_test.Invoice](), which applies behind pointers too"},
-		{"not a struct", func() { vurb.NewPresenter[[]Invoice]() }, "a presenter presents a struct type"},
-		{"limit zero", func() { vurb.NewPresenter[Invoice]().Limit(0) },
+		{"pointer type", func() { presenter.New[*Invoice]() },
+			"vurb: presenter.New[*vurb_test.Invoice]: a presenter presents a struct type: use presenter.New[vurb_test.Invoice](), which applies behind pointers too"},
+		{"not a struct", func() { presenter.New[[]Invoice]() }, "a presenter presents a struct type"},
+		{"limit zero", func() { presenter.New[Invoice]().Limit(0) },
 			"vurb: Presenter[vurb_test.Invoice].Limit(0): give the number of elements to keep, at least 1"},
-		{"redact and omit", func() { vurb.NewPresenter[Invoice]().Redact("status").Omit("status") },
+		{"redact and omit", func() { presenter.New[Invoice]().Redact("status").Omit("status") },
 			`vurb: Presenter[vurb_test.Invoice]: field "status" is given to both Redact and Omit; choose one`},
-		{"nil rule function", func() { vurb.NewPresenter[Invoice]().RulesFor(nil) }, "RulesFor: nil function"},
+		{"nil rule function", func() { presenter.New[Invoice]().RulesFor(nil) }, "RulesFor: nil function"},
 		{"two presenters of a type", func() {
-			vurb.Present(vurb.New(), vurb.NewPresenter[Invoice](), vurb.NewPresenter[Invoice]())
-		}, "vurb: Present: the app already has a presenter of vurb_test.Invoice"},
-		{"nil presenter", func() { vurb.Present(vurb.New(), nil) }, "vurb: Present: nil presenter"},
+			vurb.New(vurb.WithPresenters(presenter.New[Invoice](), presenter.New[Invoice]()))
+		}, "vurb: WithPresenters: the app already has a presenter of vurb_test.Invoice"},
+		{"two presenters of a type, in two options", func() {
+			vurb.New(vurb.WithPresenters(presenter.New[Invoice]()), vurb.WithPresenters(presenter.New[Invoice]()))
+		}, "vurb: WithPresenters: the app already has a presenter of vurb_test.Invoice"},
+		{"nil presenter", func() { vurb.WithPresenters(nil) }, "vurb: WithPresenters: nil presenter; make one with presenter.New[T]()"},
+		{"nil typed presenter", func() { vurb.WithPresenters((*presenter.Presenter[Invoice])(nil)) }, "vurb: WithPresenters: nil presenter"},
+		{"presenter not made by New", func() { vurb.WithPresenters(&presenter.Presenter[Invoice]{}) }, "vurb: WithPresenters: nil presenter"},
+		{"method on a presenter not made by New", func() { new(presenter.Presenter[Invoice]).Rules("x") },
+			"vurb: Presenter.Rules on a presenter not made by presenter.New"},
 		{"unknown field", func() {
-			app := billingApp(1)
-			vurb.Present(app, vurb.NewPresenter[Invoice]().Redact("card"))
+			app := billingApp(1, vurb.WithPresenters(presenter.New[Invoice]().Redact("card")))
 			app.Build()
 		}, `vurb: presenter of vurb_test.Invoice redacts "card", which is not a JSON field of vurb_test.Invoice; its fields are id, amount_cents, status, card_number, internal, customer`},
 		{"bad tag", func() {
@@ -61,8 +68,7 @@ func TestPresenterDefinitionErrors(t *testing.T) {
 			app.Build()
 		}, `vurb: field Secret (json "secret") of vurb_test.badTag: redact:"yes": write redact:"true" to replace its value with "[redacted]", or redact:"omit" to leave it out`},
 		{"type that marshals itself", func() {
-			app := vurb.New()
-			vurb.Present(app, vurb.NewPresenter[selfMarshaled]().Redact("secret"))
+			app := vurb.New(vurb.WithPresenters(presenter.New[selfMarshaled]().Redact("secret")))
 			vurb.Query(app, "x.get", func(context.Context, struct{}) (selfMarshaled, error) { return selfMarshaled{}, nil })
 			app.Build()
 		}, "vurb: presenter of vurb_test.selfMarshaled: vurb_test.selfMarshaled marshals itself (MarshalJSON or MarshalText), so vurb cannot redact its fields"},
@@ -81,32 +87,31 @@ func TestPresenterDefinitionErrors(t *testing.T) {
 	}
 }
 
-// TestPresenterFrozenWithTheApp: once an app using it is built, neither
-// the app's presenters nor the presenter itself change.
+// TestPresenterFrozenWithTheApp: a presenter given to an app may be
+// configured until the app is built; then it no longer changes (and the
+// app's presenters, given at New, cannot change at all).
 func TestPresenterFrozenWithTheApp(t *testing.T) {
 	is := is.New(t)
-	p := invoicePresenter(5)
-	app := billingApp(2)
-	vurb.Present(app, p)
-	app.Build()
+	p := presenter.New[Invoice]()
+	app := billingApp(2, vurb.WithPresenters(p))
+	p.Rules("configured after New")
+	pr, _ := presenter.Read(callOK(t, app, "billing_search", `{}`))
+	is.Equal(pr.Rules, []string{"configured after New"})
 	msg := mustPanic(t, func() { p.Rules("late") })
 	is.True(strings.Contains(msg, "vurb: Presenter[vurb_test.Invoice].Rules: an app using it is built, and the presenter is frozen with it"))
-	msg = mustPanic(t, func() { vurb.Present(app, vurb.NewPresenter[Customer]()) })
-	is.True(strings.Contains(msg, "the app is built and frozen"))
 }
 
 // TestPresenterSelfMarshaledObserved: a presenter of a type that marshals
 // itself still gives its rules; its method writes the value.
 func TestPresenterSelfMarshaledObserved(t *testing.T) {
 	is := is.New(t)
-	app := vurb.New()
-	vurb.Present(app, vurb.NewPresenter[selfMarshaled]().Rules("secrets are hidden by their type"))
+	app := vurb.New(vurb.WithPresenters(presenter.New[selfMarshaled]().Rules("secrets are hidden by their type")))
 	vurb.Query(app, "x.get", func(context.Context, struct{}) ([]selfMarshaled, error) {
 		return []selfMarshaled{{Secret: "s"}}, nil
 	})
 	res := callOK(t, app, "x_get", `{}`)
 	is.Equal(textOf(res, 0), `[{"secret":"hidden by its method"}]`)
-	p, _ := vurb.ReadPresentation(res)
+	p, _ := presenter.Read(res)
 	is.Equal(p.Rules, []string{"secrets are hidden by their type"})
 }
 
@@ -114,8 +119,8 @@ func TestPresenterSelfMarshaledObserved(t *testing.T) {
 // handler's panic: an internal error with a reference, never a crash.
 func TestPresenterPanicIsContained(t *testing.T) {
 	is := is.New(t)
-	app := billingApp(2, vurb.WithTimeout(time.Second))
-	vurb.Present(app, vurb.NewPresenter[Invoice]().RulesFor(func(Invoice) []string { panic("boom") }))
+	app := billingApp(2, vurb.WithTimeout(time.Second),
+		vurb.WithPresenters(presenter.New[Invoice]().RulesFor(func(Invoice) []string { panic("boom") })))
 	res, err := app.Call(context.Background(), "billing_search", nil)
 	is.NoErr(err)
 	is.True(res.IsError)

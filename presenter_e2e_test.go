@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/presenter"
 	"github.com/vurb-go/vurb/vurbtest"
 )
 
@@ -99,14 +100,13 @@ func TestPresenterSchemaIsTrue(t *testing.T) {
 // scopes, the server filters it out) is not written.
 func TestPresenterSuggestsOnlyWhatTheCallerSees(t *testing.T) {
 	build := func(opts ...vurb.Option) *vurb.App {
-		app := billingApp(4, opts...)
-		vurb.Present(app, vurb.NewPresenter[Invoice]().Suggest(func(inv Invoice) []vurb.Suggestion {
+		p := presenter.New[Invoice]().Suggest(func(inv Invoice) []presenter.Suggestion {
 			if inv.Status == "paid" {
-				return []vurb.Suggestion{{Action: "billing.refund", Args: map[string]any{"invoice_id": inv.ID}}}
+				return []presenter.Suggestion{{Action: "billing.refund", Args: map[string]any{"invoice_id": inv.ID}}}
 			}
-			return []vurb.Suggestion{{Action: "billing.pay", Args: map[string]any{"invoice_id": inv.ID}}}
-		}))
-		return app
+			return []presenter.Suggestion{{Action: "billing.pay", Args: map[string]any{"invoice_id": inv.ID}}}
+		})
+		return billingApp(4, append(opts, vurb.WithPresenters(p))...)
 	}
 	visibility := vurb.WithVisibility(func(c *vurb.Caller) string { return c.Subject() },
 		func(class string, a vurb.ActionInfo) bool { return class == "admin" || a.Annotations.ReadOnlyHint })
@@ -123,23 +123,22 @@ func TestPresenterSuggestsOnlyWhatTheCallerSees(t *testing.T) {
 
 	// The server's tag filter, in an app without scopes or visibility
 	// rules: its tools are what every caller sees.
-	tagged := vurb.New()
+	tagged := vurb.New(vurb.WithPresenters(presenter.New[Invoice]().Suggest(func(inv Invoice) []presenter.Suggestion {
+		return []presenter.Suggestion{{Action: "extra.ping"}, {Action: "billing.pay", Args: map[string]any{"invoice_id": inv.ID}}}
+	})))
 	vurb.Query(tagged, "billing.search", func(context.Context, struct{}) ([]Invoice, error) { return invoices(2), nil })
 	vurb.Mutation(tagged, "billing.pay", func(context.Context, InvoiceRef) (string, error) { return "paid", nil })
 	vurb.Query(tagged, "extra.ping", func(context.Context, struct{}) (string, error) { return "pong", nil })
-	vurb.Present(tagged, vurb.NewPresenter[Invoice]().Suggest(func(inv Invoice) []vurb.Suggestion {
-		return []vurb.Suggestion{{Action: "extra.ping"}, {Action: "billing.pay", Args: map[string]any{"invoice_id": inv.ID}}}
-	}))
 	tagged.Tool("extra").Tags("internal")
 	p := vurbtest.New(t, tagged, vurbtest.Serve(vurb.WithExcludeTags("internal")), vurbtest.OverHTTP(), vurbtest.Protocol(vurbtest.Sessionless)).
 		CallPresented("billing_search", nil).WantNext("billing_pay", nil).WantNoNext("extra_ping")
-	is.New(t).True(!slices.ContainsFunc(p.Next, func(n vurb.NextCall) bool { return n.Tool == "extra_ping" }))
+	is.New(t).True(!slices.ContainsFunc(p.Next, func(n presenter.NextCall) bool { return n.Tool == "extra_ping" }))
 
 	// In-process, ContextWithCaller is held to the same rules.
 	ctx := vurb.ContextWithCaller(context.Background(), &vurb.Caller{Token: viewer.Token})
 	res, err := build(visibility).Call(ctx, "billing_search", nil)
 	is.New(t).NoErr(err)
-	got, _ := vurb.ReadPresentation(res)
+	got, _ := presenter.Read(res)
 	is.New(t).Equal(len(got.Next), 0)
 }
 
@@ -147,8 +146,7 @@ func TestPresenterSuggestsOnlyWhatTheCallerSees(t *testing.T) {
 // extension, 2026-07-28 over HTTP) completes with the presented result.
 func TestPresenterTaskResult(t *testing.T) {
 	is := is.New(t)
-	app := billingApp(30)
-	vurb.Present(app, invoicePresenter(10))
+	app := billingApp(30, vurb.WithPresenters(invoicePresenter(10)))
 	vurb.Query(app, "reports.invoices", func(context.Context, struct{}) (InvoicePage, error) {
 		all := invoices(30)
 		return InvoicePage{Invoices: all, Total: len(all)}, nil
@@ -160,7 +158,7 @@ func TestPresenterTaskResult(t *testing.T) {
 	noSecret(t, "the task's result", string(data))
 	var res mcp.CallToolResult
 	is.NoErr(json.Unmarshal(data, &res))
-	p, ok := vurb.ReadPresentation(&res)
+	p, ok := presenter.Read(&res)
 	is.True(ok)
 	is.Equal(p.LeftOut[0].Shown, 10)
 	is.True(slices.Contains(p.Rules, ruleCents))
@@ -172,8 +170,7 @@ func TestPresenterTaskResult(t *testing.T) {
 // the presented result.
 func TestPresenterThroughMiddlewareAndNotice(t *testing.T) {
 	is := is.New(t)
-	app := billingApp(3)
-	vurb.Present(app, invoicePresenter(50))
+	app := billingApp(3, vurb.WithPresenters(invoicePresenter(50)))
 	var seen string
 	app.Use(func(next vurb.Handler) vurb.Handler {
 		return func(ctx context.Context, c *vurb.Call) (*mcp.CallToolResult, error) {

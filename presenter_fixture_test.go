@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/presenter"
 )
 
 // The billing fixture of the presenter tests: invoices with a card number
@@ -83,8 +84,8 @@ const ruleCents = "amount_cents is in cents: divide by 100 before showing it"
 // invoicePresenter is the presenter the tests share: a static rule, a
 // rule per overdue invoice, a suggestion per open or overdue one, the
 // card redacted, the internal note omitted and at most limit per list.
-func invoicePresenter(limit int) *vurb.Presenter[Invoice] {
-	return vurb.NewPresenter[Invoice]().
+func invoicePresenter(limit int) *presenter.Presenter[Invoice] {
+	return presenter.New[Invoice]().
 		Rules(ruleCents).
 		RulesFor(func(inv Invoice) []string {
 			if inv.Status == "overdue" {
@@ -92,11 +93,11 @@ func invoicePresenter(limit int) *vurb.Presenter[Invoice] {
 			}
 			return nil
 		}).
-		Suggest(func(inv Invoice) []vurb.Suggestion {
+		Suggest(func(inv Invoice) []presenter.Suggestion {
 			if inv.Status == "paid" {
 				return nil
 			}
-			return []vurb.Suggestion{{Action: "billing.pay", Reason: "invoice " + inv.ID + " is open", Args: map[string]any{"invoice_id": inv.ID}}}
+			return []presenter.Suggestion{{Action: "billing.pay", Reason: "invoice " + inv.ID + " is open", Args: map[string]any{"invoice_id": inv.ID}}}
 		}).
 		Redact("card_number").
 		Omit("internal").
@@ -136,9 +137,8 @@ func billingApp(rows int, opts ...vurb.Option) *vurb.App {
 // presentedBilling is billingApp with the invoice presenter and a
 // customer presenter.
 func presentedBilling(rows, limit int, opts ...vurb.Option) *vurb.App {
-	app := billingApp(rows, opts...)
-	vurb.Present(app, invoicePresenter(limit), vurb.NewPresenter[Customer]().Rules("customers are companies"))
-	return app
+	presenters := vurb.WithPresenters(invoicePresenter(limit), presenter.New[Customer]().Rules("customers are companies"))
+	return billingApp(rows, append([]vurb.Option{presenters}, opts...)...)
 }
 
 // callOK calls name in-process and fails unless it succeeded.

@@ -6,6 +6,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/manifest"
+	"github.com/vurb-go/vurb/presenter"
 )
 
 // TestPresenterInManifest: the manifest lists what presenters do to each
@@ -28,9 +29,8 @@ func TestPresenterInManifest(t *testing.T) {
 	is.Equal(byKey["billing.pay"].Presentation, nil) // a string: nothing to present
 
 	// The card no longer redacted: breaking; the lock sees it too.
-	leaky := billingApp(3)
-	vurb.Present(leaky, vurb.NewPresenter[Invoice]().Rules(ruleCents).Omit("internal").Limit(20),
-		vurb.NewPresenter[Customer]().Rules("customers are companies"))
+	leaky := billingApp(3, vurb.WithPresenters(presenter.New[Invoice]().Rules(ruleCents).Omit("internal").Limit(20),
+		presenter.New[Customer]().Rules("customers are companies")))
 	changes := manifest.Diff(m, manifest.Of(leaky.Model()))
 	is.True(manifest.Breaking(changes))
 	var removed []string

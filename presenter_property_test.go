@@ -15,6 +15,7 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/presenter"
 	"github.com/vurb-go/vurb/vurbtest"
 )
 
@@ -293,16 +294,15 @@ func (f *filler) fillAny(v reflect.Value, depth int, secret bool) {
 
 // leakApp returns the zoo's root value through every kind of result.
 func leakApp(root func() zNode, format vurb.ResultFormat, exp vurb.Exposition) *vurb.App {
-	app := vurb.New(vurb.WithResultFormat(format), vurb.WithExposition(exp))
-	vurb.Present(app,
-		vurb.NewPresenter[zCard]().Redact("number").Omit("cvv").Rules("cards are masked").Limit(2),
-		vurb.NewPresenter[zLeaf]().RulesFor(func(l zLeaf) []string {
+	app := vurb.New(vurb.WithResultFormat(format), vurb.WithExposition(exp), vurb.WithPresenters(
+		presenter.New[zCard]().Redact("number").Omit("cvv").Rules("cards are masked").Limit(2),
+		presenter.New[zLeaf]().RulesFor(func(l zLeaf) []string {
 			if l.N > 40_000 {
 				return []string{"a leaf is large"}
 			}
 			return nil
 		}),
-	)
+	))
 	vurb.Query(app, "zoo.node", func(context.Context, struct{}) (zNode, error) { return root(), nil })
 	vurb.Query(app, "zoo.ptr", func(context.Context, struct{}) (*zNode, error) { n := root(); return &n, nil })
 	vurb.Query(app, "zoo.list", func(context.Context, struct{}) ([]zNode, error) { return []zNode{root(), root()}, nil })
@@ -404,8 +404,7 @@ func TestPresentedJSONIsEncodingJSON(t *testing.T) {
 	t.Logf("seed %d", seed)
 	f := &filler{r: rand.New(rand.NewPCG(seed, 16)), plain: true}
 	var root eNode
-	app := vurb.New()
-	vurb.Present(app, vurb.NewPresenter[eNode]().Rules("nodes are trees"), vurb.NewPresenter[eCard]().Rules("cards"))
+	app := vurb.New(vurb.WithPresenters(presenter.New[eNode]().Rules("nodes are trees"), presenter.New[eCard]().Rules("cards")))
 	vurb.Query(app, "plain.node", func(context.Context, struct{}) (eNode, error) { return root, nil })
 	vurb.Query(app, "plain.ptr", func(context.Context, struct{}) (*eNode, error) { return &root, nil })
 	vurb.Query(app, "plain.list", func(context.Context, struct{}) ([]eNode, error) { return []eNode{root}, nil })
@@ -431,7 +430,7 @@ func TestPresentedJSONIsEncodingJSON(t *testing.T) {
 				t.Fatalf("value %d, %s: from byte %d, presented\n…%s\nencoding/json\n…%s", i, c.name, at,
 					got[from:min(len(got), at+80)], want[from:min(len(want), at+80)])
 			}
-			if _, ok := vurb.ReadPresentation(res); !ok {
+			if _, ok := presenter.Read(res); !ok {
 				t.Fatalf("%s: no presentation", c.name)
 			}
 		}

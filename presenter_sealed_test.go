@@ -97,10 +97,11 @@ func TestPresenterRefusesRedactionUnderSelfMarshaling(t *testing.T) {
 			"and its Who.email is redacted by its redact tag in vurb_test.Customer"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			app := vurb.New()
+			var opts []vurb.Option
 			if c.present {
-				vurb.Present(app, invoicePresenter(10))
+				opts = append(opts, vurb.WithPresenters(invoicePresenter(10)))
 			}
+			app := vurb.New(opts...)
 			c.declare(app)
 			msg := mustPanic(t, func() { app.Build() })
 			if !strings.HasPrefix(msg, c.want) {
@@ -114,10 +115,11 @@ func TestPresenterRefusesRedactionUnderSelfMarshaling(t *testing.T) {
 // an interface, in a map of interfaces, and in the payload of a type that
 // marshals itself. With presented, the app also presents invoices.
 func heldApp(format vurb.ResultFormat, presented bool) *vurb.App {
-	app := vurb.New(vurb.WithResultFormat(format), vurb.WithLogger(slog.New(slog.DiscardHandler)))
+	opts := []vurb.Option{vurb.WithResultFormat(format), vurb.WithLogger(slog.New(slog.DiscardHandler))}
 	if presented {
-		vurb.Present(app, invoicePresenter(10))
+		opts = append(opts, vurb.WithPresenters(invoicePresenter(10)))
 	}
+	app := vurb.New(opts...)
 	customer := *invoices(1)[0].Customer
 	vurb.Query(app, "held.any", func(context.Context, struct{}) (any, error) { return customer, nil })
 	vurb.Query(app, "held.map", func(context.Context, struct{}) (map[string]any, error) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/presenter"
 	"github.com/vurb-go/vurb/toon"
 )
 
@@ -33,7 +34,7 @@ func TestPresenterShapesEveryPlace(t *testing.T) {
 			is.True(strings.Contains(textOf(res, 0), `"card_number":"[redacted]"`)) // the marker, where the value was
 			is.True(!strings.Contains(textOf(res, 0), `"internal"`))                // omitted: no key at all
 			is.True(strings.Contains(textOf(res, 0), `"email":"[redacted]"`))       // the tag on Customer
-			p, ok := vurb.ReadPresentation(res)
+			p, ok := presenter.Read(res)
 			is.True(ok)
 			is.True(slices.Contains(p.Rules, ruleCents))                 // once each presenter met
 			is.True(slices.Contains(p.Rules, "customers are companies")) // the nested presenter composes
@@ -57,7 +58,7 @@ func TestPresenterRulesOncePerResult(t *testing.T) {
 	block := textOf(res, 1)
 	is.Equal(strings.Count(block, ruleCents), 1)
 	is.Equal(strings.Count(block, "some invoices are overdue: say so first"), 1) // given by 3 invoices, written once
-	p, _ := vurb.ReadPresentation(res)
+	p, _ := presenter.Read(res)
 	want := []string{ruleCents, "customers are companies", "some invoices are overdue: say so first"}
 	for _, inv := range invoices(9) {
 		if inv.Status == "overdue" {
@@ -78,13 +79,13 @@ func TestPresenterLimit(t *testing.T) {
 	is.Equal(len(page.Invoices), 20)
 	is.Equal(page.Invoices[19].ID, "INV-0020") // the first 20, in order
 	is.Equal(page.Total, 50)
-	p, _ := vurb.ReadPresentation(res)
-	is.Equal(p.LeftOut, []vurb.LeftOut{{Path: "invoices", Type: "Invoice", Shown: 20, Total: 50, Lists: 1,
+	p, _ := presenter.Read(res)
+	is.Equal(p.LeftOut, []presenter.LeftOut{{Path: "invoices", Type: "Invoice", Shown: 20, Total: 50, Lists: 1,
 		Narrow: []string{"status", "customer_id"}}}) // the fields tagged filter:"true", not page
 	is.True(strings.Contains(textOf(res, 1), "invoices: 20 of 50 Invoice shown, 30 left out; narrow the query with status, customer_id"))
 
 	// The whole result a slice; and lists nested in a map, counted together.
-	p, _ = vurb.ReadPresentation(callOK(t, app, "billing_search", `{}`))
+	p, _ = presenter.Read(callOK(t, app, "billing_search", `{}`))
 	is.Equal(p.LeftOut[0].Path, "")
 	is.Equal(p.LeftOut[0].Shown, 20)
 	counts := map[string]int{}
@@ -95,8 +96,8 @@ func TestPresenterLimit(t *testing.T) {
 	for _, n := range counts {
 		shown += min(n, 10)
 	}
-	p, _ = vurb.ReadPresentation(callOK(t, presentedBilling(50, 10), "billing_account", `{}`))
-	is.Equal(p.LeftOut, []vurb.LeftOut{{Path: "by_status.*", Type: "Invoice", Shown: shown, Total: 50, Lists: len(counts),
+	p, _ = presenter.Read(callOK(t, presentedBilling(50, 10), "billing_account", `{}`))
+	is.Equal(p.LeftOut, []presenter.LeftOut{{Path: "by_status.*", Type: "Invoice", Shown: shown, Total: 50, Lists: len(counts),
 		Narrow: []string{"count"}}}) // no filter tag: every optional field
 }
 
@@ -108,40 +109,38 @@ func TestPresenterSuggestionsAsCalled(t *testing.T) {
 		exp  vurb.Exposition
 		tool string
 		args string
-		want vurb.NextCall
+		want presenter.NextCall
 	}{
 		{vurb.Flat, "billing_get", `{"invoice_id":"INV-0001"}`,
-			vurb.NextCall{Tool: "billing_pay", Arguments: map[string]any{"invoice_id": "INV-0001"}, Reason: "invoice INV-0001 is open"}},
+			presenter.NextCall{Tool: "billing_pay", Arguments: map[string]any{"invoice_id": "INV-0001"}, Reason: "invoice INV-0001 is open"}},
 		{vurb.Grouped, "billing", `{"action":"get","invoice_id":"INV-0001"}`,
-			vurb.NextCall{Tool: "billing", Arguments: map[string]any{"action": "pay", "invoice_id": "INV-0001"}, Reason: "invoice INV-0001 is open"}},
+			presenter.NextCall{Tool: "billing", Arguments: map[string]any{"action": "pay", "invoice_id": "INV-0001"}, Reason: "invoice INV-0001 is open"}},
 	} {
 		t.Run(c.exp.String(), func(t *testing.T) {
 			is := is.New(t)
 			res := callOK(t, presentedBilling(3, 50, vurb.WithExposition(c.exp)), c.tool, c.args)
-			p, ok := vurb.ReadPresentation(res)
+			p, ok := presenter.Read(res)
 			is.True(ok)
-			is.Equal(p.Next, []vurb.NextCall{c.want})
+			is.Equal(p.Next, []presenter.NextCall{c.want})
 		})
 	}
 
 	is := is.New(t)
-	app := billingApp(4)
-	vurb.Present(app, vurb.NewPresenter[Invoice]().Suggest(func(inv Invoice) []vurb.Suggestion {
-		return []vurb.Suggestion{{Action: "billing.void"}, {Action: "billing.pay", Args: map[string]any{"invoice_id": "same"}}}
-	}))
-	p, _ := vurb.ReadPresentation(callOK(t, app, "billing_search", `{}`))
-	is.Equal(p.Next, []vurb.NextCall{{Tool: "billing_pay", Arguments: map[string]any{"invoice_id": "same"}}}) // once; billing.void is none of the app's
+	app := billingApp(4, vurb.WithPresenters(presenter.New[Invoice]().Suggest(func(inv Invoice) []presenter.Suggestion {
+		return []presenter.Suggestion{{Action: "billing.void"}, {Action: "billing.pay", Args: map[string]any{"invoice_id": "same"}}}
+	})))
+	p, _ := presenter.Read(callOK(t, app, "billing_search", `{}`))
+	is.Equal(p.Next, []presenter.NextCall{{Tool: "billing_pay", Arguments: map[string]any{"invoice_id": "same"}}}) // once; billing.void is none of the app's
 }
 
 // TestPresenterRuleFreeResultHasNoBlock: a presented result whose
 // presenters have nothing to say carries its data alone.
 func TestPresenterRuleFreeResultHasNoBlock(t *testing.T) {
 	is := is.New(t)
-	app := billingApp(3)
-	vurb.Present(app, vurb.NewPresenter[Invoice]().Redact("card_number"))
+	app := billingApp(3, vurb.WithPresenters(presenter.New[Invoice]().Redact("card_number")))
 	res := callOK(t, app, "billing_get", `{"invoice_id":"INV-0001"}`)
 	is.Equal(len(res.Content), 1)
-	_, ok := vurb.ReadPresentation(res)
+	_, ok := presenter.Read(res)
 	is.True(!ok)
 	noSecret(t, "card", strings.ReplaceAll(textOf(res, 0), "SECRET-internal", "")) // internal is not redacted here
 }
@@ -158,8 +157,7 @@ func TestPresenterTOON(t *testing.T) {
 	type Rows struct {
 		Rows []Row `json:"rows"`
 	}
-	app := vurb.New(vurb.WithResultFormat(vurb.TOONResults()))
-	vurb.Present(app, vurb.NewPresenter[Row]().Rules("amounts are in cents").Limit(20))
+	app := vurb.New(vurb.WithResultFormat(vurb.TOONResults()), vurb.WithPresenters(presenter.New[Row]().Rules("amounts are in cents").Limit(20)))
 	vurb.Query(app, "rows.list", func(context.Context, struct{}) (Rows, error) {
 		var out Rows
 		for i := range 30 {
@@ -174,7 +172,7 @@ func TestPresenterTOON(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(string(back), string(structured(t, res)))
 	noSecret(t, "TOON", wireJSON(t, res))
-	p, _ := vurb.ReadPresentation(res)
+	p, _ := presenter.Read(res)
 	is.Equal(p.LeftOut[0].Shown, 20)
 }
 
@@ -199,8 +197,7 @@ func TestPresenterCustomFormat(t *testing.T) {
 // output schema.
 func TestPresenterMarker(t *testing.T) {
 	is := is.New(t)
-	app := billingApp(2)
-	vurb.Present(app, vurb.NewPresenter[Invoice]().Redact("card_number").Marker("***"))
+	app := billingApp(2, vurb.WithPresenters(presenter.New[Invoice]().Redact("card_number").Marker("***")))
 	res := callOK(t, app, "billing_get", `{"invoice_id":"INV-0001"}`)
 	is.True(strings.Contains(textOf(res, 0), `"card_number":"***"`))
 	is.True(strings.Contains(textOf(res, 0), `"email":"[redacted]"`)) // Customer's tag: its own (default) marker

@@ -29,10 +29,9 @@ type App struct {
 	scopes     []string // required of every call, prompt and resource (caller.go)
 	prompts    []*PromptDef
 	resources  []*ResourceDef
-	categories []*Category     // in the order made, children included (category.go)
-	skills     skillSet        // skill.go
-	presenters []*presenterDef // Present (presenter.go)
-	presented  *presenting     // what they compile to, at Build
+	categories []*Category // in the order made, children included (category.go)
+	skills     skillSet    // skill.go
+	presented  *presenting // what they compile to, at Build
 
 	buildMu sync.Mutex
 	plan    atomic.Pointer[engine.Plan]

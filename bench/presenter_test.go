@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/presenter"
 )
 
 // BenchmarkPresenterPaired interleaves, in one loop, batches of calls of
@@ -24,13 +25,11 @@ func BenchmarkPresenterPaired(b *testing.B) {
 	type PresOther struct {
 		Secret string `json:"secret"`
 	}
-	elsewhere := presApp()
-	vurb.Present(elsewhere, vurb.NewPresenter[PresOther]().Redact("secret").Rules("other"))
-	presented := presApp()
-	vurb.Present(presented, vurb.NewPresenter[PresRow]().
+	elsewhere := presApp(vurb.WithPresenters(presenter.New[PresOther]().Redact("secret").Rules("other")))
+	presented := presApp(vurb.WithPresenters(presenter.New[PresRow]().
 		Rules("amount_cents is in cents").
 		Redact("card").
-		Suggest(func(r PresRow) []vurb.Suggestion { return []vurb.Suggestion{{Action: "t0.a0"}} }))
+		Suggest(func(r PresRow) []presenter.Suggestion { return []presenter.Suggestion{{Action: "t0.a0"}} })))
 	names := []string{"none", "elsewhere", "presented"}
 	calls := []func() error{presCall(presApp()), presCall(elsewhere), presCall(presented)}
 	allocs := make([]float64, len(calls))

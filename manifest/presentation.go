@@ -9,7 +9,7 @@ import (
 )
 
 // Presentation is what presenters do to an action's results (package
-// vurb's Presenter and redact tags): the presented types its result can
+// presenter's Presenter and redact tags): the presented types its result can
 // hold, and the places of the result, as paths in its JSON
 // ("invoices[].card_number"; "[]" for a list's elements, "*" for a map's
 // values), that clients never see whole. The wire does not show it, so

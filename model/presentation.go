@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// Presentation is what presenters (package vurb's Presenter and redact
+// Presentation is what presenters (package presenter's Presenter and redact
 // tags) do to an action's results: the types they present, and which
 // places of the result clients never see whole. A place is a path in the
 // result's JSON: "invoices[].card_number", "[]" for the elements of a

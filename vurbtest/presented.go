@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/presenter"
 )
 
 // Presented is a successful result with what the app's presenters told
-// the model besides the data (see vurb.Presenter): its rules, the
+// the model besides the data (see package presenter): its rules, the
 // collections a limit cut, the suggested calls. Its Want methods fail the
 // test, quoting what the model read, and return it so they chain:
 //
@@ -19,7 +19,7 @@ import (
 //		WantRules("amount_cents is in cents: divide by 100 before showing it").
 //		WantNext("billing_pay", map[string]any{"invoice_id": "INV-7"})
 type Presented struct {
-	vurb.Presentation
+	presenter.Presentation
 	// Data is the text of the result's first block: the presented data.
 	Data string
 	// Block is the text the model read after the data: the presentation
@@ -32,12 +32,12 @@ type Presented struct {
 
 // CallPresented calls the tool called name with args, as CallText does,
 // failing the test unless the call succeeds, and reads the presentation
-// block of its result (vurb.ReadPresentation). A result without one has
+// block of its result (presenter.Read). A result without one has
 // an empty Presentation.
 func (c *Client) CallPresented(name string, args any, opts ...CallOption) *Presented {
 	c.t.Helper()
 	res := c.succeed(name, args, opts)
-	p, _ := vurb.ReadPresentation(res)
+	p, _ := presenter.Read(res)
 	out := &Presented{Presentation: p, t: c.t, call: c.describe(name, args)}
 	if len(res.Content) > 0 {
 		out.Data = Text(&mcp.CallToolResult{Content: res.Content[:1]})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/presenter"
 	"github.com/vurb-go/vurb/vurbtest"
 )
 
@@ -23,7 +24,15 @@ type ticketRef struct {
 // ticketApp lists n tickets through a presenter that keeps 3, says a rule
 // and suggests closing the open ones.
 func ticketApp(n int) *vurb.App {
-	app := vurb.New()
+	app := vurb.New(vurb.WithPresenters(presenter.New[ticket]().
+		Rules("tickets are support requests").
+		Suggest(func(tk ticket) []presenter.Suggestion {
+			if !tk.Open {
+				return nil
+			}
+			return []presenter.Suggestion{{Action: "tickets.close", Args: map[string]any{"id": tk.ID}}}
+		}).
+		Limit(3)))
 	vurb.Query(app, "tickets.list", func(context.Context, struct{}) ([]ticket, error) {
 		out := make([]ticket, n)
 		for i := range out {
@@ -32,15 +41,6 @@ func ticketApp(n int) *vurb.App {
 		return out, nil
 	})
 	vurb.Mutation(app, "tickets.close", func(_ context.Context, in ticketRef) (string, error) { return "closed " + in.ID, nil })
-	vurb.Present(app, vurb.NewPresenter[ticket]().
-		Rules("tickets are support requests").
-		Suggest(func(tk ticket) []vurb.Suggestion {
-			if !tk.Open {
-				return nil
-			}
-			return []vurb.Suggestion{{Action: "tickets.close", Args: map[string]any{"id": tk.ID}}}
-		}).
-		Limit(3))
 	return app
 }
 

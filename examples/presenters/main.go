@@ -2,7 +2,7 @@
 // handlers return domain values whole, and presenters decide what of them
 // leaves the server and what the model is told with them.
 //
-//   - The card number (Presenter.Redact) and the customer's email (a
+//   - The card number (presenter.Presenter.Redact) and the customer's email (a
 //     redact:"true" tag) never reach a client: they hold "[redacted]",
 //     in the structured content and in the text alike, and each tool's
 //     outputSchema says so.
@@ -34,6 +34,7 @@ import (
 	"syscall"
 
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/presenter"
 )
 
 // Customer is a company that is billed. Its email is personal data: the
@@ -130,8 +131,8 @@ func (l *Ledger) pay(_ context.Context, in InvoiceRef) (Invoice, error) {
 }
 
 // InvoicePresenter shapes every Invoice any action returns.
-func InvoicePresenter() *vurb.Presenter[Invoice] {
-	return vurb.NewPresenter[Invoice]().
+func InvoicePresenter() *presenter.Presenter[Invoice] {
+	return presenter.New[Invoice]().
 		Rules("amount_cents is in cents: divide by 100 before showing it").
 		RulesFor(func(inv Invoice) []string {
 			if inv.Status == "overdue" {
@@ -139,11 +140,11 @@ func InvoicePresenter() *vurb.Presenter[Invoice] {
 			}
 			return nil
 		}).
-		Suggest(func(inv Invoice) []vurb.Suggestion {
+		Suggest(func(inv Invoice) []presenter.Suggestion {
 			if inv.Status == "paid" {
 				return nil
 			}
-			return []vurb.Suggestion{{Action: "invoices.pay", Reason: "invoice " + inv.ID + " is unpaid",
+			return []presenter.Suggestion{{Action: "invoices.pay", Reason: "invoice " + inv.ID + " is unpaid",
 				Args: map[string]any{"id": inv.ID}}}
 		}).
 		Redact("card_number").
@@ -153,12 +154,13 @@ func InvoicePresenter() *vurb.Presenter[Invoice] {
 // NewApp declares the server over a ledger of n invoices.
 func NewApp(n int, opts ...vurb.Option) *vurb.App {
 	l := NewLedger(n)
-	app := vurb.New(append([]vurb.Option{vurb.WithName("invoices"), vurb.WithVersion("1.0.0")}, opts...)...)
+	app := vurb.New(append([]vurb.Option{vurb.WithName("invoices"), vurb.WithVersion("1.0.0"),
+		vurb.WithPresenters(InvoicePresenter(),
+			presenter.New[Customer]().Rules("customers are companies; name them, never their contact details")),
+	}, opts...)...)
 	vurb.Query(app, "invoices.list", l.list).Describe("List invoices, newest last.")
 	vurb.Query(app, "invoices.get", l.get).Describe("Get one invoice.")
 	vurb.Mutation(app, "invoices.pay", l.pay).Describe("Charge the card on file for an unpaid invoice.")
-	vurb.Present(app, InvoicePresenter(),
-		vurb.NewPresenter[Customer]().Rules("customers are companies; name them, never their contact details"))
 	return app
 }
 

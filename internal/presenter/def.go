@@ -4,8 +4,10 @@
 // handed to their presenter), writes each result as encoding/json would
 // but for that, and writes the presentation block (rules, cuts,
 // suggestions) the model reads after the data. It stands apart from the
-// root package, which keeps the declarations (vurb.Presenter, Present) and
-// hands them here at Build; it never imports the root.
+// public package presenter, which declares presenters (presenter.New and
+// its methods) and reads a presentation back, and from the root, which
+// takes them with vurb.WithPresenters and hands their definitions here at
+// Build; it imports neither.
 package presenter
 
 import (
@@ -19,11 +21,9 @@ import (
 // its presenter sets another.
 const DefaultMarker = "[redacted]"
 
-// Suggestion is an action a presenter suggests the model call next, with
-// why. Action is the canonical dotted key ("billing.pay",
-// "admin.users.ban"), whatever the app's exposition: vurb writes it as the
-// model must call it (the flat wire name, or the grouped tool with its
-// discriminator), and drops it when the caller is not shown that action.
+// Suggestion is a suggested action as the writer reads it: the fields of
+// the public presenter.Suggestion, which converts to it (the two must stay
+// identical field for field).
 type Suggestion struct {
 	// Action is the canonical key of the action to call.
 	Action string
@@ -34,8 +34,8 @@ type Suggestion struct {
 	Args map[string]any
 }
 
-// Def is a presenter without its type parameter: what the root's
-// Presenter[T] records, what the build compiles into shapes and the
+// Def is a presenter without its type parameter: what the public
+// presenter.Presenter[T] records, what the build compiles into shapes and the
 // writer calls.
 type Def struct {
 	typ    reflect.Type

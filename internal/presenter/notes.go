@@ -38,6 +38,8 @@ func (n *Notes) met(p *Def) {
 	}
 }
 
+// AddRules adds rules computed from one value, each kept once, on one
+// line.
 func (n *Notes) AddRules(rules []string) {
 	for _, r := range rules {
 		if r = oneLine(r); r != "" && !slices.Contains(n.rules, r) {
@@ -46,7 +48,8 @@ func (n *Notes) AddRules(rules []string) {
 	}
 }
 
-func (n *Notes) AddSuggestions(ss []Suggestion) { n.suggested = append(n.suggested, ss...) }
+// AddSuggestion adds a suggestion computed from one value.
+func (n *Notes) AddSuggestion(s Suggestion) { n.suggested = append(n.suggested, s) }
 
 func (n *Notes) cut(path string, t reflect.Type, shown, total int) {
 	for i := range n.cuts {
@@ -66,13 +69,13 @@ func (n *Notes) empty() bool {
 	return len(n.presenters) == 0 && len(n.rules) == 0 && len(n.suggested) == 0 && len(n.cuts) == 0
 }
 
-// The headings of the presentation block, which ReadPresentation reads
+// The headings of the presentation block, which presenter.Read reads
 // back: a model reads them as plain sections after the data.
 const (
-	headRules   = "Rules:"
-	headCuts    = "Left out:"
-	headActions = "Next actions:"
-	narrowWith  = "; narrow the query with "
+	HeadRules   = "Rules:"
+	HeadCuts    = "Left out:"
+	HeadActions = "Next actions:"
+	NarrowWith  = "; narrow the query with " // after a cut's line, before the input fields that narrow the query
 )
 
 // CallForm is how the model calls an action under the app's exposition:
@@ -105,13 +108,13 @@ func (n *Notes) text(pa *Action, c *engine.Call) string {
 		}
 	}
 	var b strings.Builder
-	section(&b, headRules, rules)
+	section(&b, HeadRules, rules)
 	cuts := make([]string, len(n.cuts))
 	for i, cn := range n.cuts {
 		cuts[i] = cn.line(pa.narrow)
 	}
-	section(&b, headCuts, cuts)
-	section(&b, headActions, pa.calls(n.suggested, c))
+	section(&b, HeadCuts, cuts)
+	section(&b, HeadActions, pa.calls(n.suggested, c))
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
@@ -140,7 +143,7 @@ func (cn cutNote) line(narrow []string) string {
 		s += fmt.Sprintf(" (%d lists)", cn.lists)
 	}
 	if len(narrow) > 0 {
-		s += narrowWith + strings.Join(narrow, ", ")
+		s += NarrowWith + strings.Join(narrow, ", ")
 	}
 	return s
 }
@@ -214,7 +217,7 @@ func (f CallForm) arguments(args map[string]any) (string, error) {
 }
 
 // oneLine keeps a rule or a reason on its line: the block is read line by
-// line, by models and by ReadPresentation. Most already are, and are
+// line, by models and by presenter.Read. Most already are, and are
 // returned as they are.
 func oneLine(s string) string {
 	clean := s == "" || s[0] != ' ' && s[len(s)-1] != ' '

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/matryer/is"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -41,8 +40,10 @@ func TestOneLine(t *testing.T) {
 	is.Equal(oneLine(""), "")
 }
 
-// The block the notes write is the block Read reads back.
-func TestNotesReadBack(t *testing.T) {
+// The block the notes write: every presenter's rules first, then those
+// computed, each once; the cuts with the fields that narrow the query.
+// presenter.Read reads this very text back (presenter/read_test.go).
+func TestNotesText(t *testing.T) {
 	is := is.New(t)
 	p := New(reflect.TypeFor[struct{ A int }](), nil)
 	p.AddRules([]string{"amounts are in cents"})
@@ -51,12 +52,11 @@ func TestNotesReadBack(t *testing.T) {
 	n.AddRules([]string{"invoice 42 is overdue", "amounts are in cents"})
 	n.cut("customers[].invoices", reflect.TypeFor[struct{}](), 2, 5)
 	pa := &Action{narrow: []string{"status"}}
-	text := n.text(pa, &engine.Call{})
-	got, ok := Read(&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "{}"}, &mcp.TextContent{Text: text}}})
-	is.True(ok)
-	is.Equal(got.Rules, []string{"amounts are in cents", "invoice 42 is overdue"})
-	is.Equal(got.LeftOut, []LeftOut{{Path: "customers[].invoices", Type: "items", Shown: 2, Total: 5, Lists: 1, Narrow: []string{"status"}}})
-	is.Equal(len(got.Next), 0)
+	is.Equal(n.text(pa, &engine.Call{}), "Rules:\n"+
+		"- amounts are in cents\n"+
+		"- invoice 42 is overdue\n"+
+		"Left out:\n"+
+		"- customers[].invoices: 2 of 5 items shown, 3 left out; narrow the query with status")
 }
 
 func TestAppendScalarIsEncodingJSON(t *testing.T) {

@@ -8,12 +8,12 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/presenter"
 )
 
 // Presentation is what a presented result tells the model besides its
-// data, as ReadPresentation reads it back from the result's text: for
-// tests (vurbtest asserts on it) and for Go clients that want the
-// suggestions as values.
+// data, as Read reads it back from the result's text: for tests (vurbtest
+// asserts on it) and for Go clients that want the suggestions as values.
 type Presentation struct {
 	// Rules are the presenters' rules, each once: every presenter's own,
 	// then those computed from the values.
@@ -40,7 +40,7 @@ type LeftOut struct {
 	Narrow []string
 }
 
-// NextCall is one suggested call.
+// NextCall is one suggested call, as the model must make it.
 type NextCall struct {
 	// Tool is the wire tool to call ("billing_pay", or "billing" in
 	// grouped exposition, whose Arguments then hold the discriminator).
@@ -51,8 +51,8 @@ type NextCall struct {
 	Reason string
 }
 
-// Read reads the presentation block of res, the text block
-// after the data that presented results carry; ok is false when res has
+// Read reads the presentation block of res, the text block after the
+// data that presented results carry; ok is false when res has
 // none (nothing was presented, or the presenters had nothing to say).
 func Read(res *mcp.CallToolResult) (p Presentation, ok bool) {
 	if res == nil || len(res.Content) < 2 {
@@ -64,7 +64,7 @@ func Read(res *mcp.CallToolResult) (p Presentation, ok bool) {
 			continue
 		}
 		first, _, _ := strings.Cut(t.Text, "\n")
-		if first == headRules || first == headCuts || first == headActions {
+		if first == presenter.HeadRules || first == presenter.HeadCuts || first == presenter.HeadActions {
 			return parsePresentation(t.Text), true
 		}
 	}
@@ -81,13 +81,13 @@ func parsePresentation(text string) Presentation {
 			continue
 		}
 		switch section {
-		case headRules:
+		case presenter.HeadRules:
 			p.Rules = append(p.Rules, item)
-		case headCuts:
+		case presenter.HeadCuts:
 			if l, ok := parseLeftOut(item); ok {
 				p.LeftOut = append(p.LeftOut, l)
 			}
-		case headActions:
+		case presenter.HeadActions:
 			if n, ok := parseNextCall(item); ok {
 				p.Next = append(p.Next, n)
 			}
@@ -97,7 +97,7 @@ func parsePresentation(text string) Presentation {
 }
 
 var leftOutLine = regexp.MustCompile(`^(.*): (\d+) of (\d+) (\S+) shown, \d+ left out(?: \((\d+) lists\))?(?:` +
-	regexp.QuoteMeta(narrowWith) + `(.*))?$`)
+	regexp.QuoteMeta(presenter.NarrowWith) + `(.*))?$`)
 
 func parseLeftOut(item string) (LeftOut, bool) {
 	m := leftOutLine.FindStringSubmatch(item)
