@@ -297,21 +297,6 @@ func (c *Category) metaCopy() map[string]any {
 	return maps.Clone(c.meta)
 }
 
-// WithIncludeGroups exposes only the actions in at least one of the
-// categories named by their fully qualified names ("user-facing",
-// "platform.users"), a category's descendants included. It is tag
-// selection: a category gives each member it holds the tag "group:<fqn>"
-// (and its ancestors'), so it combines with WithIncludeTags as tags do: an
-// action passes when it carries any included tag or group. Prompts and
-// resources, which tag filters do not hide, are not hidden either. It is
-// no second way of doing what WithIncludeTags does: it names a category as
-// it is declared, and the tag that encodes it stays vurb's.
-func WithIncludeGroups(fqns ...string) ServeOption { return WithIncludeTags(groupTags(fqns)...) }
-
-// WithExcludeGroups hides every action in any of the categories named,
-// whatever WithIncludeGroups and WithIncludeTags say.
-func WithExcludeGroups(fqns ...string) ServeOption { return WithExcludeTags(groupTags(fqns)...) }
-
 func groupTags(fqns []string) []string {
 	out := make([]string, len(fqns))
 	for i, f := range fqns {

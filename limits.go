@@ -48,16 +48,6 @@ const defaultMaxOutput = 1 << 20
 // result that tells the model to retry.
 const defaultMaxRunning = 10_000
 
-// WithMaxConcurrent caps every action's handlers running at once at n,
-// each action on its own (tools, groups and actions may set their own
-// with MaxConcurrent). A call that finds n running waits up to wait for
-// one to end, then is refused with Messages.AtCapacity. By default there
-// is no such cap.
-func WithMaxConcurrent(n int, wait time.Duration) Option {
-	limit.CheckConcurrent("WithMaxConcurrent", n, wait)
-	return func(c *config) { c.callLimits.Concurrent, c.callLimits.Wait = n, wait }
-}
-
 // MaxConcurrent caps the handlers of each of the tool's actions running at
 // once at n (see WithMaxConcurrent); n < 0 removes the app's cap.
 func (t *Tool) MaxConcurrent(n int, wait time.Duration) *Tool {
@@ -87,19 +77,6 @@ func (a *ActionDef) MaxConcurrent(n int, wait time.Duration) *ActionDef {
 	limit.CheckConcurrent(fmt.Sprintf("action %q: MaxConcurrent", a.key), n, wait)
 	a.limits.Concurrent, a.limits.Wait = n, wait
 	return a
-}
-
-// WithMaxOutput caps the bytes of text in each result of every action
-// (default 1 MiB, about 250,000 tokens, more than most models take in one
-// turn); tools, groups and actions may set their own with MaxOutput. A
-// longer result is cut there and ends with Messages.Truncated, which tells
-// the model to narrow its request. n < 0 removes the cap.
-func WithMaxOutput(n int) Option {
-	return func(c *config) {
-		if n != 0 {
-			c.callLimits.MaxOutput = n
-		}
-	}
 }
 
 // MaxOutput caps the text of the results of the tool's actions at n bytes
@@ -132,18 +109,6 @@ func (a *ActionDef) MaxOutput(n int) *ActionDef {
 	limit.CheckMaxOutput(fmt.Sprintf("action %q", a.key), n)
 	a.limits.MaxOutput = n
 	return a
-}
-
-// WithMaxRunning bounds the handlers running at once across the app
-// (default 10,000), counting those still running after their
-// call timed out. A call past the bound gets a tool error saying the
-// server is busy, before its handler runs; n < 0 removes the bound.
-func WithMaxRunning(n int) Option {
-	return func(c *config) {
-		if n != 0 {
-			c.maxRunning = n
-		}
-	}
 }
 
 // HandlerStats is a snapshot of the app's handler gauges.

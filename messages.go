@@ -82,38 +82,3 @@ func DefaultMessages() Messages {
 		Schema:                 schema.DefaultMessages(),
 	}
 }
-
-// WithMessages sets the app's texts. Empty fields (and a nil Schema) keep
-// the defaults, so an app can reword one message alone:
-//
-//	m := vurb.Messages{Timeout: "took longer than %s; try a smaller request"}
-//	app := vurb.New(vurb.WithMessages(m))
-func WithMessages(m Messages) Option {
-	return func(c *config) {
-		d := &c.messages
-		for _, f := range []struct {
-			dst *string
-			v   string
-		}{
-			{&d.UnknownTool, m.UnknownTool},
-			{&d.DiscriminatorMissing, m.DiscriminatorMissing},
-			{&d.DiscriminatorNotString, m.DiscriminatorNotString},
-			{&d.UnknownAction, m.UnknownAction},
-			{&d.InvalidArguments, m.InvalidArguments},
-			{&d.Timeout, m.Timeout},
-			{&d.Internal, m.Internal},
-			{&d.Busy, m.Busy},
-			{&d.MissingScopes, m.MissingScopes},
-			{&d.RateLimited, m.RateLimited},
-			{&d.AtCapacity, m.AtCapacity},
-			{&d.Truncated, m.Truncated},
-		} {
-			if f.v != "" {
-				*f.dst = f.v
-			}
-		}
-		if m.Schema != nil {
-			d.Schema = m.Schema
-		}
-	}
-}

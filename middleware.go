@@ -60,19 +60,6 @@ func eventOf(e engine.Event) observe.Event {
 		RequestID: e.RequestID, Duration: e.Duration, Outcome: observe.Outcome(e.Outcome), Patterns: e.Patterns}
 }
 
-// WithObserver adds an observer to the app: each one given receives every
-// event, in the order given, and a panicking one is contained alone (the
-// panic is logged; the observers after it still receive the event).
-// Without one a call pays a single nil check: no clock reads and no event
-// values.
-func WithObserver(o observe.Observer) Option {
-	return func(c *config) {
-		if o != nil {
-			c.observers = append(c.observers, o)
-		}
-	}
-}
-
 // containObservers is the engine's observer of observers: each receives
 // every event in turn, its panic contained on its own, so that one
 // panicking observer starves none after it.

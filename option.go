@@ -7,12 +7,19 @@ import (
 	"reflect"
 	"time"
 
+	ipresenter "github.com/vurb-go/vurb/internal/presenter"
+
 	"github.com/go-playground/validator/v10"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/vurb-go/vurb/describe"
+	"github.com/vurb-go/vurb/internal/edge"
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/internal/limit"
 	"github.com/vurb-go/vurb/internal/schema"
 	"github.com/vurb-go/vurb/observe"
+	"github.com/vurb-go/vurb/presenter"
 	"github.com/vurb-go/vurb/store"
 )
 
@@ -307,3 +314,623 @@ func (e Exposition) engine() engine.Exposition { return expositions[e] }
 func WithDescriber(d describe.Describer) Option {
 	return func(c *config) { c.describer = d }
 }
+
+// WithRequestMiddleware wraps every request the app's servers receive, of
+// any method (tools/call, tools/list, prompts/get, resources/read,
+// initialize, ...), on every transport: stdio, HTTP sessions and
+// sessionless requests, the fast lane included. It is the go-sdk's own
+// middleware shape, so what is written for the SDK works here, and it is
+// where one rule covers everything the server exposes: an authorization
+// check for prompts and resources as for tools, a trace span per request.
+//
+// The first middleware runs first. The context a middleware passes on
+// reaches the handlers (vurb.Logger, CallerFrom and the span of a tracer
+// all read it). req.GetExtra() carries the verified token and the HTTP
+// headers; req.GetParams().GetMeta() the request's _meta. Panics are
+// contained as a handler's are. Tool-level concerns (an action's tags,
+// scopes, annotations) are better placed in App.Use, whose Call knows the
+// action; an in-process App.Call does not pass through this chain.
+//
+// A sessionless request answered by the fast lane has no session: there,
+// req.GetSession() holds a nil *mcp.ServerSession, so check it before use
+// (CallerFrom's SessionID is "" alike). The tasks extension's own methods
+// (tasks/get, tasks/update, tasks/cancel) are not wrapped; a tools/call
+// that starts a task is.
+func WithRequestMiddleware(mw ...mcp.Middleware) Option {
+	for i, m := range mw {
+		if m == nil {
+			panic(fmt.Sprintf("vurb: nil middleware at position %d of WithRequestMiddleware", i))
+		}
+	}
+	return func(c *config) { c.requestMW = append(c.requestMW, mw...) }
+}
+
+// WithLogContext adds attributes to every call's logger (Logger), read
+// from the context the call arrived with when the logger is first made: a
+// trace and span id put there by a request middleware, so that logs join
+// traces. Several WithLogContext options all contribute, in the order
+// given.
+func WithLogContext(attrs func(ctx context.Context) []slog.Attr) Option {
+	return func(c *config) {
+		prev := c.logContext
+		switch {
+		case attrs == nil:
+		case prev == nil:
+			c.logContext = attrs
+		default:
+			c.logContext = func(ctx context.Context) []slog.Attr { return append(prev(ctx), attrs(ctx)...) }
+		}
+	}
+}
+
+// WithNotifyBuffer sets how many broadcast notifications
+// (notifications/resources/updated, notifications/*/list_changed) may wait
+// for one slow subscriber (default 64); past it that
+// subscriber misses them, with a warning in the log, and the others are
+// not delayed.
+func WithNotifyBuffer(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.notifyBuffer = n
+		}
+	}
+}
+
+// WithListTTL sets how long clients may cache the app's lists (default
+// 5 min); zero says they are stale at once.
+func WithListTTL(d time.Duration) Option {
+	return func(c *config) {
+		c.listTTL = max(d, 0)
+		c.listTTLSet = true
+	}
+}
+
+// WithMaxConcurrent caps every action's handlers running at once at n,
+// each action on its own (tools, groups and actions may set their own
+// with MaxConcurrent). A call that finds n running waits up to wait for
+// one to end, then is refused with Messages.AtCapacity. By default there
+// is no such cap.
+func WithMaxConcurrent(n int, wait time.Duration) Option {
+	limit.CheckConcurrent("WithMaxConcurrent", n, wait)
+	return func(c *config) { c.callLimits.Concurrent, c.callLimits.Wait = n, wait }
+}
+
+// WithMaxOutput caps the bytes of text in each result of every action
+// (default 1 MiB, about 250,000 tokens, more than most models take in one
+// turn); tools, groups and actions may set their own with MaxOutput. A
+// longer result is cut there and ends with Messages.Truncated, which tells
+// the model to narrow its request. n < 0 removes the cap.
+func WithMaxOutput(n int) Option {
+	return func(c *config) {
+		if n != 0 {
+			c.callLimits.MaxOutput = n
+		}
+	}
+}
+
+// WithMaxRunning bounds the handlers running at once across the app
+// (default 10,000), counting those still running after their
+// call timed out. A call past the bound gets a tool error saying the
+// server is busy, before its handler runs; n < 0 removes the bound.
+func WithMaxRunning(n int) Option {
+	return func(c *config) {
+		if n != 0 {
+			c.maxRunning = n
+		}
+	}
+}
+
+// WithMessages sets the app's texts. Empty fields (and a nil Schema) keep
+// the defaults, so an app can reword one message alone:
+//
+//	m := vurb.Messages{Timeout: "took longer than %s; try a smaller request"}
+//	app := vurb.New(vurb.WithMessages(m))
+func WithMessages(m Messages) Option {
+	return func(c *config) {
+		d := &c.messages
+		for _, f := range []struct {
+			dst *string
+			v   string
+		}{
+			{&d.UnknownTool, m.UnknownTool},
+			{&d.DiscriminatorMissing, m.DiscriminatorMissing},
+			{&d.DiscriminatorNotString, m.DiscriminatorNotString},
+			{&d.UnknownAction, m.UnknownAction},
+			{&d.InvalidArguments, m.InvalidArguments},
+			{&d.Timeout, m.Timeout},
+			{&d.Internal, m.Internal},
+			{&d.Busy, m.Busy},
+			{&d.MissingScopes, m.MissingScopes},
+			{&d.RateLimited, m.RateLimited},
+			{&d.AtCapacity, m.AtCapacity},
+			{&d.Truncated, m.Truncated},
+		} {
+			if f.v != "" {
+				*f.dst = f.v
+			}
+		}
+		if m.Schema != nil {
+			d.Schema = m.Schema
+		}
+	}
+}
+
+// WithObserver adds an observer to the app: each one given receives every
+// event, in the order given, and a panicking one is contained alone (the
+// panic is logged; the observers after it still receive the event).
+// Without one a call pays a single nil check: no clock reads and no event
+// values.
+func WithObserver(o observe.Observer) Option {
+	return func(c *config) {
+		if o != nil {
+			c.observers = append(c.observers, o)
+		}
+	}
+}
+
+// WithPresenters makes the app apply presenters (made with presenter.New)
+// to the results of every action it has or will have. A type has at most
+// one presenter per app; several WithPresenters add up. It panics on a nil
+// presenter and on a second presenter of a type, at New.
+//
+//	app := vurb.New(vurb.WithPresenters(presenter.New[Invoice]().
+//		Rules("amount_cents is in cents: divide by 100 before showing it").
+//		Redact("card_number").
+//		Limit(50)))
+//
+// A presenter may still be configured after New, until the app is built;
+// then it is frozen with the app.
+func WithPresenters(presenters ...presenter.Any) Option {
+	defs := make([]*presenterDef, len(presenters))
+	for i, ap := range presenters {
+		if ap == nil || reflect.ValueOf(ap).IsNil() || ipresenter.DefOf(ap) == nil {
+			panic("vurb: WithPresenters: nil presenter; make one with presenter.New[T]()")
+		}
+		defs[i] = ipresenter.DefOf(ap)
+	}
+	return func(c *config) {
+		for _, def := range defs {
+			for _, have := range c.presenters {
+				if have.Type() == def.Type() {
+					panic(fmt.Sprintf("vurb: WithPresenters: the app already has a presenter of %s; a type has one presenter, "+
+						"so put its rules, redactions and suggestions in that one", def.Type()))
+				}
+			}
+			c.presenters = append(c.presenters, def)
+		}
+	}
+}
+
+// WithRateStore sets the store of the app's rate limits (default: a
+// NewMemoryRateStore of the app's own).
+func WithRateStore(s store.Rates) Option { return func(c *config) { c.rateStore = s } }
+
+// WithRateLimit adds rate limits on the calls of the whole app: a
+// PerCaller limit here is each caller's budget across every action.
+func WithRateLimit(limits ...RateLimit) Option {
+	return func(c *config) { addRates(&c.callLimits, limits) }
+}
+
+// WithReplicas makes the app one of several replicas that share s, under
+// the app's name (WithName): replicas of one app share a name, and two
+// apps of different names on one store never see each other's sessions,
+// tasks or messages. Two different apps with the same name must keep
+// apart by other means (redisstate.WithPrefix). See store.Replicas for
+// what is shared; redisstate.New gives all of it in one Redis, and a
+// store.Replicas value gives what it holds. The README's "Running
+// several replicas" tells what is shared and what each replica keeps.
+// Give every replica the same WithRequestStateKeys too: the app panics
+// at Build without them, since they authenticate the replicas' bus.
+func WithReplicas(s store.Shared) Option {
+	return func(c *config) { c.shared = s }
+}
+
+// WithResultFormat sets how structured results are written for the model.
+func WithResultFormat(f ResultFormat) Option { return func(c *config) { c.resultFormat = f } }
+
+// WithDrainDelay keeps a draining app (Shutdown, or ListenAndServe's
+// context ended) serving for d with readiness off, before it stops
+// accepting: a balancer then sees /readyz answer 503 and takes the
+// replica out, instead of meeting a closed port. Give it the check's
+// interval times the failures it needs (HAProxy's inter and fall;
+// Kubernetes' periodSeconds and failureThreshold). The delay counts
+// within the drain's context (WithShutdownGrace). Default 0.
+func WithDrainDelay(d time.Duration) Option {
+	return func(c *config) { c.drainDelay = max(d, 0) }
+}
+
+// WithSkillVisibility gives each kind of caller the skills of its own,
+// as WithVisibility does for tools: visible says whether callers of a
+// class see a skill. The class is the one WithVisibility's class function
+// names (without WithVisibility every caller is of class ""). A hidden
+// skill is unknown to the caller: absent from skills/list and
+// resources/list, skills/get answers that no skill is served at its URI,
+// and reading one of its files or folders answers that nothing is there,
+// exactly as for a URI the server never served. Hiding a skill hides the
+// skills nested in it (visible is not asked about them): they lie in its
+// folder. A nested skill's files are its own alone: its enclosing skill's
+// entry and folders list them only to a caller who sees the nested skill
+// and holds its scopes, and seeing the enclosing skill reads none of them.
+//
+// visible runs once per class and skill, the first time a caller of the
+// class asks; the views of the first 1,024 classes are kept.
+func WithSkillVisibility(visible func(class string, s SkillInfo) bool) Option {
+	if visible == nil {
+		panic("vurb: WithSkillVisibility needs a visible function")
+	}
+	return func(c *config) { c.skillVisible = visible }
+}
+
+// WithPolicies sets the app's state-sync policies, checked at Build: an
+// empty or malformed pattern, an unknown directive, or a policy an earlier
+// one shadows (first match wins, so it would never apply) panics there.
+func WithPolicies(policies ...Policy) Option {
+	return func(c *config) { c.policies = append(c.policies, policies...) }
+}
+
+// WithDefaultCacheControl sets the directive of actions that neither set
+// their own nor match a policy. Without it they are not decorated.
+func WithDefaultCacheControl(cc CacheControl) Option {
+	return func(c *config) { c.defaultCache = cc }
+}
+
+// WithVisibility gives each kind of caller a tool list of its own. class
+// names the caller's kind ("admin", a tenant's plan, "" for anyone), read
+// from the request's token and headers; visible says whether callers of a
+// class see an action. A hidden action is absent from the caller's
+// tools/list and is an unknown tool (or, in a grouped tool, an unknown
+// action) when called, exactly as if a tag filter had removed it.
+//
+// visible runs once per class and action, the first time a caller of the
+// class is seen; after that a request costs class and a map lookup, and
+// nothing is recompiled. Keep the number of classes small (roles, plans,
+// not user ids), and read the class from what the server verified (a claim
+// of c.Token) rather than from what a client may write freely: vurb keeps
+// the views of the first 1,024 classes it sees and computes any others on
+// every request.
+//
+// Scopes (RequireScopes) filter lists on their own, with or without
+// WithVisibility: an action whose scopes the caller's token lacks is absent
+// from its tools/list, and a call of it is refused naming the scopes.
+func WithVisibility(class func(c *Caller) string, visible func(class string, a ActionInfo) bool) Option {
+	if class == nil || visible == nil {
+		panic("vurb: WithVisibility needs both a class function and a visible function")
+	}
+	return func(c *config) { c.class, c.visible = class, visible }
+}
+
+// ServeOption configures how the app is served: which of its actions a
+// server exposes (WithIncludeTags, WithExcludeTags: access control,
+// honoured by Attach, NewServer, Serve, HTTPHandler and ListenAndServe
+// alike) and, for HTTPHandler and ListenAndServe only, the HTTP settings
+// (WithStateless, WithAllowedHosts, WithHTTPOptions, ...). Passing an HTTP
+// setting where there is no HTTP panics, naming it: it would otherwise be
+// silently ignored.
+type ServeOption struct{ edge edge.ServeOption }
+
+// serveOptions are opts as the serving edge takes them.
+func serveOptions(opts []ServeOption) []edge.ServeOption {
+	out := make([]edge.ServeOption, len(opts))
+	for i, o := range opts {
+		out[i] = o.edge
+	}
+	return out
+}
+
+// StdioOption configures the transport Stdio returns.
+type StdioOption struct{ edge edge.StdioOption }
+
+// WithBearerAuth makes HTTPHandler and ListenAndServe an OAuth 2.1 resource
+// server, as the MCP authorization spec asks of a remote server: every
+// request must carry a bearer token that verifier accepts, issued for this
+// server (RFC 8707's resource indicator, metadata.Resource).
+//
+// It is the go-sdk's own machinery, wired in: auth.RequireBearerToken
+// checks each request (opts passes the go-sdk's options through: Scopes
+// every request needs, ClockSkew, AllowMissingExpiration), and
+// auth.ProtectedResourceMetadataHandler serves metadata, the RFC 9728
+// document that tells a client which authorization servers issue tokens
+// for this resource. What vurb adds:
+//
+//   - The document is served, without a token, at the RFC 9728 location
+//     derived from metadata.Resource: /.well-known/oauth-protected-resource
+//     followed by the resource's path (/.well-known/oauth-protected-resource/mcp
+//     for https://mcp.example.com/mcp), and at the bare
+//     /.well-known/oauth-protected-resource, where clients look last.
+//     ListenAndServe routes both paths; behind your own mux, route them to
+//     the same handler as /mcp (see ExampleWithBearerAuth).
+//   - A refused request gets 401 (403 when it lacks one of opts.Scopes)
+//     with a challenge that names the document, and RFC 6750's error code
+//     when one applies:
+//     WWW-Authenticate: Bearer error="invalid_token", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp".
+//     A 403 says error="insufficient_scope" and scope="..." lists the
+//     scopes needed. A request without a token gets no error code, as
+//     RFC 6750 §3.1 asks.
+//   - The audience is checked whatever the verifier: a token whose claims
+//     (TokenInfo.Extra["aud"]) name audiences none of which is
+//     metadata.Resource is refused, so a token issued for another server
+//     cannot be replayed here. A verifier of opaque tokens that reports no
+//     "aud" must check the audience itself (an introspection response
+//     carries it).
+//
+// verifier may be any auth.TokenVerifier: the one the oidc sub-package
+// builds for JWT access tokens from an OpenID Connect issuer, or your own
+// for opaque tokens (introspection, a database). It must return an error
+// wrapping auth.ErrInvalidToken for a token it refuses (the client gets
+// 401), and set UserID: the go-sdk binds a session to the user who opened
+// it and refuses (403 "session user mismatch") a request on it with
+// another user's token; with the same user, each request's own token,
+// scopes included, is the one the request sees.
+//
+// The check wraps every request the handler answers, the fast lane's
+// included, so auth.TokenInfoFromContext(r.Context()) holds the verified
+// token wherever the request goes.
+//
+// WithBearerAuth panics when verifier is nil or metadata.Resource is not an
+// absolute URL without a fragment (RFC 8707 §2).
+func WithBearerAuth(verifier auth.TokenVerifier, metadata *oauthex.ProtectedResourceMetadata, opts *auth.RequireBearerTokenOptions) ServeOption {
+	return ServeOption{edge.BearerAuth(verifier, metadata, opts)}
+}
+
+// WithScopeChallenges asks for scopes when they are needed, as MCP's step-up
+// authorization does, instead of hiding what a token cannot reach. It
+// needs WithBearerAuth. With it:
+//
+//   - an action whose scopes (RequireScopes) the caller's token lacks stays
+//     in its tools/list, so the model can choose it;
+//   - a request that invokes it (tools/call, and prompts/get or
+//     resources/read when the app itself requires scopes) is answered,
+//     before any handler runs or any stream starts, with HTTP 403 and
+//     WWW-Authenticate: Bearer error="insufficient_scope",
+//     scope="<every scope the operation needs>", resource_metadata="...".
+//     A client that supports step-up sends the user to the authorization
+//     server for those scopes (joined to those it holds) and sends the
+//     request again with the new token.
+//
+// A client without step-up support sees a failed request rather than a
+// tool error it can read, which is why this is a choice: without
+// WithScopeChallenges, a scoped action is absent from the lists of callers who
+// lack its scopes, and a call of it is a tool error naming them. Visibility
+// rules (WithVisibility) still hide what they hide: a hidden tool is
+// unknown, never challenged for.
+func WithScopeChallenges() ServeOption {
+	return ServeOption{edge.ScopeChallenges()}
+}
+
+// WithReadHeaderTimeout bounds the reading of a request's headers by
+// ListenAndServe (default 10 s; negative: none).
+func WithReadHeaderTimeout(d time.Duration) ServeOption {
+	return ServeOption{edge.ReadHeaderTimeout(d)}
+}
+
+// WithBodyReadTimeout bounds the reading of a request's body by
+// ListenAndServe, from the end of its headers (default
+// 30 s; negative: none). A client that trickles its
+// body is cut then. Only the body: an event stream that follows it is not
+// bounded.
+func WithBodyReadTimeout(d time.Duration) ServeOption {
+	return ServeOption{edge.BodyReadTimeout(d)}
+}
+
+// WithWriteTimeout bounds each write of an answer by ListenAndServe (default
+// 30 s; negative: none). It is set afresh before every
+// write and flush rather than once per request, so a long-lived event
+// stream is not cut while its client reads it, and a client that stops
+// reading is cut once its buffers are full and a write has waited this
+// long.
+func WithWriteTimeout(d time.Duration) ServeOption {
+	return ServeOption{edge.WriteTimeout(d)}
+}
+
+// WithIdleTimeout closes a keep-alive connection of ListenAndServe that has
+// carried no request for d (default 2 min; negative: none,
+// which leaves idle connections open for good).
+func WithIdleTimeout(d time.Duration) ServeOption {
+	return ServeOption{edge.IdleTimeout(d)}
+}
+
+// WithMaxConnections bounds the connections ListenAndServe holds open
+// (default 4,096; negative: no bound). Past it, the
+// connection idle the longest (one that never sent a request, or a
+// kept-alive one between requests) is closed to make room for the new
+// one; only when every connection has a request in flight do new ones
+// wait in the listen backlog until one closes. Keep it below the
+// process's file-descriptor limit.
+func WithMaxConnections(n int) ServeOption {
+	return ServeOption{edge.MaxConnections(n)}
+}
+
+// WithSessionIdleTimeout closes a session that has received no request for d
+// (default 30 min; negative: never, as the go-sdk
+// does by default). A standing event stream does not count as activity:
+// a client that keeps a quiet session pings it. It overrides
+// WithHTTPOptions' SessionTimeout.
+func WithSessionIdleTimeout(d time.Duration) ServeOption {
+	return ServeOption{edge.SessionIdleTimeout(d)}
+}
+
+// WithMaxSessions bounds the sessions open at once (default
+// 10,000; negative: no bound). Past it, the session that has
+// been idle the longest (no request in flight, none for the longest time)
+// is closed to make room for the new one; only when every session is busy
+// is a request that would open one refused, with 503 Service Unavailable
+// and a Retry-After. One caller holds at most its share (see
+// WithMaxSessionsPerCaller).
+func WithMaxSessions(n int) ServeOption {
+	return ServeOption{edge.MaxSessions(n)}
+}
+
+// WithMaxSessionsPerCaller bounds the sessions one caller may hold open at
+// once (default: a sixteenth of WithMaxSessions, at least 16): past it, that
+// caller's next initialize gets 429 Too Many Requests, and nobody else's.
+// A caller is the subject of its verified token, else the host it connects
+// from (its /64 over IPv6), as PerCaller keys it: never a value the client
+// writes (see WithTrustedProxies behind a reverse proxy). At
+// WithMaxSessions, the session idle the longest makes room for a new one.
+// With a shared session store (WithReplicas) the share holds over every
+// replica: past it, the caller's session saved least recently ends on all
+// of them.
+func WithMaxSessionsPerCaller(n int) ServeOption {
+	return ServeOption{edge.MaxSessionsPerCaller(n)}
+}
+
+// WithStateless makes HTTPHandler serve every request on its own, without
+// sessions: any replica can answer any request. Server-to-client requests
+// (sampling, elicitation) are then unavailable.
+func WithStateless() ServeOption {
+	return ServeOption{edge.Stateless()}
+}
+
+// WithJSONResponse makes HTTPHandler answer with application/json instead of an
+// event stream when a request needs only its response.
+func WithJSONResponse() ServeOption {
+	return ServeOption{edge.JSONResponse()}
+}
+
+// WithMaxBodyBytes bounds an HTTP request's body (default: the app's argument
+// limit plus 64 KiB). Larger bodies get 413.
+func WithMaxBodyBytes(n int64) ServeOption {
+	return ServeOption{edge.MaxBodyBytes(n)}
+}
+
+// WithAllowedOrigins lists the browser origins (scheme://host[:port]) allowed
+// to call the HTTP handler. A request with an Origin header not listed gets
+// 403. Without the option, cross-origin browser requests are refused and
+// same-origin and non-browser ones are allowed.
+func WithAllowedOrigins(origins ...string) ServeOption {
+	return ServeOption{edge.AllowedOrigins(origins...)}
+}
+
+// WithAllowedHosts lists the Host header values (host or host:port) the HTTP
+// handler answers to; any other gets 403, which blocks DNS rebinding.
+// Without it, a loopback listener answers loopback Hosts only (the go-sdk's
+// rule, applied in front of every path); with it, the list replaces that
+// rule, so a loopback listener behind a local proxy or a hosts-file name
+// answers the names listed.
+func WithAllowedHosts(hosts ...string) ServeOption {
+	return ServeOption{edge.AllowedHosts(hosts...)}
+}
+
+// WithTrustedProxies lists the reverse proxies (addresses, or networks in
+// CIDR form: "10.0.0.0/8") whose X-Forwarded-For or Forwarded header
+// names the client. Behind a proxy every request comes from the proxy's
+// address, so without it every anonymous caller shares one quota
+// (WithMaxSessionsPerCaller, the task store's share, rate limits keyed
+// by caller). From a listed proxy, the client is the nearest address of
+// the header that is not a listed proxy, read from the right; a request
+// from anywhere else keeps its own address, whatever its headers say.
+// It panics on what is neither an address nor a network.
+func WithTrustedProxies(proxies ...string) ServeOption {
+	return ServeOption{edge.TrustedProxies(proxies...)}
+}
+
+// WithHTTPOptions passes the go-sdk's own streamable HTTP options through
+// (event store, session timeout, cross-origin protection, ...): every
+// feature of the transport stays reachable. vurb's settings apply over a
+// copy of opts: WithStateless and WithJSONResponse turn the SDK's on, WithMaxBodyBytes
+// (or its default) sets MaxRequestBodyBytes, and a nil Logger gets the
+// app's.
+func WithHTTPOptions(opts *mcp.StreamableHTTPOptions) ServeOption {
+	return ServeOption{edge.HTTPOptions(opts)}
+}
+
+// WithFastLane(false) sends every request through the go-sdk's handlers.
+// By default (true) HTTPHandler answers the sessionless requests that need
+// no stream (tools/call and tools/list of revision 2026-07-28 and later,
+// and of WithStateless servers) itself, from the compiled plan, the way
+// the go-sdk would, byte for byte, at a fraction of the cost; turning it
+// off is for comparing the two, or ruling the lane out.
+func WithFastLane(enabled bool) ServeOption {
+	return ServeOption{edge.FastLane(enabled)}
+}
+
+// WithShutdownGrace sets how long ListenAndServe waits for in-flight calls
+// and running tasks when it stops (default 10 s); behind
+// your own http.Server, the context given to Shutdown bounds it. A handler that ignores its
+// context and outlives its deadline on HTTP has had its call answered with
+// the timeout, but it still holds its request, so the grace waits for it
+// as for any call in flight; when the grace ends it is cut, and its
+// connection closed at most two seconds later.
+func WithShutdownGrace(d time.Duration) ServeOption {
+	return ServeOption{edge.ShutdownGrace(d)}
+}
+
+// WithSessionStore keeps the records of handshake-era sessions in s,
+// where every replica of the server reads them, so that a session opened
+// on one replica is served by any, with no affinity at the load balancer:
+// a replica that does not hold a session reads its record from the store
+// (once a second at most while it serves it) and answers its plain calls
+// from it; a request that needs the go-sdk's session (an input request, a
+// GET stream) connects one there from the record. The store holds a record
+// for the session idle timeout (WithSessionIdleTimeout), renewed while the
+// session is used, and forgets it when the client ends the session
+// (DELETE). Give every replica the same WithRequestStateKeys too. A store
+// that fails is logged, and each replica serves the sessions it holds.
+// redisstate.New(...).Sessions() is one in Redis. WithReplicas gives the
+// handlers a session store and, with it, the bus that carries what a
+// session's requests change on one replica (a log level, a subscription,
+// the answer to a question another replica asked) to the others: a store
+// alone does not. This option overrides WithReplicas' store.
+func WithSessionStore(s store.Sessions) ServeOption {
+	if s == nil {
+		panic("vurb: WithSessionStore needs a store; leave the option out to keep sessions in this process")
+	}
+	return ServeOption{edge.SessionStoreOption(s)}
+}
+
+// WithIncludeTags exposes only the actions that carry at least one of tags
+// (their own, their group's or their tool's). A filter is access control:
+// an action it hides is absent from tools/list and a call to it gets the
+// same "unknown tool" error as a name that never existed.
+func WithIncludeTags(tags ...string) ServeOption {
+	return ServeOption{edge.IncludeTags(tags...)}
+}
+
+// WithExcludeTags hides every action that carries any of tags, whatever
+// WithIncludeTags says.
+func WithExcludeTags(tags ...string) ServeOption {
+	return ServeOption{edge.ExcludeTags(tags...)}
+}
+
+// WithKeepAlive makes the server ping each client every d and close the
+// session after a ping goes unanswered (the go-sdk's
+// ServerOptions.KeepAlive; off by default). It applies to every
+// transport. Over streamable HTTP a ping travels on the session's
+// standing event stream: a client that holds none cannot answer it, and
+// its session would be closed at the first ping, so turn it on only for
+// clients that listen.
+func WithKeepAlive(d time.Duration) ServeOption {
+	return ServeOption{edge.KeepAlive(d)}
+}
+
+// WithMaxLineBytes bounds one stdio message, a line (default 4 MiB, four
+// times the default argument limit, so that a call the app accepts always
+// fits). A longer line is skipped without being held in
+// memory and answered with an invalid-request error. Keep it above
+// WithMaxArgumentBytes.
+func WithMaxLineBytes(n int) StdioOption {
+	return StdioOption{edge.MaxLineBytes(n)}
+}
+
+// WithMaxInFlight bounds the stdio requests being answered at once (default
+// 256). At the bound the server stops reading stdin until
+// an answer is written: a client that writes without reading the answers
+// is held back by its own pipe, and the server's memory stays flat.
+func WithMaxInFlight(n int) StdioOption {
+	return StdioOption{edge.MaxInFlight(n)}
+}
+
+// WithIncludeGroups exposes only the actions in at least one of the
+// categories named by their fully qualified names ("user-facing",
+// "platform.users"), a category's descendants included. It is tag
+// selection: a category gives each member it holds the tag "group:<fqn>"
+// (and its ancestors'), so it combines with WithIncludeTags as tags do: an
+// action passes when it carries any included tag or group. Prompts and
+// resources, which tag filters do not hide, are not hidden either. It is
+// no second way of doing what WithIncludeTags does: it names a category as
+// it is declared, and the tag that encodes it stays vurb's.
+func WithIncludeGroups(fqns ...string) ServeOption { return WithIncludeTags(groupTags(fqns)...) }
+
+// WithExcludeGroups hides every action in any of the categories named,
+// whatever WithIncludeGroups and WithIncludeTags say.
+func WithExcludeGroups(fqns ...string) ServeOption { return WithExcludeTags(groupTags(fqns)...) }

@@ -3,53 +3,18 @@ package vurb
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
 	ipresenter "github.com/vurb-go/vurb/internal/presenter"
 	"github.com/vurb-go/vurb/model"
-	"github.com/vurb-go/vurb/presenter"
 )
 
 // Presenters are declared in package presenter and given to the app here
 // (WithPresenters); internal/presenter compiles them at Build into the
 // shapes of the app's result types, writes each presented result and the
 // block the model reads after it.
-
-// WithPresenters makes the app apply presenters (made with presenter.New)
-// to the results of every action it has or will have. A type has at most
-// one presenter per app; several WithPresenters add up. It panics on a nil
-// presenter and on a second presenter of a type, at New.
-//
-//	app := vurb.New(vurb.WithPresenters(presenter.New[Invoice]().
-//		Rules("amount_cents is in cents: divide by 100 before showing it").
-//		Redact("card_number").
-//		Limit(50)))
-//
-// A presenter may still be configured after New, until the app is built;
-// then it is frozen with the app.
-func WithPresenters(presenters ...presenter.Any) Option {
-	defs := make([]*presenterDef, len(presenters))
-	for i, ap := range presenters {
-		if ap == nil || reflect.ValueOf(ap).IsNil() || ipresenter.DefOf(ap) == nil {
-			panic("vurb: WithPresenters: nil presenter; make one with presenter.New[T]()")
-		}
-		defs[i] = ipresenter.DefOf(ap)
-	}
-	return func(c *config) {
-		for _, def := range defs {
-			for _, have := range c.presenters {
-				if have.Type() == def.Type() {
-					panic(fmt.Sprintf("vurb: WithPresenters: the app already has a presenter of %s; a type has one presenter, "+
-						"so put its rules, redactions and suggestions in that one", def.Type()))
-				}
-			}
-			c.presenters = append(c.presenters, def)
-		}
-	}
-}
 
 // presenterDef is a presenter without its type parameter: what the
 // build compiles into shapes and the writer calls.

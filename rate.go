@@ -21,10 +21,6 @@ import (
 // eighth, whose callers get a full bucket back. Its Take never fails.
 func NewMemoryRateStore(maxKeys int) store.Rates { return limit.NewMemoryStore(maxKeys, nil) }
 
-// WithRateStore sets the store of the app's rate limits (default: a
-// NewMemoryRateStore of the app's own).
-func WithRateStore(s store.Rates) Option { return func(c *config) { c.rateStore = s } }
-
 // RateLimit is a rate limit on the calls of the scope that declares it:
 // the app (WithRateLimit), a tool, a group or an action (their RateLimit
 // methods). Make one with PerCaller or AllCallers.
@@ -80,12 +76,6 @@ func (r RateLimit) KeyedBy(key func(ctx context.Context, c *Caller) string) Rate
 
 // Rate returns the limit's token bucket.
 func (r RateLimit) Rate() store.Rate { return r.rule.Rate }
-
-// WithRateLimit adds rate limits on the calls of the whole app: a
-// PerCaller limit here is each caller's budget across every action.
-func WithRateLimit(limits ...RateLimit) Option {
-	return func(c *config) { addRates(&c.callLimits, limits) }
-}
 
 // RateLimit adds rate limits on the calls of the tool, all its actions
 // together.

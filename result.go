@@ -181,9 +181,6 @@ func NewResultFormat(name string, encode func(v any) (string, error)) ResultForm
 	return ResultFormat{name: name, text: encode}
 }
 
-// WithResultFormat sets how structured results are written for the model.
-func WithResultFormat(f ResultFormat) Option { return func(c *config) { c.resultFormat = f } }
-
 func toonText(v any, opts ...toon.Option) (string, error) {
 	data, err := toon.Marshal(v, append([]toon.Option{toon.WithDelimiter(toon.Pipe)}, opts...)...)
 	return string(data), err

@@ -2,8 +2,6 @@ package vurb
 
 import (
 	"context"
-	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -78,49 +76,6 @@ func (a *App) Serve(ctx context.Context, transport mcp.Transport, opts ...ServeO
 	return a.site().Serve(ctx, transport, serveOptions(opts)...)
 }
 
-// ServeOption configures how the app is served: which of its actions a
-// server exposes (WithIncludeTags, WithExcludeTags: access control,
-// honoured by Attach, NewServer, Serve, HTTPHandler and ListenAndServe
-// alike) and, for HTTPHandler and ListenAndServe only, the HTTP settings
-// (WithStateless, WithAllowedHosts, WithHTTPOptions, ...). Passing an HTTP
-// setting where there is no HTTP panics, naming it: it would otherwise be
-// silently ignored.
-type ServeOption struct{ edge edge.ServeOption }
-
-// serveOptions are opts as the serving edge takes them.
-func serveOptions(opts []ServeOption) []edge.ServeOption {
-	out := make([]edge.ServeOption, len(opts))
-	for i, o := range opts {
-		out[i] = o.edge
-	}
-	return out
-}
-
-// WithIncludeTags exposes only the actions that carry at least one of tags
-// (their own, their group's or their tool's). A filter is access control:
-// an action it hides is absent from tools/list and a call to it gets the
-// same "unknown tool" error as a name that never existed.
-func WithIncludeTags(tags ...string) ServeOption {
-	return ServeOption{edge.IncludeTags(tags...)}
-}
-
-// WithExcludeTags hides every action that carries any of tags, whatever
-// WithIncludeTags says.
-func WithExcludeTags(tags ...string) ServeOption {
-	return ServeOption{edge.ExcludeTags(tags...)}
-}
-
-// WithKeepAlive makes the server ping each client every d and close the
-// session after a ping goes unanswered (the go-sdk's
-// ServerOptions.KeepAlive; off by default). It applies to every
-// transport. Over streamable HTTP a ping travels on the session's
-// standing event stream: a client that holds none cannot answer it, and
-// its session would be closed at the first ping, so turn it on only for
-// clients that listen.
-func WithKeepAlive(d time.Duration) ServeOption {
-	return ServeOption{edge.KeepAlive(d)}
-}
-
 // ToolServer is what Attach needs of an MCP server. *mcp.Server implements
 // it; a test double or a wrapper can stand in for it.
 type ToolServer interface {
@@ -149,26 +104,6 @@ func (a *App) Attach(server ToolServer, opts ...ServeOption) (detach func()) {
 	return a.site().Attach(server, serveOptions(opts)...)
 }
 
-// StdioOption configures the transport Stdio returns.
-type StdioOption struct{ edge edge.StdioOption }
-
-// WithMaxLineBytes bounds one stdio message, a line (default 4 MiB, four
-// times the default argument limit, so that a call the app accepts always
-// fits). A longer line is skipped without being held in
-// memory and answered with an invalid-request error. Keep it above
-// WithMaxArgumentBytes.
-func WithMaxLineBytes(n int) StdioOption {
-	return StdioOption{edge.MaxLineBytes(n)}
-}
-
-// WithMaxInFlight bounds the stdio requests being answered at once (default
-// 256). At the bound the server stops reading stdin until
-// an answer is written: a client that writes without reading the answers
-// is held back by its own pipe, and the server's memory stays flat.
-func WithMaxInFlight(n int) StdioOption {
-	return StdioOption{edge.MaxInFlight(n)}
-}
-
 // Stdio returns the standard input/output transport that desktop clients
 // (Claude Desktop, IDEs) use to run a server as a child process: one
 // JSON-RPC message per line. A line that is not JSON is answered with a
@@ -192,76 +127,6 @@ func Stdio(opts ...StdioOption) mcp.Transport {
 // it subscribed to is forgotten when it ends.
 func (a *App) NotifyResourceUpdated(ctx context.Context, uri string) error {
 	return a.site().NotifyResourceUpdated(ctx, uri)
-}
-
-// WithRequestMiddleware wraps every request the app's servers receive, of
-// any method (tools/call, tools/list, prompts/get, resources/read,
-// initialize, ...), on every transport: stdio, HTTP sessions and
-// sessionless requests, the fast lane included. It is the go-sdk's own
-// middleware shape, so what is written for the SDK works here, and it is
-// where one rule covers everything the server exposes: an authorization
-// check for prompts and resources as for tools, a trace span per request.
-//
-// The first middleware runs first. The context a middleware passes on
-// reaches the handlers (vurb.Logger, CallerFrom and the span of a tracer
-// all read it). req.GetExtra() carries the verified token and the HTTP
-// headers; req.GetParams().GetMeta() the request's _meta. Panics are
-// contained as a handler's are. Tool-level concerns (an action's tags,
-// scopes, annotations) are better placed in App.Use, whose Call knows the
-// action; an in-process App.Call does not pass through this chain.
-//
-// A sessionless request answered by the fast lane has no session: there,
-// req.GetSession() holds a nil *mcp.ServerSession, so check it before use
-// (CallerFrom's SessionID is "" alike). The tasks extension's own methods
-// (tasks/get, tasks/update, tasks/cancel) are not wrapped; a tools/call
-// that starts a task is.
-func WithRequestMiddleware(mw ...mcp.Middleware) Option {
-	for i, m := range mw {
-		if m == nil {
-			panic(fmt.Sprintf("vurb: nil middleware at position %d of WithRequestMiddleware", i))
-		}
-	}
-	return func(c *config) { c.requestMW = append(c.requestMW, mw...) }
-}
-
-// WithLogContext adds attributes to every call's logger (Logger), read
-// from the context the call arrived with when the logger is first made: a
-// trace and span id put there by a request middleware, so that logs join
-// traces. Several WithLogContext options all contribute, in the order
-// given.
-func WithLogContext(attrs func(ctx context.Context) []slog.Attr) Option {
-	return func(c *config) {
-		prev := c.logContext
-		switch {
-		case attrs == nil:
-		case prev == nil:
-			c.logContext = attrs
-		default:
-			c.logContext = func(ctx context.Context) []slog.Attr { return append(prev(ctx), attrs(ctx)...) }
-		}
-	}
-}
-
-// WithNotifyBuffer sets how many broadcast notifications
-// (notifications/resources/updated, notifications/*/list_changed) may wait
-// for one slow subscriber (default 64); past it that
-// subscriber misses them, with a warning in the log, and the others are
-// not delayed.
-func WithNotifyBuffer(n int) Option {
-	return func(c *config) {
-		if n > 0 {
-			c.notifyBuffer = n
-		}
-	}
-}
-
-// WithListTTL sets how long clients may cache the app's lists (default
-// 5 min); zero says they are stale at once.
-func WithListTTL(d time.Duration) Option {
-	return func(c *config) {
-		c.listTTL = max(d, 0)
-		c.listTTLSet = true
-	}
 }
 
 // TTL says how long a client may cache what a read of the resource

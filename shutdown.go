@@ -3,7 +3,6 @@ package vurb
 import (
 	"context"
 	"net/http"
-	"time"
 )
 
 // Shutdown drains the app served by srv, your own http.Server, as
@@ -31,15 +30,4 @@ import (
 // Shutdown panics when srv is nil.
 func (a *App) Shutdown(ctx context.Context, srv *http.Server) error {
 	return a.site().Shutdown(ctx, srv)
-}
-
-// WithDrainDelay keeps a draining app (Shutdown, or ListenAndServe's
-// context ended) serving for d with readiness off, before it stops
-// accepting: a balancer then sees /readyz answer 503 and takes the
-// replica out, instead of meeting a closed port. Give it the check's
-// interval times the failures it needs (HAProxy's inter and fall;
-// Kubernetes' periodSeconds and failureThreshold). The delay counts
-// within the drain's context (WithShutdownGrace). Default 0.
-func WithDrainDelay(d time.Duration) Option {
-	return func(c *config) { c.drainDelay = max(d, 0) }
 }

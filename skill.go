@@ -137,28 +137,6 @@ type SkillInfo struct {
 	Scopes []string
 }
 
-// WithSkillVisibility gives each kind of caller the skills of its own,
-// as WithVisibility does for tools: visible says whether callers of a
-// class see a skill. The class is the one WithVisibility's class function
-// names (without WithVisibility every caller is of class ""). A hidden
-// skill is unknown to the caller: absent from skills/list and
-// resources/list, skills/get answers that no skill is served at its URI,
-// and reading one of its files or folders answers that nothing is there,
-// exactly as for a URI the server never served. Hiding a skill hides the
-// skills nested in it (visible is not asked about them): they lie in its
-// folder. A nested skill's files are its own alone: its enclosing skill's
-// entry and folders list them only to a caller who sees the nested skill
-// and holds its scopes, and seeing the enclosing skill reads none of them.
-//
-// visible runs once per class and skill, the first time a caller of the
-// class asks; the views of the first 1,024 classes are kept.
-func WithSkillVisibility(visible func(class string, s SkillInfo) bool) Option {
-	if visible == nil {
-		panic("vurb: WithSkillVisibility needs a visible function")
-	}
-	return func(c *config) { c.skillVisible = visible }
-}
-
 // skillCapabilities is caps (the go-sdk's default when nil) declaring the
 // skills extension, when the app has skills; caps itself is not changed.
 func (a *App) skillCapabilities(caps *mcp.ServerCapabilities) *mcp.ServerCapabilities {

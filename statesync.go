@@ -35,19 +35,6 @@ type Policy struct {
 	Invalidates []string
 }
 
-// WithPolicies sets the app's state-sync policies, checked at Build: an
-// empty or malformed pattern, an unknown directive, or a policy an earlier
-// one shadows (first match wins, so it would never apply) panics there.
-func WithPolicies(policies ...Policy) Option {
-	return func(c *config) { c.policies = append(c.policies, policies...) }
-}
-
-// WithDefaultCacheControl sets the directive of actions that neither set
-// their own nor match a policy. Without it they are not decorated.
-func WithDefaultCacheControl(cc CacheControl) Option {
-	return func(c *config) { c.defaultCache = cc }
-}
-
 // compiledPolicy is a Policy with its pattern compiled.
 type compiledPolicy struct {
 	Policy
