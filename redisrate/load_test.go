@@ -22,9 +22,13 @@ const (
 	loadClients = 4 // per replica, each with two callers
 )
 
-// Across two replicas, the calls accepted are the burst plus the
-// configured rate over the time measured, within 5%, and every refusal
-// names a wait of at most the 5 ms between two tokens.
+// Across two replicas, the calls accepted are never more than the burst
+// plus the configured rate over the time measured (5% over, for the
+// clocks of the client and of Redis), and not far under it: a machine
+// that stalls the clients (CI's two cores under -race) leaves tokens in a
+// full bucket that nobody asked for, so the floor is 15% under; a limiter
+// that counted calls twice would give half. Every refusal names a wait of
+// at most the 5 ms between two tokens.
 func TestReplicasHoldTheRateUnderLoad(t *testing.T) {
 	srv := startRedis(t)
 	var log syncBuffer
@@ -76,8 +80,8 @@ func TestReplicasHoldTheRateUnderLoad(t *testing.T) {
 	off := (rate - loadRate) / loadRate
 	t.Logf("two replicas: %d calls offered at %d/s in %v; %d accepted: burst %d + %.1f/s (configured %d/s, %+.2f%%); %d refused",
 		n, offered, elapsed.Round(time.Millisecond), accepted, loadBurst, rate, loadRate, 100*off, len(refused))
-	if off < -0.05 || off > 0.05 {
-		t.Errorf("accepted %.1f calls/s over %v; want %d within 5%%", rate, elapsed, loadRate)
+	if off < -0.15 || off > 0.05 {
+		t.Errorf("accepted %.1f calls/s over %v; want %d, at most 5%% over and 15%% under", rate, elapsed, loadRate)
 	}
 	want := regexp.MustCompile(`^\[echo_say\] rate limit reached \(200 calls per second\); retry in [1-5]ms, not sooner$`)
 	for _, text := range refused {
