@@ -67,6 +67,7 @@ type config struct {
 	rateStore  store.Rates
 
 	drainDelay time.Duration  // WithDrainDelay
+	tasks      TaskConfig     // WithTasks (task.go)
 	shared     store.Shared   // WithReplicas
 	replicas   store.Replicas // shared's, for the app's name (finish)
 
