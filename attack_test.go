@@ -47,9 +47,9 @@ var attackTokens = map[string]*auth.TokenInfo{
 
 // attackApp has an admin-only destructive action the viewer's class hides,
 // a grouped tool one of whose actions needs a scope, and counts the runs
-// of the destructive one by role.
-func attackApp(purges *sync.Map) *vurb.App {
-	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)),
+// of the destructive one by role; opts are the test's own options.
+func attackApp(purges *sync.Map, opts ...vurb.Option) *vurb.App {
+	app := vurb.New(append([]vurb.Option{vurb.WithLogger(slog.New(slog.DiscardHandler)),
 		vurb.WithVisibility(func(c *vurb.Caller) string {
 			if c.Token == nil {
 				return ""
@@ -58,7 +58,7 @@ func attackApp(purges *sync.Map) *vurb.App {
 			return role
 		}, func(class string, a vurb.ActionInfo) bool {
 			return class == "admin" || a.Tool != "admin"
-		}))
+		})}, opts...)...)
 	vurb.Mutation(app, "admin.purge", func(ctx context.Context, _ struct{}) (string, error) {
 		c := vurb.CallerFrom(ctx)
 		role, _ := c.Token.Extra["role"].(string)
@@ -349,7 +349,8 @@ func TestAttackInputStateIsSealed(t *testing.T) {
 // task-required call still runs.
 func TestAttackTaskStoreQuotas(t *testing.T) {
 	is := is.New(t)
-	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+	mem := store.NewMemoryTasks(64, store.WithPerCaller(4, 0))
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)), vurb.WithTasks(vurb.TaskConfig{Store: mem, TTL: time.Minute}))
 	release := make(chan struct{})
 	defer close(release)
 	vurb.Mutation(app, "jobs.run", func(ctx context.Context, _ struct{}) (string, error) {
@@ -359,8 +360,6 @@ func TestAttackTaskStoreQuotas(t *testing.T) {
 		}
 		return "ran", nil
 	}).Task(vurb.WithTaskRequired()).RequireScopes("read")
-	mem := store.NewMemoryTasks(64, store.WithPerCaller(4, 0))
-	app.ConfigureTasks(vurb.TaskConfig{Store: mem, TTL: time.Minute})
 	srv, _ := protectedServer(t, app, func(string) auth.TokenVerifier { return opaqueTokens(attackTokens) }, nil)
 	start := func(token string) attackAnswer {
 		out, _, err := postJSONRPC(srv.URL, token, "2026-07-28", "tools/call", "jobs_run",
@@ -547,10 +546,9 @@ func TestAttackOneCallerCannotFillTheSessions(t *testing.T) {
 func TestAttackHiddenTaskToolIsUnknown(t *testing.T) {
 	is := is.New(t)
 	var purges sync.Map
-	app := attackApp(&purges)
-	vurb.Mutation(app, "admin.reindex", func(context.Context, struct{}) (string, error) { return "reindexed", nil }).Task(vurb.WithTaskRequired())
 	mem := store.NewMemoryTasks(0)
-	app.ConfigureTasks(vurb.TaskConfig{Store: mem, TTL: time.Minute})
+	app := attackApp(&purges, vurb.WithTasks(vurb.TaskConfig{Store: mem, TTL: time.Minute}))
+	vurb.Mutation(app, "admin.reindex", func(context.Context, struct{}) (string, error) { return "reindexed", nil }).Task(vurb.WithTaskRequired())
 	srv, _ := protectedServer(t, app, func(string) auth.TokenVerifier { return opaqueTokens(attackTokens) }, nil)
 	call := func(token string) attackAnswer {
 		out, _, err := postJSONRPC(srv.URL, token, "2026-07-28", "tools/call", "admin_reindex",

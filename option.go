@@ -74,6 +74,7 @@ type config struct {
 	rateStore  store.Rates
 
 	drainDelay time.Duration  // WithDrainDelay
+	tasks      TaskConfig     // WithTasks (task.go)
 	shared     store.Shared   // WithReplicas
 	replicas   store.Replicas // shared's, for the app's name (finish)
 
@@ -597,6 +598,20 @@ func WithVisibility(class func(c *Caller) string, visible func(class string, a A
 		panic("vurb: WithVisibility needs both a class function and a visible function")
 	}
 	return func(c *config) { c.class, c.visible = class, visible }
+}
+
+// WithTasks sets how the app serves its tasks (see ActionDef.Task); zero
+// fields of c keep their defaults, as TaskConfig's documentation gives
+// them. Given twice, the last one wins whole: its zero fields are
+// defaults again, not the earlier option's values. Being an option, it
+// holds from New on, before any action is declared, and no built app can
+// be reconfigured.
+//
+// With WithReplicas, a nil Store is the store the replicas share, so
+// every replica sees every task; a Store given here replaces it for the
+// app's tasks, and must then be one every replica shares too.
+func WithTasks(c TaskConfig) Option {
+	return func(cfg *config) { cfg.tasks = c }
 }
 
 // ServeOption configures how the app is served: which of its actions a

@@ -131,7 +131,9 @@ func TestShutdownWaitsForTasksThenCutsThem(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	var log syncBuffer
-	app := vurb.New(vurb.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
+	mem := store.NewMemoryTasks(0)
+	app := vurb.New(vurb.WithLogger(slog.New(slog.NewTextHandler(&log, nil))),
+		vurb.WithTasks(vurb.TaskConfig{Store: mem, TTL: time.Hour}))
 	var finished atomic.Int32
 	vurb.Mutation(app, "jobs.run", func(ctx context.Context, in struct {
 		Millis int `json:"millis"`
@@ -144,8 +146,6 @@ func TestShutdownWaitsForTasksThenCutsThem(t *testing.T) {
 			return "", ctx.Err()
 		}
 	}).Task(vurb.WithTaskRequired())
-	mem := store.NewMemoryTasks(0)
-	app.ConfigureTasks(vurb.TaskConfig{Store: mem, TTL: time.Hour})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	is.NoErr(err)
 	ctx, cancel := context.WithCancel(context.Background())

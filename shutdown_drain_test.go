@@ -117,9 +117,12 @@ func getProbe(t *testing.T, url string) probe {
 	return p
 }
 
-// blockingTask declares jobs.wait, a task that returns when release is
+// blockingTaskApp is an app whose tasks live in the memory store it
+// returns, declaring jobs.wait, a task that returns when release is
 // closed, or fails when its context ends.
-func blockingTask(app *vurb.App, started chan<- struct{}, release <-chan struct{}) *store.MemoryTasks {
+func blockingTaskApp(started chan<- struct{}, release <-chan struct{}) (*vurb.App, *store.MemoryTasks) {
+	mem := store.NewMemoryTasks(0)
+	app := vurb.New(vurb.WithTasks(vurb.TaskConfig{Store: mem, TTL: time.Hour}))
 	vurb.Mutation(app, "jobs.wait", func(ctx context.Context, _ struct{}) (string, error) {
 		started <- struct{}{}
 		select {
@@ -129,9 +132,7 @@ func blockingTask(app *vurb.App, started chan<- struct{}, release <-chan struct{
 			return "", ctx.Err()
 		}
 	}).Task(vurb.WithTaskRequired())
-	mem := store.NewMemoryTasks(0)
-	app.ConfigureTasks(vurb.TaskConfig{Store: mem, TTL: time.Hour})
-	return mem
+	return app, mem
 }
 
 // startWaitTask starts jobs.wait over url and returns its id.
@@ -161,9 +162,8 @@ func TestReadinessTurnsOffWhileDrainingAndLivenessStays(t *testing.T) {
 		t.Run(way.name, func(t *testing.T) {
 			t.Parallel()
 			is := is.New(t)
-			app := vurb.New()
 			started, release := make(chan struct{}, 1), make(chan struct{})
-			mem := blockingTask(app, started, release)
+			app, mem := blockingTaskApp(started, release)
 			s := way.serve(t, app, 10*time.Second)
 			side := healthBeside(t, app)
 
@@ -215,10 +215,9 @@ func TestDrainCutsTasksAtTheGraceEndRecordedFailed(t *testing.T) {
 		t.Run(way.name, func(t *testing.T) {
 			t.Parallel()
 			is := is.New(t)
-			app := vurb.New()
 			started, release := make(chan struct{}, 1), make(chan struct{})
 			defer close(release)
-			mem := blockingTask(app, started, release)
+			app, mem := blockingTaskApp(started, release)
 			s := way.serve(t, app, 300*time.Millisecond)
 			id := startWaitTask(t, s.base+"/mcp")
 			<-started

@@ -77,7 +77,7 @@ func WithTaskPollInterval(d time.Duration) TaskOption { return func(s *taskSpec)
 // A task runs under its action's deadline (Timeout; 30 s by default) and
 // within its TTL (WithTaskTTL, else the app's: one hour by default), after
 // which it is discarded. Tasks live in the app's store.Tasks (see
-// ConfigureTasks), which bounds them; cancelling a task whose call runs on
+// WithTasks), which bounds them; cancelling a task whose call runs on
 // another replica marks it cancelled at once, and that replica drops the
 // call's result when it returns.
 func (a *ActionDef) Task(opts ...TaskOption) *ActionDef {
@@ -92,14 +92,6 @@ func (a *ActionDef) Task(opts ...TaskOption) *ActionDef {
 	app := a.tool.app
 	app.tasks(true).Declare(a.canonicalKey(), edge.TaskSpec{Required: spec.required, Deferred: spec.deferred, TTL: spec.ttl, Poll: spec.poll})
 	app.advertiseTasks()
-	return a
-}
-
-// ConfigureTasks sets how the app serves its tasks. Like every definition,
-// it must come before the app is built.
-func (a *App) ConfigureTasks(c TaskConfig) *App {
-	a.mustBeMutable()
-	a.tasks(true).Configure(edge.TaskConfig(c))
 	return a
 }
 
@@ -159,7 +151,7 @@ const TasksExtension = edge.TasksExtension
 // call that is or can become a task.
 var ErrNoTask = edge.ErrNoTask
 
-// TaskConfig is how an app serves its tasks (ConfigureTasks). Zero
+// TaskConfig is how an app serves its tasks (WithTasks). Zero
 // fields keep the defaults.
 type TaskConfig struct {
 	// Store keeps the tasks. By default, the one the replicas share
@@ -186,13 +178,15 @@ type TaskConfig struct {
 }
 
 // tasks returns the app's task table, making it when create is set, or nil.
-// The table is the app's own, made once under the app's lock: apps never
-// share one, and no state outlives its app.
+// The table is the app's own, made once under the app's lock and
+// configured with WithTasks' TaskConfig: apps never share one, and no
+// state outlives its app.
 func (a *App) tasks(create bool) *edge.TaskTable {
 	a.taskMu.Lock()
 	defer a.taskMu.Unlock()
 	if a.taskTab == nil && create {
 		a.taskTab = edge.NewTaskTable()
+		a.taskTab.Configure(edge.TaskConfig(a.cfg.tasks))
 	}
 	return a.taskTab
 }

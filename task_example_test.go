@@ -18,7 +18,8 @@ type Report struct {
 // that support the tasks extension get a task to poll, the others the
 // result, from the same handler.
 func ExampleActionDef_Task() {
-	app := vurb.New(vurb.WithName("reports"))
+	// One store for every replica (here, one process's).
+	app := vurb.New(vurb.WithName("reports"), vurb.WithTasks(vurb.TaskConfig{Store: store.NewMemoryTasks(1000)}))
 	vurb.Action(app, "reports.build", func(ctx context.Context, in Report) (string, error) {
 		for week := 1; week <= 4; week++ {
 			_ = vurb.SetTaskStatus(ctx, fmt.Sprintf("week %d of 4", week)) // ErrNoTask outside a task
@@ -26,9 +27,6 @@ func ExampleActionDef_Task() {
 		}
 		return "report for " + in.Month, nil
 	}).Task(vurb.WithTaskTTL(24 * time.Hour)).Timeout(10 * time.Minute)
-
-	// One store for every replica (here, one process's).
-	app.ConfigureTasks(vurb.TaskConfig{Store: store.NewMemoryTasks(1000)})
 
 	res, _ := app.Call(context.Background(), "reports_build", []byte(`{"month":"2026-07"}`))
 	fmt.Println(res.Content[0].(*mcp.TextContent).Text) // in-process: an ordinary call

@@ -29,7 +29,8 @@ func TestCallPastTheTaskShareRunsInlineAndSaysSo(t *testing.T) {
 				inline = append(inline, e.Name)
 				mu.Unlock()
 			}
-		}))
+		}),
+		vurb.WithTasks(vurb.TaskConfig{Store: store.NewMemoryTasks(100, store.WithPerCaller(1, 0))}))
 	release := make(chan struct{})
 	defer close(release)
 	vurb.Query(app, "reports.build", func(ctx context.Context, _ struct{}) (string, error) {
@@ -38,7 +39,6 @@ func TestCallPastTheTaskShareRunsInlineAndSaysSo(t *testing.T) {
 		}
 		return "built", nil
 	}).Task()
-	app.ConfigureTasks(vurb.TaskConfig{Store: store.NewMemoryTasks(100, store.WithPerCaller(1, 0))})
 	h := app.HTTPHandler()
 	startTask(t, h, "reports_build")
 	_, resp := taskRPC(t, h, tasksCaps, "tools/call", "reports_build", `"name":"reports_build","arguments":{}`)

@@ -52,14 +52,14 @@ func leaseReplicas(t *testing.T, cfg vurb.TaskConfig) (a, b *vurb.App, link *cut
 	link = &cutStore{Tasks: shared}
 	release = make(chan struct{})
 	replica := func(tasks store.Tasks) *vurb.App {
-		app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)), vurb.WithRequestStateKeys([]byte("0123456789abcdef0123456789abcdef")))
+		c := cfg
+		c.Store = tasks
+		app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)), vurb.WithRequestStateKeys([]byte("0123456789abcdef0123456789abcdef")),
+			vurb.WithTasks(c))
 		vurb.Query(app, "jobs.build", func(ctx context.Context, _ struct{}) (string, error) {
 			<-release
 			return "built", nil
 		}).Task()
-		c := cfg
-		c.Store = tasks
-		app.ConfigureTasks(c)
 		return app
 	}
 	return replica(link), replica(shared), link, release

@@ -15,12 +15,12 @@ import (
 // synchronously does; a task-only one is refused.
 func TestTaskStoreFull(t *testing.T) {
 	is := is.New(t)
-	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)),
+		vurb.WithTasks(vurb.TaskConfig{Store: store.NewMemoryTasks(1), TTL: time.Minute}))
 	release := make(chan struct{})
 	defer close(release)
 	vurb.Query(app, "jobs.quick", func(context.Context, struct{}) (string, error) { return "quick", nil }).Task()
 	vurb.Query(app, "jobs.only", func(context.Context, struct{}) (string, error) { <-release; return "ran", nil }).Task(vurb.WithTaskRequired())
-	app.ConfigureTasks(vurb.TaskConfig{Store: store.NewMemoryTasks(1), TTL: time.Minute})
 	h := app.HTTPHandler()
 
 	first := startTask(t, h, "jobs_only")

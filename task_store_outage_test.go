@@ -67,8 +67,8 @@ func (s *outageStore) Update(ctx context.Context, id string, fn func(*store.Task
 // "jobs.later" becomes a task when it says so (StartTask); "jobs.status"
 // sets its status first.
 func outageApp(tasks store.Tasks, log *syncBuffer, release <-chan struct{}) *vurb.App {
-	app := vurb.New(vurb.WithLogger(slog.New(slog.NewTextHandler(log, nil))))
-	app.ConfigureTasks(vurb.TaskConfig{Store: tasks, TTL: time.Minute})
+	app := vurb.New(vurb.WithLogger(slog.New(slog.NewTextHandler(log, nil))),
+		vurb.WithTasks(vurb.TaskConfig{Store: tasks, TTL: time.Minute}))
 	vurb.Mutation(app, "jobs.run", func(ctx context.Context, in struct {
 		Quick bool `json:"quick"`
 	}) (string, error) {

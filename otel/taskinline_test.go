@@ -18,7 +18,7 @@ import (
 func TestTaskInlineIsCounted(t *testing.T) {
 	is := is.New(t)
 	tel := newTelemetry(t)
-	app := vurb.New(tel.options()...)
+	app := vurb.New(append(tel.options(), vurb.WithTasks(vurb.TaskConfig{Store: store.NewMemoryTasks(100, store.WithPerCaller(1, 0))}))...)
 	release := make(chan struct{})
 	defer close(release)
 	vurb.Query(app, "reports.build", func(ctx context.Context, _ struct{}) (string, error) {
@@ -27,7 +27,6 @@ func TestTaskInlineIsCounted(t *testing.T) {
 		}
 		return "built", nil
 	}).Task()
-	app.ConfigureTasks(vurb.TaskConfig{Store: store.NewMemoryTasks(100, store.WithPerCaller(1, 0))})
 	h := app.HTTPHandler()
 	call := func() {
 		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"reports_build","arguments":{},` +

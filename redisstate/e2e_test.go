@@ -32,7 +32,8 @@ type confirm struct {
 // replica is one replica's HTTP handler. release lets jobs.slow finish.
 func replica(t *testing.T, client *redis.Client, key []byte, release <-chan struct{}) http.Handler {
 	t.Helper()
-	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)), vurb.WithRequestStateKeys(key))
+	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)), vurb.WithRequestStateKeys(key),
+		vurb.WithTasks(vurb.TaskConfig{Store: redisstate.New(client).Tasks()}))
 	vurb.Query(app, "jobs.slow", func(ctx context.Context, _ struct{}) (string, error) {
 		if err := vurb.SetTaskStatus(ctx, "half way"); err != nil {
 			return "", err
@@ -51,7 +52,6 @@ func replica(t *testing.T, client *redis.Client, key []byte, release <-chan stru
 		}
 		return fmt.Sprint("confirmed=", ok.Yes), nil
 	}).Task()
-	app.ConfigureTasks(vurb.TaskConfig{Store: redisstate.New(client).Tasks()})
 	return app.HTTPHandler()
 }
 

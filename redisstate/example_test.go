@@ -24,11 +24,10 @@ func ExampleNew() {
 	replica := func() (*vurb.App, *redisstate.Store) {
 		client := redis.NewClient(&redis.Options{Addr: os.Getenv("REDIS_ADDR"), ContextTimeoutEnabled: true})
 		state := redisstate.New(client, redisstate.WithPrefix("example:"))
-		app := vurb.New(vurb.WithRequestStateKeys(key))
+		app := vurb.New(vurb.WithRequestStateKeys(key), vurb.WithTasks(vurb.TaskConfig{Store: state.Tasks()}))
 		vurb.Mutation(app, "reports.build", func(context.Context, struct{}) (string, error) {
 			return "report ready", nil
 		}).Task()
-		app.ConfigureTasks(vurb.TaskConfig{Store: state.Tasks()})
 		return app, state
 	}
 	_, first := replica()

@@ -12,8 +12,8 @@ import (
 // share.
 func ExampleNewMemoryTasks() {
 	tasks := store.NewMemoryTasks(1000, store.WithMaxBytes(64<<20))
-	app := vurb.New(vurb.WithName("reports"))
-	app.ConfigureTasks(vurb.TaskConfig{Store: tasks})
+	app := vurb.New(vurb.WithName("reports"), vurb.WithTasks(vurb.TaskConfig{Store: tasks}))
+	_ = app
 
 	fmt.Println(store.CallerShare(1000, 64<<20)) // one caller's share: tasks, bytes
 	// Output: 62 4194304

@@ -494,8 +494,9 @@ func main() {
 	// HAProxy's check (inter 1s fall 2) sees /readyz 503 before the
 	// drain closes the port.
 	opts = append(opts, vurb.WithDrainDelay(2*time.Second))
+	// The tasks' store is the replicas' (no Store given) or the app's own.
+	opts = append(opts, vurb.WithTasks(vurb.TaskConfig{Lease: *taskLease}))
 	app := NewApp(opts...)
-	app.ConfigureTasks(vurb.TaskConfig{Lease: *taskLease})
 	var serveOpts []vurb.ServeOption
 	go announceUpdates(ctx, app, 3*time.Second)
 
