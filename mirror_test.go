@@ -10,7 +10,8 @@ import (
 
 // The root's own constants say what the engine and the edge use: a
 // handler's RequireCapability(ctx, Sampling) asks what the client
-// declared, and HealthHandler serves where LivePath and ReadyPath say.
+// declared, HealthHandler serves where LivePath and ReadyPath say, and
+// the capability the app declares for tasks is TasksExtension.
 func TestRootConstantsMirrorTheEngines(t *testing.T) {
 	is := is.New(t)
 	is.Equal(string(Elicitation), string(engine.Elicitation))
@@ -18,4 +19,5 @@ func TestRootConstantsMirrorTheEngines(t *testing.T) {
 	is.Equal(string(Roots), string(engine.Roots))
 	is.Equal(LivePath, edge.LivePath)
 	is.Equal(ReadyPath, edge.ReadyPath)
+	is.Equal(TasksExtension, edge.TasksExtension)
 }

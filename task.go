@@ -145,7 +145,7 @@ func TaskID(ctx context.Context) (string, bool) {
 }
 
 // TasksExtension is the identifier of the MCP tasks extension.
-const TasksExtension = edge.TasksExtension
+const TasksExtension = "io.modelcontextprotocol/tasks"
 
 // ErrNoTask is returned by StartTask, SetTaskStatus and TaskID outside a
 // call that is or can become a task.
