@@ -125,11 +125,14 @@ func (x *skillIndex) middleware(rt *engine.Runtime, cacheable func(context.Conte
 // list answers skills/list: a page of the skills the caller lists, each
 // entry without the nested skills' files it may not read.
 func (x *skillIndex) list(ctx context.Context, r *mcp.ServerRequest[*skills.ListParams], cacheable func(context.Context, mcp.Request, *mcp.Cacheable)) (mcp.Result, error) {
-	var meta mcp.Meta
-	cursor := ""
-	if r.Params != nil {
-		meta, cursor = r.Params.Meta, r.Params.Cursor
+	if r.Params == nil {
+		// JSON-RPC lets a request leave params out; the go-sdk's readers
+		// of a request's _meta need a value to read.
+		c := *r
+		c.Params = &skills.ListParams{}
+		r = &c
 	}
+	meta, cursor := r.Params.Meta, r.Params.Cursor
 	o := x.origin(ctx, r, meta)
 	seen := x.seenBy(&o)
 	var shown []*indexedSkill
