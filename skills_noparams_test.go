@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
-	"strings"
+	"strconv"
 	"testing"
 
 	"github.com/matryer/is"
@@ -43,7 +42,7 @@ func TestSkillsMethodsTakeNoParams(t *testing.T) {
 		is.NoErr(err)
 		readAnswer(t, r)
 		for i, tc := range cases {
-			_, err = io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(rune('1'+i))+`,"method":"`+tc.method+`"}`+"\n")
+			_, err = io.WriteString(w, `{"jsonrpc":"2.0","id":`+strconv.Itoa(i+1)+`,"method":"`+tc.method+`"}`+"\n")
 			is.NoErr(err)
 			a := readAnswer(t, r)
 			switch {
@@ -57,37 +56,17 @@ func TestSkillsMethodsTakeNoParams(t *testing.T) {
 	t.Run("HTTP session", func(t *testing.T) {
 		srv := httptest.NewServer(oneSkillApp().HTTPHandler())
 		defer srv.Close()
-		post := func(session, body string) (string, *http.Response) {
-			req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(body))
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json, text/event-stream")
-			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-			if session != "" {
-				req.Header.Set("Mcp-Session-Id", session)
-			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer resp.Body.Close()
-			data, _ := io.ReadAll(resp.Body)
-			text := string(data)
-			if i := strings.Index(text, "data: "); i >= 0 {
-				text = text[i+len("data: "):]
-			}
-			return strings.TrimSpace(text), resp
+		init := rawPost(t, srv.URL, "", "2025-11-25", "", "", "",
+			`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+		if init.session == "" {
+			t.Fatalf("initialize: %d %s", init.status, init.body)
 		}
-		_, resp := post("", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
-		session := resp.Header.Get("Mcp-Session-Id")
-		if session == "" {
-			t.Fatalf("initialize: %d", resp.StatusCode)
-		}
-		post(session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		rawPost(t, srv.URL, "", "2025-11-25", init.session, "", "", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 		for _, tc := range cases {
-			body, resp := post(session, `{"jsonrpc":"2.0","id":1,"method":"`+tc.method+`"}`)
+			got := rawPost(t, srv.URL, "", "2025-11-25", init.session, "", "", `{"jsonrpc":"2.0","id":1,"method":"`+tc.method+`"}`)
 			var a rpcAnswer
-			if err := json.Unmarshal([]byte(body), &a); err != nil {
-				t.Errorf("%s without params: HTTP %d %s", tc.method, resp.StatusCode, body)
+			if err := json.Unmarshal(got.body, &a); err != nil {
+				t.Errorf("%s without params: HTTP %d %s", tc.method, got.status, got.body)
 				continue
 			}
 			switch {
