@@ -54,6 +54,7 @@ var readmeImports = map[string]string{
 	"fmt":        "fmt",
 	"http":       "net/http",
 	"json":       "encoding/json",
+	"hex":        "encoding/hex",
 	"log":        "log",
 	"os":         "os",
 	"regexp":     "regexp",

@@ -6,6 +6,7 @@
 //	vurb manifest <server> [-o file]          the canonical manifest
 //	vurb lock <server> [-o file] [-check file] one digest per tool, action, prompt, resource
 //	vurb diff <old> <new>                     classified changes; exit 1 on a breaking one
+//	vurb keygen                               a new key for vurb.WithRequestStateKeys
 //
 // A server is one argument: a URL (http://127.0.0.1:8080/mcp), a command
 // line split as a shell would ("./server -flag", "go run ./cmd/server"),
@@ -81,6 +82,7 @@ var commands = []command{
 	{"manifest", "<server>", "write the canonical manifest", writeManifest},
 	{"lock", "<server>", "write the lockfile, or check it with -check", lock},
 	{"diff", "<old> <new>", "classify the changes; exit 1 on a breaking one", diff},
+	{"keygen", "", "print a new request-state key for WithRequestStateKeys (32 random bytes, hex)", keygen},
 }
 
 // env is what a command works with.
