@@ -23,7 +23,7 @@ import (
 // and handlers that ask for input through rounds the client fulfils. The
 // client is installed from npm into a cache (VURB_TSCLIENT_CACHE, default
 // the user cache dir), with the Node 22 scripts/conformance.sh installs; the
-// test is skipped when npm is not on PATH, and CI always has it.
+// test is skipped when npm is not on PATH, unless CI is set (npmCache).
 func TestTypeScriptClient(t *testing.T) {
 	if testing.Short() {
 		t.Skip("installs and runs the TypeScript SDK client")
@@ -78,18 +78,7 @@ func TestTypeScriptClient(t *testing.T) {
 // returns the node binary and the client's directory.
 func tsClient(t *testing.T) (node, dir string) {
 	t.Helper()
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		t.Skip("npm is not on PATH")
-	}
-	cache := os.Getenv("VURB_TSCLIENT_CACHE")
-	if cache == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			t.Skip(err)
-		}
-		cache = filepath.Join(base, "vurb-tsclient")
-	}
+	npm, cache := npmCache(t)
 	node = nodeAtLeast(t, npm, cache, 20)
 	return node, installClient(t, npm, node, cache)
 }
