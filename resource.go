@@ -282,7 +282,7 @@ func climbs(v string) bool {
 // both expositions, its actions, groups, prompts and resources. Tools that
 // see only the wire, such as `vurb inspect`, read it to show what
 // tools/list cannot: the other exposition, the actions behind a grouped
-// tool, the categories.
+// tool, the categories, the scopes each action needs (RequireScopes).
 //
 // The manifest describes what opts select (WithIncludeTags,
 // WithIncludeGroups, ...): pass the options the app is served with, so
