@@ -18,7 +18,7 @@ const apiUpdate = "VURB_API_UPDATE"
 // maxRootNames bounds the root package's exported top-level names, which
 // a newcomer reads in go doc: at most 150, and it changes only by a
 // reviewed edit, as the API files do.
-const maxRootNames = 149
+const maxRootNames = 150
 
 // The public API of every package of the repository (nested modules'
 // included) is the one api/ holds: a change to the surface is a reviewed

@@ -23,9 +23,11 @@ import (
 // A Caller is shared by everything that reads it during the request: do
 // not modify it.
 type Caller struct {
-	// Token is the request's verified bearer token (subject, scopes,
-	// expiry, claims), nil when the request carried none, off HTTP, or
-	// when the server verifies no tokens (see WithBearerAuth).
+	// Token is the request's verified token (subject, scopes, expiry,
+	// claims): over HTTP the bearer token WithBearerAuth verified, over
+	// Serve's transport (stdio) the one WithLocalToken states, in-process
+	// the one ContextWithCaller gives. It is nil for an anonymous caller:
+	// a request without a token, or served without either option.
 	Token *auth.TokenInfo
 	// Header holds the request's HTTP headers, nil off HTTP.
 	Header http.Header
@@ -72,7 +74,8 @@ type callerKey struct{}
 // with it runs as c, which its handlers read and its actions' scopes check.
 // Like a tag filter, a visibility rule (WithVisibility) shapes what served
 // callers see; an in-process call, made by your own code, reaches every
-// action. Served requests get their Caller from the transport.
+// action. Served requests get their Caller from the transport: over HTTP
+// from WithBearerAuth, over Serve's (stdio) from WithLocalToken.
 func ContextWithCaller(ctx context.Context, c *Caller) context.Context {
 	return context.WithValue(ctx, callerKey{}, c)
 }
@@ -144,9 +147,9 @@ func originOf[P mcp.Params](ctx context.Context, req *mcp.ServerRequest[P], meta
 // an HTTP challenge for the scopes instead (step-up authorization). Scopes
 // declared at the app, tool, group and action levels add up.
 //
-// A request with no token (stdio, an in-process App.Call, an HTTP server
-// without WithBearerAuth) grants no scope: scoped actions refuse it. Give
-// an in-process call an identity with ContextWithCaller.
+// A request with no token (stdio without WithLocalToken, an in-process
+// App.Call without ContextWithCaller, an HTTP server without
+// WithBearerAuth) grants no scope: scoped actions refuse it.
 func (a *App) RequireScopes(scopes ...string) *App {
 	a.mustBeMutable()
 	a.scopes = addScopes(a.scopes, "App", scopes)

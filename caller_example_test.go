@@ -150,3 +150,33 @@ func ExampleWithRequestMiddleware() {
 	// calling "tools/call": sign in first
 	// calling "prompts/get": sign in first
 }
+
+// The operator states who the local caller is: every request served over
+// the transport (here an in-memory one; vurb.Stdio() for a desktop
+// client) carries the token as its verified one, so the scoped action is
+// listed and runs as alice.
+func ExampleWithLocalToken() {
+	app := vurb.New()
+	vurb.Query(app.Tool("projects"), "list", func(ctx context.Context, _ noArgs) (string, error) {
+		return "projects of " + vurb.CallerFrom(ctx).Subject(), nil
+	}).RequireScopes("projects:read")
+
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	serverEnd, clientEnd := mcp.NewInMemoryTransports()
+	go app.Serve(ctx, serverEnd, vurb.WithLocalToken(&auth.TokenInfo{UserID: "alice", Scopes: []string{"projects:read"}}))
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "desktop", Version: "1"}, nil)
+	session, err := client.Connect(ctx, clientEnd, nil)
+	if err != nil {
+		panic(err)
+	}
+	defer session.Close()
+	list, _ := session.ListTools(ctx, nil)
+	fmt.Println(list.Tools[0].Name)
+	res, _ := session.CallTool(ctx, &mcp.CallToolParams{Name: "projects_list"})
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	// Output:
+	// projects_list
+	// projects of alice
+}

@@ -687,6 +687,30 @@ func WithBearerAuth(verifier auth.TokenVerifier, metadata *oauthex.ProtectedReso
 	return ServeOption{edge.BearerAuth(verifier, metadata, opts)}
 }
 
+// WithLocalToken states who the local caller of Serve is: every request
+// served over its transport (Stdio, or any other but HTTP) carries info as
+// its verified token, as a request over HTTP carries the one WithBearerAuth
+// verified. Scopes (RequireScopes), visibility (WithVisibility), rate-limit
+// keys and Caller.Token all read it, so a desktop client that runs the
+// server as a child process lists and calls what that caller may.
+//
+// The identity is the operator's to state, never the client's: nothing the
+// client sends changes it. A server without it serves an anonymous caller,
+// who lists no scoped action and is refused its calls. Typically main reads
+// who runs the server from its environment or a local configuration file:
+//
+//	err := app.Serve(ctx, vurb.Stdio(), vurb.WithLocalToken(&auth.TokenInfo{
+//		UserID: os.Getenv("USER"), Scopes: []string{"projects:read"}}))
+//
+// It applies to Serve only, which owns the transport; it panics when info
+// is nil, and HTTPHandler and ListenAndServe panic when given it (their
+// callers are identified by WithBearerAuth), as NewServer and Attach do
+// (pass your transport to Serve). An in-process App.Call states its caller
+// with ContextWithCaller.
+func WithLocalToken(info *auth.TokenInfo) ServeOption {
+	return ServeOption{edge.LocalToken(info)}
+}
+
 // WithScopeChallenges asks for scopes when they are needed, as MCP's step-up
 // authorization does, instead of hiding what a token cannot reach. It
 // needs WithBearerAuth. With it:

@@ -72,6 +72,7 @@ func (a *App) NewServer(opts ...ServeOption) *mcp.Server {
 // Serve runs the app on transport (Stdio() for desktop clients) until the
 // client disconnects or ctx is cancelled; a cancelled ctx is a clean stop
 // and returns nil. Like NewServer, it panics on HTTP settings in opts.
+// Its callers are anonymous unless WithLocalToken states who they are.
 func (a *App) Serve(ctx context.Context, transport mcp.Transport, opts ...ServeOption) error {
 	return a.site().Serve(ctx, transport, serveOptions(opts)...)
 }

@@ -22,6 +22,12 @@ import (
 // ends: what it writes to the server and what it reads from it.
 func stdioServer(t *testing.T, app *vurb.App, opts ...vurb.StdioOption) (toServer io.WriteCloser, fromServer *bufio.Reader) {
 	t.Helper()
+	return stdioServerWith(t, app, opts, nil)
+}
+
+// stdioServerWith is stdioServer with the options Serve is given.
+func stdioServerWith(t *testing.T, app *vurb.App, opts []vurb.StdioOption, serveOpts []vurb.ServeOption) (toServer io.WriteCloser, fromServer *bufio.Reader) {
+	t.Helper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +40,7 @@ func stdioServer(t *testing.T, app *vurb.App, opts ...vurb.StdioOption) (toServe
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = app.Serve(ctx, vurb.StdioOn(inR, outW, opts...))
+		_ = app.Serve(ctx, vurb.StdioOn(inR, outW, opts...), serveOpts...)
 	}()
 	t.Cleanup(func() {
 		cancel()

@@ -17,6 +17,7 @@ type ToolServer interface {
 func (a *Site) Attach(server ToolServer, opts ...ServeOption) (detach func()) {
 	cfg := newServeConfig(opts)
 	cfg.mustNotNeedHTTP("Attach")
+	cfg.mustNotStateLocal("Attach")
 	vs := a.views(&cfg)
 	if s, ok := server.(*mcp.Server); ok && vs != nil {
 		s.AddReceivingMiddleware(vs.listMiddleware) // each caller lists what it may call

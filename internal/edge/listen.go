@@ -11,6 +11,8 @@ import (
 
 // ListenAndServe is vurb.ListenAndServe; see its documentation there.
 func (a *Site) ListenAndServe(ctx context.Context, addr string, opts ...ServeOption) error {
+	cfg := newServeConfig(opts)
+	cfg.mustNotStateLocal("ListenAndServe")
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
@@ -22,6 +24,7 @@ func (a *Site) ListenAndServe(ctx context.Context, addr string, opts ...ServeOpt
 // pass one on a port the system chose).
 func (a *Site) ServeListener(ctx context.Context, ln net.Listener, opts ...ServeOption) error {
 	cfg := newServeConfig(opts)
+	cfg.mustNotStateLocal("ListenAndServe")
 	grace := cfg.shutdownGrace
 	if grace <= 0 {
 		grace = DefaultShutdownGrace

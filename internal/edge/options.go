@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/store"
 )
@@ -20,6 +21,9 @@ type serveConfig struct {
 
 	// every transport
 	keepAlive time.Duration
+
+	// Serve only
+	localToken *auth.TokenInfo // WithLocalToken
 
 	// HTTP settings
 	httpOnly          []string // the names of the HTTP settings given, for errors

@@ -11,6 +11,7 @@ import (
 func (a *Site) NewServer(opts ...ServeOption) *mcp.Server {
 	cfg := newServeConfig(opts)
 	cfg.mustNotNeedHTTP("NewServer")
+	cfg.mustNotStateLocal("NewServer")
 	return a.newServer(&cfg, a.views(&cfg))
 }
 
@@ -63,6 +64,9 @@ func (a *Site) Serve(ctx context.Context, transport mcp.Transport, opts ...Serve
 	cfg.mustNotNeedHTTP("Serve")
 	server := a.newServer(&cfg, a.views(&cfg))
 	defer a.servers.remove(server)
+	if cfg.localToken != nil {
+		transport = localTransport{transport, cfg.localToken}
+	}
 	err := server.Run(ctx, transport)
 	if ctx.Err() != nil && (err == nil || errors.Is(err, ctx.Err())) {
 		return nil

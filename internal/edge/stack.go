@@ -13,6 +13,8 @@ import (
 
 // HTTPHandler is vurb.HTTPHandler; see its documentation there.
 func (a *Site) HTTPHandler(opts ...ServeOption) http.Handler {
+	cfg := newServeConfig(opts)
+	cfg.mustNotStateLocal("HTTPHandler")
 	return a.httpServing(opts...).handler
 }
 
