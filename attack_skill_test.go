@@ -29,13 +29,7 @@ import (
 // skill is hidden.
 func nestedSkillsApp() *vurb.App {
 	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)),
-		vurb.WithVisibility(func(c *vurb.Caller) string {
-			if c.Token == nil {
-				return ""
-			}
-			role, _ := c.Token.Extra["role"].(string)
-			return role
-		}, func(string, vurb.ActionInfo) bool { return true }),
+		vurb.WithVisibility(roleClass, func(string, vurb.ActionInfo) bool { return true }),
 		vurb.WithSkillVisibility(func(class string, s vurb.SkillInfo) bool {
 			return class == "admin" || s.Path != "acme/hidden"
 		}))

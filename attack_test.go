@@ -50,13 +50,7 @@ var attackTokens = map[string]*auth.TokenInfo{
 // of the destructive one by role; opts are the test's own options.
 func attackApp(purges *sync.Map, opts ...vurb.Option) *vurb.App {
 	app := vurb.New(append([]vurb.Option{vurb.WithLogger(slog.New(slog.DiscardHandler)),
-		vurb.WithVisibility(func(c *vurb.Caller) string {
-			if c.Token == nil {
-				return ""
-			}
-			role, _ := c.Token.Extra["role"].(string)
-			return role
-		}, func(class string, a vurb.ActionInfo) bool {
+		vurb.WithVisibility(roleClass, func(class string, a vurb.ActionInfo) bool {
 			return class == "admin" || a.Tool != "admin"
 		})}, opts...)...)
 	vurb.Mutation(app, "admin.purge", func(ctx context.Context, _ struct{}) (string, error) {

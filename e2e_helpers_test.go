@@ -52,3 +52,13 @@ func listNames(t *testing.T, cs *mcp.ClientSession) []string {
 	}
 	return names
 }
+
+// roleClass is a WithVisibility class: the "role" claim of the caller's
+// verified token, "" for an anonymous caller.
+func roleClass(c *vurb.Caller) string {
+	if c.Token == nil {
+		return ""
+	}
+	role, _ := c.Token.Extra["role"].(string)
+	return role
+}

@@ -23,13 +23,7 @@ import (
 // the caller of class "admin" (a claim of the token) sees.
 func localApp() *vurb.App {
 	app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)),
-		vurb.WithVisibility(func(c *vurb.Caller) string {
-			if c.Token == nil {
-				return ""
-			}
-			role, _ := c.Token.Extra["role"].(string)
-			return role
-		}, func(class string, a vurb.ActionInfo) bool { return a.Tool != "admin" || class == "admin" }))
+		vurb.WithVisibility(roleClass, func(class string, a vurb.ActionInfo) bool { return a.Tool != "admin" || class == "admin" }))
 	vurb.Query(app, "projects.list", func(ctx context.Context, _ struct{}) (string, error) {
 		return "projects of " + vurb.CallerFrom(ctx).Subject(), nil
 	}).RequireScopes("projects:read")

@@ -438,9 +438,7 @@ func TestSessionsOutliveARedisRestart(t *testing.T) {
 	f := attackFleet(t, rs, "restart", 2, nil)
 	s := open(t, f.urls[0], "alice-token")
 	key := "vurb:restart:session:" + s
-	for rs.client(t).Get(context.Background(), key).Val() == "" || !strings.Contains(rs.client(t).Get(context.Background(), key).Val(), `"initialized":true`) {
-		time.Sleep(10 * time.Millisecond) // saved as initialized: what the restart is to lose
-	}
+	waitSaved(t, rs.client(t), "restart", s) // saved as initialized: what the restart is to lose
 	rs.stop()
 	rs.restart(t)
 	_, err := rs.client(t).Get(context.Background(), key).Result()
@@ -473,10 +471,7 @@ func TestSessionsServedThroughAHungStore(t *testing.T) {
 	rs := startRedis(t)
 	f := attackFleet(t, rs, "hung", 2, nil)
 	s := open(t, f.urls[0], "alice-token")
-	key := "vurb:hung:session:" + s
-	for !strings.Contains(rs.client(t).Get(context.Background(), key).Val(), `"initialized":true`) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitSaved(t, rs.client(t), "hung", s)
 	is.NoErr(rs.Signal(syscall.SIGSTOP))
 	resumed := false
 	resume := func() {

@@ -100,18 +100,7 @@ func (r *runningTasks) restore(id string, fn func(*store.Task) error) error {
 // process that the store no longer holds.
 func (r *runningTasks) restoreAll() {
 	for _, id := range r.ids() {
-		r.mu.Lock()
-		run, ok := r.m[id]
-		r.mu.Unlock()
-		if !ok {
-			continue
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), storeProbeEvery)
-		_, err := run.s.store.Get(ctx, id)
-		cancel()
-		if errors.Is(err, store.ErrTaskNotFound) {
-			_ = r.restore(id, nil)
-		}
+		_ = r.restore(id, nil) // a record the store still holds is left as it is
 	}
 }
 
