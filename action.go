@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
-	"github.com/vurb-go/vurb/internal/schema"
+	"github.com/vurb-go/vurb/schema"
 )
 
 // Namespace is where an action is declared: the App (with a dotted name
@@ -120,7 +120,7 @@ func declare[In, Out any](ns Namespace, name string, sem semantics, handler func
 	app := sc.owner()
 	codec, decode := decoderFor[In](app, name)
 	a := &ActionDef{name: name, sem: sem, codec: codec, decode: decode}
-	if out, ok := schema.OutputSchemaWith(app.cfg.validator, reflect.TypeFor[Out]()); ok {
+	if out, ok := app.cfg.validator.OutputSchema(reflect.TypeFor[Out]()); ok {
 		a.outputSchema = out
 	}
 	sc.add(a)
@@ -231,30 +231,31 @@ func (a *ActionDef) canonicalKey() string {
 }
 
 // InputSchema gives an action whose handler takes json.RawMessage or
-// map[string]any its input schema: doc, a JSON Schema written by hand
-// (draft 2020-12 unless its $schema names another, with $defs, $ref,
-// anyOf, if/then, const...), as a team porting an existing tool catalogue
-// has it. vurb publishes doc as given (whitespace removed) and checks every
-// call against it with a JSON Schema validator before the handler runs; a
-// refused call reads one issue per failed keyword, at the value's path.
-// Formats are asserted and references resolve within doc only.
+// map[string]any its input schema: codec, the Codec of a JSON Schema
+// written by hand, as a team porting an existing tool catalogue has it.
+// jsonschema.MustCodec(doc), of package
+// github.com/vurb-go/vurb/schema/jsonschema, makes one: vurb publishes doc
+// as given (whitespace removed) and checks every call against it before
+// the handler runs; a refused call reads one issue per failed keyword, at
+// the value's path. The validator lives in that package so that only apps
+// with hand-written schemas link it.
 //
 // It panics, naming the action, when the handler takes a struct (whose
-// schema comes from its tags), when doc is not an object schema with
-// "type": "object", or when it does not compile. An action that takes raw
-// input and is never given a schema makes Build panic, saying to call
-// InputSchema. In a grouped tool, doc must be closed
-// ("additionalProperties": false) and refer only to its own $defs.
-func (a *ActionDef) InputSchema(doc json.RawMessage) *ActionDef {
+// schema comes from its tags) or codec is not of a hand-written schema
+// (schema.CodecFromSchema). An action that takes raw input and is never
+// given a schema makes Build panic, saying to call InputSchema. In a
+// grouped tool, the schema must be closed ("additionalProperties": false)
+// and refer only to its own $defs.
+func (a *ActionDef) InputSchema(codec *schema.Codec) *ActionDef {
 	a.mustBeMutable()
 	t := a.codec.Type()
 	if !rawInput(t) {
 		panic(fmt.Sprintf("vurb: action %q: InputSchema is for handlers that take json.RawMessage or map[string]any; "+
-			"the schema of %s comes from its struct tags", a.name, t))
+			"the schema of %s comes from its struct tags", a.canonicalKey(), t))
 	}
-	codec, err := schema.CodecFromSchema(doc)
-	if err != nil {
-		panic(fmt.Sprintf("vurb: action %q: InputSchema: %v", a.name, err))
+	if codec == nil || codec.Type() != typeRawMessage {
+		panic(fmt.Sprintf("vurb: action %q: InputSchema takes the Codec of a hand-written schema, "+
+			"such as jsonschema.MustCodec(doc) makes", a.canonicalKey()))
 	}
 	a.codec, a.decode = codec, rawDecoder(codec, t)
 	return a
@@ -287,17 +288,17 @@ func rawInputName(t reflect.Type) string {
 // json.RawMessage or map[string]any, as the adapted handler expects it.
 func rawDecoder(codec *schema.Codec, t reflect.Type) engine.Decoder {
 	if t == typeMapAny {
-		return func(data []byte, opts schema.DecodeOptions, skip string) (any, error) {
+		return func(data []byte, opts schema.DecodeOptions) (any, error) {
 			m := new(map[string]any)
-			if err := schema.DecodeSkipping(codec, data, m, opts, skip); err != nil {
+			if err := codec.Decode(data, m, opts); err != nil {
 				return nil, err
 			}
 			return m, nil
 		}
 	}
-	return func(data []byte, opts schema.DecodeOptions, skip string) (any, error) {
+	return func(data []byte, opts schema.DecodeOptions) (any, error) {
 		raw := new(json.RawMessage)
-		if err := schema.DecodeSkipping(codec, data, raw, opts, skip); err != nil {
+		if err := codec.Decode(data, raw, opts); err != nil {
 			return nil, err
 		}
 		return raw, nil

@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
-	"github.com/vurb-go/vurb/internal/schema"
+	"github.com/vurb-go/vurb/schema"
 )
 
 // decoderFor compiles, once per action, the codec and decoder of In with
@@ -20,15 +20,15 @@ func decoderFor[In any](app *App, action string) (*schema.Codec, engine.Decoder)
 	t := reflect.TypeFor[In]()
 	if rawInput(t) {
 		codec := schema.Pending(t, fmt.Sprintf("vurb: action %q takes %s, which has no schema of its own: "+
-			"declare it with .InputSchema(doc)", action, rawInputName(t)))
+			"declare it with .InputSchema(jsonschema.MustCodec(doc))", action, rawInputName(t)))
 		return codec, rawDecoder(codec, t)
 	}
 	if t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct {
 		elem := t.Elem()
 		codec := app.codecFor(elem)
-		return codec, func(data []byte, opts schema.DecodeOptions, skip string) (any, error) {
+		return codec, func(data []byte, opts schema.DecodeOptions) (any, error) {
 			p := reflect.New(elem).Interface()
-			if err := schema.DecodeSkipping(codec, data, p, opts, skip); err != nil {
+			if err := codec.Decode(data, p, opts); err != nil {
 				return nil, err
 			}
 			return p, nil
@@ -39,9 +39,9 @@ func decoderFor[In any](app *App, action string) (*schema.Codec, engine.Decoder)
 			"a handler without input takes struct{}", action, t))
 	}
 	codec := app.codecFor(t)
-	return codec, func(data []byte, opts schema.DecodeOptions, skip string) (any, error) {
+	return codec, func(data []byte, opts schema.DecodeOptions) (any, error) {
 		in := new(In)
-		if err := schema.DecodeSkipping(codec, data, in, opts, skip); err != nil {
+		if err := codec.Decode(data, in, opts); err != nil {
 			return nil, err
 		}
 		return in, nil

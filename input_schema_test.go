@@ -10,6 +10,8 @@ import (
 	"github.com/go-playground/validator/v10"
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/schema"
+	"github.com/vurb-go/vurb/schema/jsonschema"
 )
 
 // contactSchema is a hand-written 2020-12 schema: $defs and $ref, an enum,
@@ -38,10 +40,10 @@ func TestInputSchemaPublishedAndEnforced(t *testing.T) {
 	app := vurb.New()
 	vurb.Action(app, "contacts.add", func(_ context.Context, in json.RawMessage) (string, error) {
 		return "added " + string(in), nil
-	}).Describe("Add a contact").InputSchema(json.RawMessage(contactSchema))
+	}).Describe("Add a contact").InputSchema(jsonschema.MustCodec(json.RawMessage(contactSchema)))
 	vurb.Query(app, "contacts.find", func(_ context.Context, in map[string]any) (string, error) {
 		return "found " + in["name"].(string), nil
-	}).InputSchema(json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":1}},"required":["name"],"additionalProperties":false}`))
+	}).InputSchema(jsonschema.MustCodec(json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":1}},"required":["name"],"additionalProperties":false}`)))
 	cs := connect(t, app, nil)
 
 	res, err := cs.ListTools(context.Background(), nil)
@@ -95,21 +97,26 @@ func TestInputSchemaMistakes(t *testing.T) {
 		app := vurb.New()
 		vurb.Action(app, "raw.take", func(context.Context, json.RawMessage) (string, error) { return "", nil })
 		app.Build()
-	}, `vurb: action "raw.take" takes json.RawMessage, which has no schema of its own: declare it with .InputSchema(doc)`)
+	}, `vurb: action "raw.take" takes json.RawMessage, which has no schema of its own: declare it with .InputSchema(jsonschema.MustCodec(doc))`)
 	panicsWith(func() {
 		app := vurb.New()
 		vurb.Action(app, "raw.take", func(context.Context, noInput) (string, error) { return "", nil }).
-			InputSchema(json.RawMessage(`{"type":"object"}`))
+			InputSchema(jsonschema.MustCodec(json.RawMessage(`{"type":"object"}`)))
 	}, "InputSchema is for handlers that take json.RawMessage or map[string]any")
 	panicsWith(func() {
 		app := vurb.New()
 		vurb.Action(app, "raw.take", func(context.Context, json.RawMessage) (string, error) { return "", nil }).
-			InputSchema(json.RawMessage(`{"type":"string"}`))
+			InputSchema(schema.For[noInput]())
+	}, `vurb: action "raw.take": InputSchema takes the Codec of a hand-written schema, such as jsonschema.MustCodec(doc) makes`)
+	panicsWith(func() {
+		app := vurb.New()
+		vurb.Action(app, "raw.take", func(context.Context, json.RawMessage) (string, error) { return "", nil }).
+			InputSchema(jsonschema.MustCodec(json.RawMessage(`{"type":"string"}`)))
 	}, `the root must be an object schema with "type": "object"`)
 	panicsWith(func() {
 		app := vurb.New()
 		vurb.Action(app, "raw.take", func(context.Context, json.RawMessage) (string, error) { return "", nil }).
-			InputSchema(json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"https://example.com/a.json"}}}`))
+			InputSchema(jsonschema.MustCodec(json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"https://example.com/a.json"}}}`)))
 	}, "references to other documents are not followed")
 	is.True(true)
 }
@@ -123,7 +130,7 @@ func TestInputSchemaGrouped(t *testing.T) {
 	contacts := app.Tool("contacts")
 	vurb.Action(contacts, "add", func(_ context.Context, in json.RawMessage) (string, error) {
 		return "added " + string(in), nil
-	}).InputSchema(json.RawMessage(contactSchema))
+	}).InputSchema(jsonschema.MustCodec(json.RawMessage(contactSchema)))
 	vurb.Query(contacts, "count", func(context.Context, noInput) (string, error) { return "3", nil })
 	cs := connect(t, app, nil)
 	res, err := callRaw(t, cs, "contacts", `{"action":"add","email":"a@example.com"}`)

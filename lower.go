@@ -6,7 +6,7 @@ import (
 
 	"github.com/samber/lo"
 	"github.com/vurb-go/vurb/internal/engine"
-	"github.com/vurb-go/vurb/internal/schema"
+	"github.com/vurb-go/vurb/schema"
 )
 
 // lower turns the App's definitions into the plain specs the engine

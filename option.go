@@ -17,9 +17,9 @@ import (
 	"github.com/vurb-go/vurb/internal/edge"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/internal/limit"
-	"github.com/vurb-go/vurb/internal/schema"
 	"github.com/vurb-go/vurb/observe"
 	"github.com/vurb-go/vurb/presenter"
+	"github.com/vurb-go/vurb/schema"
 	"github.com/vurb-go/vurb/store"
 )
 

@@ -72,6 +72,7 @@ var readmeImports = map[string]string{
 	"vurb":       "github.com/vurb-go/vurb",
 	"oidc":       "github.com/vurb-go/vurb/oidc",
 	"schema":     "github.com/vurb-go/vurb/schema",
+	"jsonschema": "github.com/vurb-go/vurb/schema/jsonschema",
 	"vurbotel":   "github.com/vurb-go/vurb/otel",
 	"vurbtest":   "github.com/vurb-go/vurb/vurbtest",
 	"redis":      "github.com/redis/go-redis/v9",

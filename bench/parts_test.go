@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
-	"github.com/vurb-go/vurb/internal/schema"
+	"github.com/vurb-go/vurb/schema"
 )
 
 // resultSink keeps the compiler from dropping what a part computes.
@@ -42,7 +42,7 @@ func BenchmarkParts(b *testing.B) {
 		args := json.RawMessage(`{"action":"a9","query":"golang","limit":10}`)
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, found, err := schema.Lookup(args, "action", schema.Limits{}); err != nil || !found {
+			if _, found, err := schema.Lookup(args, "action", schema.DecodeOptions{Limits: schema.Limits{}}); err != nil || !found {
 				b.Fatal(found, err)
 			}
 		}

@@ -74,8 +74,10 @@
 //
 // A tool whose input is not a struct (json.RawMessage or a map) takes a
 // JSON Schema written by hand: [CodecFromSchema] publishes it as given
-// and checks every call against it with a JSON Schema 2020-12 validator
-// before anything else sees it.
+// and checks every call against it with a [Checker] before anything else
+// sees it. Package github.com/vurb-go/vurb/schema/jsonschema holds the
+// JSON Schema 2020-12 validator that makes one, apart, so that only
+// programs with hand-written schemas link it.
 //
 // # Messages and validators are values
 //
@@ -94,8 +96,15 @@
 // # Grouped tools
 //
 // A grouped tool's one schema, with its discriminator property and the notes
-// saying which action needs which property, is built by vurb itself, which
-// also reads the discriminator before decoding an action's arguments; those
-// helpers are internal. What an action's Codec shows here is what vurb
-// decodes, with the discriminator accepted and ignored.
+// saying which action needs which property, is [Merge] of its actions'
+// Codecs; [Lookup] reads the discriminator of a call before anything is
+// decoded, and [DecodeOptions].Skip has the action's Codec accept and
+// ignore it. vurb builds and routes grouped tools with these; they are
+// here so that a test or a tool can see exactly what vurb publishes.
+//
+// # Presenters
+//
+// [JSONFields] lists the properties encoding/json writes for a struct, and
+// [Validator.OutputSchemaRedacted] states the output schema of results a
+// presenter redacts ([Redactions], [RedactedEcho]).
 package schema

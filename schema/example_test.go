@@ -30,6 +30,57 @@ func ExampleCodecFor() {
 	// unknown field "Workspace_ID" (did you mean "workspace_id"?); accepted: workspace_id, limit; workspace_id: is required; limit: must be at most 100
 }
 
+type (
+	Common struct {
+		WorkspaceID string `json:"workspace_id" validate:"required" description:"Workspace ID"`
+	}
+	CreateProject struct {
+		Common
+		Name string `json:"name" validate:"required" description:"Project name"`
+	}
+	RenameProject struct {
+		Common
+		ID   string `json:"id" validate:"required" description:"Project ID"`
+		Name string `json:"name,omitempty" description:"Project name"`
+	}
+	SearchProjects struct {
+		Common
+		Query string `json:"query,omitempty" description:"Full-text query"`
+	}
+)
+
+func ExampleMerge() {
+	merged := schema.Merge("action", schema.For[Common](), []schema.Member{
+		{Key: "create", Codec: schema.For[CreateProject]()},
+		{Key: "rename", Codec: schema.For[RenameProject]()},
+		{Key: "search", Codec: schema.For[SearchProjects]()},
+	}, nil)
+	fmt.Println(string(merged))
+
+	// The router reads the discriminator without decoding the rest, then
+	// decodes into the action's own struct, accepting and ignoring "action".
+	args := []byte(`{"action":"rename","workspace_id":"ws_1","id":"p_9"}`)
+	raw, _, _ := schema.Lookup(args, "action", schema.DecodeOptions{})
+	var in RenameProject
+	err := schema.For[RenameProject]().Decode(args, &in, schema.DecodeOptions{Skip: "action"})
+	fmt.Println(string(raw), in.ID, err)
+	// Output:
+	// {"type":"object","properties":{"action":{"type":"string","enum":["create","rename","search"]},"workspace_id":{"type":"string","minLength":1},"name":{"type":"string","description":"Project name\ncreate (required): min length 1\nrename"},"id":{"type":"string","description":"rename (required): Project ID","minLength":1},"query":{"type":"string","description":"search: Full-text query"}},"required":["action","workspace_id"],"additionalProperties":false}
+	// "rename" p_9 <nil>
+}
+
+type Project struct {
+	ID   string   `json:"id" validate:"required"`
+	Tags []string `json:"tags"`
+}
+
+func ExampleOutputSchema() {
+	s, ok := schema.OutputSchema(reflect.TypeFor[Project]())
+	fmt.Println(string(s), ok)
+	// Output:
+	// {"type":"object","properties":{"id":{"type":"string"},"tags":{"type":["array","null"],"items":{"type":"string"}}},"required":["id"]} true
+}
+
 func ExampleMessages() {
 	fr := schema.DefaultMessages() // a copy of the built-in texts, ours to change
 	fr.Required = "est obligatoire"
@@ -68,16 +119,4 @@ func ExampleValidator_RegisterRule() {
 	// schema: RegisterRule("min"): "min" is a built-in validator rule and cannot be redefined; choose another name
 	// sku: must be a SKU like ABC-123; qty: must be at least 1
 	// true
-}
-
-type Project struct {
-	ID   string   `json:"id" validate:"required"`
-	Tags []string `json:"tags"`
-}
-
-func ExampleOutputSchema() {
-	s, ok := schema.OutputSchema(reflect.TypeFor[Project]())
-	fmt.Println(string(s), ok)
-	// Output:
-	// {"type":"object","properties":{"id":{"type":"string"},"tags":{"type":["array","null"],"items":{"type":"string"}}},"required":["id"]} true
 }

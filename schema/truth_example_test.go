@@ -1,7 +1,6 @@
 package schema_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -39,23 +38,4 @@ func Example_theWholeTruth() {
 	// bank 3 <nil>
 	// 1 <nil>
 	// count: must be an integer, got 2.5; sku: must not be null: leave the property out instead; card: is required when method is "card"
-}
-
-func ExampleCodecFromSchema() {
-	c, err := schema.CodecFromSchema(json.RawMessage(`{
-		"type": "object",
-		"properties": {"contactMethod": {"enum": ["phone", "email"]}, "phone": {"type": "string"}},
-		"if": {"properties": {"contactMethod": {"const": "phone"}}},
-		"then": {"required": ["phone"]},
-		"additionalProperties": false
-	}`))
-	fmt.Println(string(c.Schema()), err)
-
-	var args json.RawMessage
-	fmt.Println(c.Decode([]byte(`{"contactMethod":"phone","phone":"555"}`), &args, schema.DecodeOptions{}), string(args))
-	fmt.Println(c.Decode([]byte(`{"contactMethod":"phone"}`), &args, schema.DecodeOptions{}))
-	// Output:
-	// {"type":"object","properties":{"contactMethod":{"enum":["phone","email"]},"phone":{"type":"string"}},"if":{"properties":{"contactMethod":{"const":"phone"}}},"then":{"required":["phone"]},"additionalProperties":false} <nil>
-	// <nil> {"contactMethod":"phone","phone":"555"}
-	// missing property 'phone'
 }

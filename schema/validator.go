@@ -1,43 +1,59 @@
 package schema
 
 import (
-	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
 
 	"github.com/go-playground/validator/v10"
-	"github.com/vurb-go/vurb/internal/schema"
+	"github.com/swaggest/jsonschema-go"
 )
 
-// Validator is a go-playground validator configured for this package,
-// together with the Codecs built for it. Which rules exist is a property of
-// the Validator, and which fields are required follows from the rules, so
-// a Codec belongs to one Validator: two Validators in one process build
-// independent Codecs of the same type, each once. It is safe for
-// concurrent use. Its methods:
+// Validator is a go-playground validator configured for schema, together
+// with the Codecs built for it. Which rules exist is a property of the
+// validator, and which fields are required follows from the rules, so a
+// Codec belongs to one Validator: two Validators in one process, with
+// different custom rules, build independent Codecs of the same type, each
+// once. A Validator is safe for concurrent use.
 //
-//   - CodecFor(t) is CodecFor for this Validator's rules.
-//   - RegisterRule(tag, fn, message, opts...) adds the custom rule tag,
-//     checked by fn, with message as the text a model reads when it fails
-//     (a "%s" receives the rule's parameter; "" keeps the generic
-//     Messages.Rule text; a Messages.Rules entry for tag wins over it).
-//     opts say what the rule adds to the schema of the fields it
-//     constrains (RulePattern, RuleFormat, RuleEnum, RuleKeywords) and to
-//     their description (RuleNote); a rule with no keywords is stated in
-//     the description by its note, or else by its message, so no rule is
-//     enforced without the model being told. It returns an
-//     error and changes nothing when tag is a rule validator already has
-//     (min, email, required...: their meaning is built into the schema),
-//     when tag is empty, holds a character validator
-//     refuses, starts with required_, excluded_ or skip_ or contains
-//     "field" (read as conditional rules), when fn is nil, when tag was
-//     registered before, and once the Validator has built a Codec:
-//     register every rule first.
-type Validator = schema.Validator
+// A Validator also owns everything building a schema remembers: the
+// definition names of the types it reflected, their JSON properties, and
+// the output schemas it built. Two Validators share nothing, so the apps
+// of one process, each with its own, never wait for or race with each
+// other, and a schema's definition names depend only on what its own
+// Validator built, never on what else the process reflected.
+type Validator struct {
+	validate *validator.Validate
+	foreign  bool // validate was the caller's: its rules may not be the built-in ones
+
+	// mu guards every build of v: the fields from used to reflector, the
+	// go-playground validator until used is set, and every store into
+	// codecs and outputs. messages is frozen once used is set, at the first
+	// CodecFor, so a call reads it without locking.
+	mu          sync.Mutex
+	used        bool
+	messages    map[string]string      // RegisterRule's texts, by rule name ("" for none)
+	ruleSchemas map[string]*ruleSchema // what RegisterRule's options add to the schema, by rule name
+	infos       map[reflect.Type]*structInfo
+	walked      map[reflect.Type]walkedStruct // the JSON properties of each struct type, which need no rules
+	names       defNames
+	reflector   jsonschema.Reflector // not safe for concurrent use: only under mu
+
+	codecs  sync.Map // reflect.Type -> *Codec
+	outputs sync.Map // reflect.Type -> json.RawMessage
+}
+
+// defaultValidator is the Validator of the package-level CodecFor, For and
+// OutputSchema, made at their first use. It is never reconfigured except
+// by RegisterRule, which only takes effect before its first Codec is built.
+var defaultValidator = sync.OnceValue(func() *Validator { return NewValidator(nil) })
 
 // NewValidator returns a Validator that checks rules with v, or with a
 // fresh validator.New() when v is nil.
 //
-// A non-nil v is modified: this package installs its tag-name function
-// (JSON names, embedded structs flattened, so that an error's path is the
+// A non-nil v is modified: schema installs its tag-name function (JSON
+// names, embedded structs flattened, so that an error's namespace is the
 // JSON path the model sent) and validator.WithTagNameFuncBlankOmit,
 // replacing any tag-name function v had. Pass a v that has validated
 // nothing yet, since validator caches each type's field names, and that
@@ -46,31 +62,124 @@ type Validator = schema.Validator
 // built-in rule name given a new meaning) is honoured: its Codecs decode
 // with encoding/json and validate with v. With a nil v, rules can only be
 // added through RegisterRule, which refuses built-in names.
-func NewValidator(v *validator.Validate) *Validator { return schema.NewValidator(v) }
+func NewValidator(v *validator.Validate) *Validator {
+	foreign := v != nil
+	if !foreign {
+		v = validator.New()
+	}
+	validator.WithTagNameFuncBlankOmit()(v)
+	v.RegisterTagNameFunc(jsonFieldName)
+	if foreign && v.Struct(tagProbe{}) == nil {
+		panic("schema: NewValidator: the validator does not read `validate` tags (was SetTagName called?); " +
+			"schema reads its rules from them")
+	}
+	return &Validator{
+		validate:    v,
+		foreign:     foreign,
+		messages:    map[string]string{},
+		ruleSchemas: map[string]*ruleSchema{},
+		infos:       map[reflect.Type]*structInfo{},
+		walked:      map[reflect.Type]walkedStruct{},
+		names:       defNames{byType: map[reflect.Type]string{}, types: map[string]reflect.Type{}},
+	}
+}
 
-// RuleOption says what a custom rule adds to the schema of the fields it
-// constrains; pass it to Validator.RegisterRule. The zero RuleOption adds
-// nothing.
-type RuleOption = schema.RuleOption
+// tagProbe fails validation exactly when the validator reads `validate` tags.
+type tagProbe struct {
+	X string `validate:"required"`
+}
 
-// RulePattern states the rule as a "pattern" keyword: an ECMA-262 regular
-// expression that accepts exactly the strings the rule accepts.
-func RulePattern(pattern string) RuleOption { return schema.RulePattern(pattern) }
+// jsonFieldName is the tag-name function every Validator installs: field
+// names are JSON names, and embedded structs add no path segment, so a
+// validator namespace is the JSON path the model sent.
+func jsonFieldName(sf reflect.StructField) string {
+	name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+	if name == "" {
+		if sf.Anonymous && deref(sf.Type).Kind() == reflect.Struct {
+			return "" // flattened, like encoding/json does
+		}
+		return sf.Name
+	}
+	return name
+}
 
-// RuleFormat states the rule as a "format" keyword ("email", "date",
-// "ipv4"...), which must accept exactly what the rule accepts.
-func RuleFormat(format string) RuleOption { return schema.RuleFormat(format) }
+// restrictedRuleChars are the characters validator refuses in a rule name
+// (it panics on them); RegisterRule returns an error instead.
+const restrictedRuleChars = ".[],|=+()`~!@#$%^&*\\\"/?<>{}"
 
-// RuleEnum states the rule as an "enum" keyword: the rule accepts exactly
-// these values (strings, numbers or booleans).
-func RuleEnum(values ...any) RuleOption { return schema.RuleEnum(values...) }
+// RegisterRule adds the custom rule tag, checked by fn, to v, and records
+// message as the text a model reads when the rule fails (a "%s" in it
+// receives the rule's parameter; "" keeps the generic Messages.Rule text).
+// An application's Messages.Rules entry for tag, when it has one, wins over
+// message, so the texts of custom rules can be reworded like any other.
+//
+// opts say what the rule adds to the schema of a field it constrains
+// (RulePattern, RuleFormat, RuleEnum, RuleKeywords) and what its
+// description says (RuleNote). A rule with no keywords is still stated: its
+// note, or else its message, is appended to the field's description, so no
+// rule is enforced without the model being told.
+//
+// It returns an error, and changes nothing, when tag is empty or holds a
+// character validator refuses in a name, when tag is a rule validator
+// already has (min, email, required, iscolor...: the schema relies on
+// their built-in meaning, so they cannot be redefined), when
+// tag starts with required_, excluded_ or skip_ or contains "field"
+// (schema reads such names as conditional rules), when fn is nil, when tag
+// was registered on v before, and once v has built its first Codec:
+// validator caches the rules it parses, so rules must all be registered
+// first.
+func (v *Validator) RegisterRule(tag string, fn validator.Func, message string, opts ...RuleOption) error {
+	switch {
+	case tag == "" || strings.ContainsAny(tag, restrictedRuleChars):
+		return fmt.Errorf("schema: RegisterRule(%q): a rule name must be non-empty and hold none of %s", tag, restrictedRuleChars)
+	case fn == nil:
+		return fmt.Errorf("schema: RegisterRule(%q): nil validation function", tag)
+	case conditionalRule(tag):
+		return fmt.Errorf("schema: RegisterRule(%q): names starting with required_, excluded_ or skip_, or containing "+
+			"\"field\", are read as conditional rules; choose another name", tag)
+	case builtinRule(tag):
+		return fmt.Errorf("schema: RegisterRule(%q): %q is a built-in validator rule and cannot be redefined; choose another name", tag, tag)
+	}
+	rs := &ruleSchema{}
+	for _, o := range opts {
+		if o.apply == nil {
+			continue
+		}
+		if err := o.apply(rs); err != nil {
+			return fmt.Errorf("schema: RegisterRule(%q): %w", tag, err)
+		}
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.used {
+		return fmt.Errorf("schema: RegisterRule(%q): the validator has built a Codec already; register every rule before the first CodecFor", tag)
+	}
+	if _, dup := v.messages[tag]; dup {
+		return fmt.Errorf("schema: RegisterRule(%q): the rule is registered already", tag)
+	}
+	if err := v.validate.RegisterValidation(tag, fn); err != nil {
+		return fmt.Errorf("schema: RegisterRule(%q): %w", tag, err)
+	}
+	v.messages[tag] = message
+	if !rs.empty() {
+		v.ruleSchemas[tag] = rs
+	}
+	return nil
+}
 
-// RuleKeywords states the rule as the keywords of doc, a JSON object merged
-// into the field's schema ({"minLength":3,"pattern":"^[A-Z]"}); a keyword
-// the field's schema already has is added through allOf, so both hold.
-func RuleKeywords(doc json.RawMessage) RuleOption { return schema.RuleKeywords(doc) }
-
-// RuleNote is the sentence the rule adds to a field's description (a "%s"
-// receives the rule's parameter). Without keywords, a rule is described by
-// its note, or else by its message; with keywords, only a note is added.
-func RuleNote(note string) RuleOption { return schema.RuleNote(note) }
+// builtinRule reports whether validator defines tag itself, as a rule, an
+// alias or a keyword (dive, omitempty...): only an unknown name makes it
+// panic with "Undefined validation function" when it parses the tag. It
+// asks a validator nobody configures, made for the question: a shared one
+// would keep, in its tag cache, every name any app of the process asked
+// about, and registering a rule is rare enough to pay for a fresh one.
+func builtinRule(tag string) (builtin bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg, _ := r.(string)
+			builtin = !strings.HasPrefix(msg, "Undefined validation function")
+		}
+	}()
+	_ = validator.New().Var("", tag)
+	return true
+}

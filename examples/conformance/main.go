@@ -48,6 +48,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/redisstate"
+	"github.com/vurb-go/vurb/schema/jsonschema"
 )
 
 // The suite's test media: a 1×1 PNG and a silent WAV.
@@ -257,7 +258,7 @@ func declareTools(app *vurb.App) {
 	vurb.Action(app, "json.schema_2020_12_tool", func(_ context.Context, in json.RawMessage) (string, error) {
 		return "Received: " + string(in), nil
 	}).Describe("Takes a contact whose input schema is hand-written JSON Schema 2020-12").
-		InputSchema(json.RawMessage(ContactSchema))
+		InputSchema(jsonschema.MustCodec(json.RawMessage(ContactSchema)))
 }
 
 // ContactSchema is json_schema_2020_12_tool's input schema, as the suite

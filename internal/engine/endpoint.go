@@ -6,7 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/describe"
-	"github.com/vurb-go/vurb/internal/schema"
+	"github.com/vurb-go/vurb/schema"
 )
 
 // Endpoint is one action, compiled: everything a call of it needs,
@@ -21,7 +21,6 @@ type Endpoint struct {
 	prefix  string // "[projects_list] ", before every error text: what the model called
 	ref     string // how a model calls it: "projects_list", `projects with {"action":"list"}`
 	decode  Decoder
-	skip    string // the discriminator a grouped call carries
 	opts    schema.DecodeOptions
 	handler Handler
 	timeout time.Duration
@@ -57,7 +56,7 @@ func newEndpoint(rt *Runtime, tool string, a *ActionSpec) *Endpoint {
 // discriminator's value (grouped).
 func (ep *Endpoint) routed(name, skip string) *Endpoint {
 	c := *ep
-	c.name, c.skip = name, skip
+	c.name, c.opts.Skip = name, skip
 	c.prefix, c.ref = "["+name+"] ", name
 	if skip != "" {
 		c.prefix = "[" + name + " " + skip + "=" + ep.action + "] "

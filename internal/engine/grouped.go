@@ -9,7 +9,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/describe"
-	"github.com/vurb-go/vurb/internal/schema"
+	"github.com/vurb-go/vurb/internal/suggest"
+	"github.com/vurb-go/vurb/schema"
 )
 
 // Grouped exposes one wire tool per tool: a discriminator field chooses
@@ -60,7 +61,7 @@ func (Grouped) Expose(t *ToolSpec, eps []*Endpoint, env Env) []Route {
 	r.wire = &mcp.Tool{
 		Name:        t.Name,
 		Description: groupedDescription(t, infos, agreedCache(eps), env.Runtime.Describer.OrDefault()),
-		InputSchema: withHeaders(schema.MergeWith(disc, t.Common, members, env.Runtime.Decode.Messages), headers),
+		InputSchema: withHeaders(schema.Merge(disc, t.Common, members, env.Runtime.Decode.Messages), headers),
 		Annotations: ann,
 	}
 	if out := agreedOutput(eps); out != nil {
@@ -139,7 +140,7 @@ func (r *groupedRoute) pick(args json.RawMessage, o *Origin) (*Endpoint, *mcp.Ca
 	if o != nil && o.HideUnscoped {
 		available = r.availableTo(o)
 	}
-	raw, found, err := schema.LookupWith(args, r.discriminator, r.rt.Decode)
+	raw, found, err := schema.Lookup(args, r.discriminator, r.rt.Decode)
 	switch {
 	case err != nil:
 		return nil, ErrorResult("[" + r.tool + "] " + fmt.Sprintf(m.InvalidArguments, err))
@@ -177,7 +178,7 @@ func (r *groupedRoute) guess(name, available string) string {
 			return k
 		}
 	}
-	return schema.Closest(name, keys)
+	return suggest.Closest(name, keys)
 }
 
 // availableTo lists the actions the caller of o is shown: those its

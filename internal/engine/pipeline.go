@@ -94,7 +94,7 @@ func (ep *Endpoint) exec(ctx context.Context, args json.RawMessage, o *Origin, i
 			return ep.denied(missing), OutcomeDenied, nil
 		}
 	}
-	in, err := ep.decode(args, ep.opts, ep.skip)
+	in, err := ep.decode(args, ep.opts)
 	if err != nil {
 		return ep.invalid(err), OutcomeValidation, nil
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/vurb-go/vurb/describe"
-	"github.com/vurb-go/vurb/internal/schema"
+	"github.com/vurb-go/vurb/schema"
 )
 
 // Runtime is what every call of one plan shares: fixed at Compile, read

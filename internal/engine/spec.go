@@ -5,13 +5,13 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vurb-go/vurb/internal/schema"
+	"github.com/vurb-go/vurb/schema"
 )
 
 // Decoder decodes and validates one call's arguments into a fresh input
-// value and returns a pointer to it, ready for Call.Input. skip names a
-// property to accept and ignore (a grouped tool's discriminator), or is "".
-type Decoder func(data []byte, opts schema.DecodeOptions, skip string) (any, error)
+// value and returns a pointer to it, ready for Call.Input; opts.Skip names
+// a grouped tool's discriminator.
+type Decoder func(data []byte, opts schema.DecodeOptions) (any, error)
 
 // ToolSpec is one authored tool, lowered: plain values the compiler reads
 // and never writes.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
-	"github.com/vurb-go/vurb/internal/schema"
+	"github.com/vurb-go/vurb/schema"
 )
 
 // Set is what an app's presenters compile to at Build: the shapes of its
@@ -101,7 +101,7 @@ func (ps *Set) Action(t reflect.Type, codec *schema.Codec, outputSchema json.Raw
 	pa.narrow = narrowingFields(codec)
 	if outputSchema != nil {
 		if red := ps.shapes.redactions(); len(red) > 0 {
-			outputSchema, _ = schema.OutputSchemaRedacted(ps.validator, t, red)
+			outputSchema, _ = ps.validator.OutputSchemaRedacted(t, red)
 		}
 	}
 	return pa, outputSchema

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/vurb-go/vurb/internal/schema"
+	"github.com/vurb-go/vurb/schema"
 )
 
 // A type that marshals itself (MarshalJSON or MarshalText) seals what it

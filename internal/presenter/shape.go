@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/vurb-go/vurb/internal/schema"
+	"github.com/vurb-go/vurb/schema"
 )
 
 // A shape is how a result type is written when a presenter or a redaction

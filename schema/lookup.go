@@ -13,14 +13,9 @@ import (
 // The whole document is still checked for well-formedness and limits, and a
 // key sent twice is refused: a router and a handler must never see two
 // different values of the discriminator. err, an *Error, is returned only in
-// those cases and when data is not a JSON object. raw aliases data.
-func Lookup(data []byte, key string, limits Limits) (raw json.RawMessage, found bool, err error) {
-	return LookupWith(data, key, DecodeOptions{Limits: limits})
-}
-
-// LookupWith is Lookup with the limits and the texts of opts, so that a
-// refusal reads like the Decode that would follow it.
-func LookupWith(data []byte, key string, opts DecodeOptions) (raw json.RawMessage, found bool, err error) {
+// those cases and when data is not a JSON object, worded by opts as the
+// Decode that would follow it. raw aliases data.
+func Lookup(data []byte, key string, opts DecodeOptions) (raw json.RawMessage, found bool, err error) {
 	msgs := messagesOr(opts.Messages)
 	maxBytes, maxDepth := opts.Limits.resolve()
 	if len(data) > maxBytes {

@@ -16,6 +16,12 @@ type DecodeOptions struct {
 	// DefaultMessages). Decode only reads it, so one Messages can serve any
 	// number of concurrent calls.
 	Messages *Messages
+	// Skip names one top-level key that Decode accepts and ignores wherever
+	// it appears among the members: a grouped tool's discriminator
+	// ("action"), which the router has already read (see Lookup). Sent
+	// twice, it is refused as a duplicate, so a router and a handler never
+	// see two values of it. "" skips nothing.
+	Skip string
 }
 
 var emptyObject = []byte("{}")
@@ -42,31 +48,12 @@ var emptyObject = []byte("{}")
 // rule it has no text for is worded as its Validator's RegisterRule says:
 // no package-level setting is read during a call.
 func (c *Codec) Decode(data []byte, dst any, opts DecodeOptions) error {
-	return c.decode(data, dst, opts, "")
+	return c.decode(data, dst, opts, opts.Skip)
 }
 
-// DecodeSkipping is c.Decode, except that one top-level key, skip, is
-// accepted and ignored wherever it appears among the members: a grouped
-// tool's discriminator ("action"), which the router has already read. skip
-// sent twice is refused as a duplicate, so a router and a handler never see
-// two values of it; "" means no key is skipped.
-//
-// It is a function, not a method, so that a public alias of Codec does not
-// offer it.
-func DecodeSkipping(c *Codec, data []byte, dst any, opts DecodeOptions, skip string) error {
-	return c.decode(data, dst, opts, skip)
-}
-
-// decode is Decode, with skip as in DecodeSkipping.
-//
-// It used to take a compiled fast path for small structs of scalars,
-// storing the values through unsafe offsets and checking the rules itself
-// instead of calling encoding/json and the validator: faster in process,
-// but no difference a served call could measure then (issue #12,
-// bench/README.md), so the one decoding path below stayed. The rules are
-// checked without the validator again where a passCheck can prove they
-// hold (passcheck.go): once the lanes had shed their other costs, the
-// validator was a thirtieth of a served call.
+// decode is Decode with skip as opts.Skip. The rules are checked without
+// the validator where a passCheck can prove they hold (passcheck.go): on a
+// served call the validator is a large share of what decoding costs.
 func (c *Codec) decode(data []byte, dst any, opts DecodeOptions, skip string) error {
 	if c.pending != "" {
 		panic(c.pending)

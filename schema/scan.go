@@ -21,7 +21,7 @@ type scanner struct {
 	pos      int
 	depth    int
 	maxDepth int
-	skip     string            // a top-level key accepted and ignored (DecodeSkipping's skip)
+	skip     string            // a top-level key accepted and ignored (DecodeOptions.Skip)
 	quiet    int               // > 0 while skipping a value that was already reported
 	hush     int               // > 0 while scanning a field tagged redact (echo.go)
 	msgs     *Messages         // the texts of every issue; never nil

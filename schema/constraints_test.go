@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/matryer/is"
-	"github.com/vurb-go/vurb/internal/schema"
+	"github.com/vurb-go/vurb/schema"
 )
 
 type enumInput struct {

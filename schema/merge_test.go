@@ -57,7 +57,7 @@ func projMembers() []Member {
 
 func TestMergeTiers(t *testing.T) {
 	is := is.New(t)
-	got := Merge("action", For[projCommon](), projMembers())
+	got := Merge("action", For[projCommon](), projMembers(), nil)
 	// Declared differently: each action says its own.
 	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","enum":["create","update","delete","list","search"]},"workspace_id":{"type":"string","minLength":1},"verbose":{"type":"boolean","description":"Explain the result."},"name":{"type":"string","description":"create (required): Project name\nupdate: New name","minLength":1},"color":{"type":"string","description":"create: one of red, green\nupdate: one of green, blue"},"id":{"type":"string","description":"update (required): Project ID\ndelete (required)","minLength":1},"limit":{"type":"integer","description":"list: Page size; max 100\nsearch: max 50","minimum":1},"query":{"type":"string","description":"search (required): Full-text query","minLength":1}},"required":["action","workspace_id"],"additionalProperties":false}`)
 }
@@ -67,7 +67,7 @@ func TestMergeWithoutCommon(t *testing.T) {
 	got := Merge("op", nil, []Member{
 		{Key: "users.list", Codec: For[projList]()},
 		{Key: "users.find", Codec: For[projSearch]()},
-	})
+	}, nil)
 	// Without a common struct, workspace_id is required by every action, so
 	// the schema requires it: no note has to say so.
 	is.Equal(string(got), `{"type":"object","properties":{"op":{"type":"string","enum":["users.list","users.find"]},"workspace_id":{"type":"string","minLength":1},"verbose":{"type":"boolean","description":"Explain the result."},"limit":{"type":"integer","description":"users.list: Page size; max 100\nusers.find: max 50","minimum":1},"query":{"type":"string","description":"users.find (required): Full-text query","minLength":1}},"required":["op","workspace_id"],"additionalProperties":false}`)
@@ -78,7 +78,7 @@ func TestMergeEnumOfOneActionOnly(t *testing.T) {
 	got := Merge("action", nil, []Member{
 		{Key: "create", Codec: For[projCreate]()},
 		{Key: "paint", Codec: For[projFree]()},
-	})
+	}, nil)
 	// paint accepts any color: the schema has no enum, and the enum is
 	// create's alone.
 	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","enum":["create","paint"]},"workspace_id":{"type":"string","minLength":1},"verbose":{"type":"boolean","description":"Explain the result."},"name":{"type":"string","description":"create (required): Project name","minLength":1},"color":{"type":"string","description":"create: one of red, green\npaint"}},"required":["action","workspace_id"],"additionalProperties":false}`)
@@ -89,7 +89,7 @@ func TestMergeRecursiveDefs(t *testing.T) {
 	got := Merge("action", nil, []Member{
 		{Key: "tree", Codec: For[treeInput]()},
 		{Key: "list", Codec: For[projList]()},
-	})
+	}, nil)
 	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","enum":["tree","list"]},"root":{"description":"tree","allOf":[{"$ref":"#/$defs/treeNode"}]},"workspace_id":{"type":"string","description":"list (required)","minLength":1},"verbose":{"type":"boolean","description":"list: Explain the result"},"limit":{"type":"integer","description":"list: Page size","minimum":1,"maximum":100}},"required":["action"],"additionalProperties":false,"$defs":{"treeNode":{"type":"object","properties":{"name":{"type":"string","minLength":1},"children":{"type":"array","items":{"$ref":"#/$defs/treeNode"}}},"required":["name"],"additionalProperties":false}}}`)
 }
 
@@ -99,7 +99,7 @@ func TestMergeActionDescriptions(t *testing.T) {
 		{Key: "list", Codec: For[listProjects](), Description: "List projects."},
 		{Key: "count", Codec: For[listProjects]()},
 		{Key: "export", Codec: For[listProjects](), Description: " Export projects as CSV "},
-	})
+	}, nil)
 	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","description":"list: List projects; export: Export projects as CSV","enum":["list","count","export"]},"workspace_id":{"type":"string","minLength":1},"limit":{"type":"integer","description":"Page size","minimum":1,"maximum":100}},"required":["action","workspace_id"],"additionalProperties":false}`)
 }
 
@@ -128,7 +128,7 @@ func TestMergePanics(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			is := is.New(t)
-			is.Equal(panicText(func() { Merge(tt.disc, tt.common, tt.members) }), tt.want)
+			is.Equal(panicText(func() { Merge(tt.disc, tt.common, tt.members, nil) }), tt.want)
 		})
 	}
 }
@@ -168,7 +168,7 @@ func TestMergeNamesTheOthers(t *testing.T) {
 		{Key: "get", Codec: For[byID]()},
 		{Key: "archive", Codec: For[byID]()},
 		{Key: "delete", Codec: For[byID]()},
-	})
+	}, nil)
 	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","enum":["list","get","archive","delete"]},"limit":{"type":"integer","description":"list: Page size"},"id":{"type":"string","description":"all but list (required): Project ID","minLength":1}},"required":["action"],"additionalProperties":false}`)
 
 	// Two of three: naming them is no longer than naming the other.
@@ -176,20 +176,20 @@ func TestMergeNamesTheOthers(t *testing.T) {
 		{Key: "list", Codec: For[pageOnly]()},
 		{Key: "get", Codec: For[byID]()},
 		{Key: "archive", Codec: For[byID]()},
-	})
+	}, nil)
 	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","enum":["list","get","archive"]},"limit":{"type":"integer","description":"list: Page size"},"id":{"type":"string","description":"get, archive (required): Project ID","minLength":1}},"required":["action"],"additionalProperties":false}`)
 
 	// Required by all, declared alike: the tool requires it, no note.
 	got = Merge("action", nil, []Member{
 		{Key: "get", Codec: For[byID]()},
 		{Key: "archive", Codec: For[byIDNoted]()},
-	})
+	}, nil)
 	is.Equal(string(got), `{"type":"object","properties":{"action":{"type":"string","enum":["get","archive"]},"id":{"type":"string","description":"Project ID","minLength":1},"note":{"type":"string","description":"archive: Why"}},"required":["action","id"],"additionalProperties":false}`)
 
 	// Empty NoteAllBut: the actions are always named.
 	msgs := DefaultMessages()
 	msgs.NoteAllBut = ""
-	got = MergeWith("action", nil, []Member{
+	got = Merge("action", nil, []Member{
 		{Key: "list", Codec: For[pageOnly]()},
 		{Key: "get", Codec: For[byID]()},
 		{Key: "archive", Codec: For[byID]()},

@@ -25,8 +25,8 @@ func emittedSchemas(t *testing.T) map[string][]byte {
 	for _, typ := range inputs {
 		out["input "+typ.Name()] = CodecFor(typ).Schema()
 	}
-	out["merged"] = Merge("action", For[projCommon](), projMembers())
-	out["merged recursive"] = Merge("action", nil, []Member{{Key: "tree", Codec: For[treeInput]()}, {Key: "self", Codec: For[selfRef]()}})
+	out["merged"] = Merge("action", For[projCommon](), projMembers(), nil)
+	out["merged recursive"] = Merge("action", nil, []Member{{Key: "tree", Codec: For[treeInput]()}, {Key: "self", Codec: For[selfRef]()}}, nil)
 	for _, typ := range []reflect.Type{reflect.TypeFor[projectOut](), reflect.TypeFor[treeNode](), reflect.TypeFor[agreeAll]()} {
 		s, ok := OutputSchema(typ)
 		if !ok {
@@ -100,7 +100,7 @@ func TestDecodedArgumentsMatchSchema(t *testing.T) {
 // TestMergedSchemaAcceptsEveryAction validates one call per action against
 // the merged schema.
 func TestMergedSchemaAcceptsEveryAction(t *testing.T) {
-	sch, err := compileSchema(jsonschema.Draft2020, Merge("action", For[projCommon](), projMembers()))
+	sch, err := compileSchema(jsonschema.Draft2020, Merge("action", For[projCommon](), projMembers(), nil))
 	if err != nil {
 		t.Fatal(err)
 	}

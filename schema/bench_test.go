@@ -43,7 +43,7 @@ func floorDecode(data []byte, dst *benchInput) error {
 	if err := json.Unmarshal(data, dst); err != nil {
 		return err
 	}
-	return DefaultValidator().validate.Struct(dst)
+	return defaultValidator().validate.Struct(dst)
 }
 
 // BenchmarkDecode: "vurb" is Decode, "vurb-default" with a default to

@@ -34,7 +34,7 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, c := range codecs {
 			dst := reflect.New(c.Type()).Interface()
-			err := DecodeSkipping(c, data, dst, DecodeOptions{Limits: Limits{MaxBytes: 1 << 16, MaxDepth: 32}}, "action")
+			err := c.Decode(data, dst, DecodeOptions{Limits: Limits{MaxBytes: 1 << 16, MaxDepth: 32}, Skip: "action"})
 			if err == nil {
 				if !isBlank(data) && !json.Valid(data) {
 					t.Fatalf("accepted invalid JSON %q", data)
@@ -46,7 +46,7 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("refusal without issues: %v", err)
 			}
 		}
-		raw, found, err := Lookup(data, "action", Limits{MaxDepth: 32})
+		raw, found, err := Lookup(data, "action", DecodeOptions{Limits: Limits{MaxDepth: 32}})
 		if err == nil && found && !json.Valid(raw) {
 			t.Fatalf("Lookup returned invalid JSON %q", raw)
 		}

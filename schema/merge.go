@@ -58,19 +58,14 @@ type mergedField struct {
 // tier notes (NoteRequiredFor, NoteRequiredAndFor, NoteFor), a property
 // every action declares alike gets them instead, appended to its
 // description; NoteAlwaysRequired is appended to a required field of common
-// when set. Merge writes the built-in texts; MergeWith those of a Messages.
+// when set. The discriminator description and the notes are those of msgs
+// (the built-in texts when nil).
 //
 // Merge panics, naming the property, both actions and both types, when two
 // actions give one property different JSON types; and on an empty
 // discriminator, no members, a nil Codec, a repeated key, or a field that
 // uses the discriminator's name (in any case). common may be nil.
-func Merge(discriminator string, common *Codec, members []Member) json.RawMessage {
-	return MergeWith(discriminator, common, members, nil)
-}
-
-// MergeWith is Merge with the discriminator description and the tier notes
-// of msgs (the built-in texts when nil).
-func MergeWith(discriminator string, common *Codec, members []Member, msgs *Messages) json.RawMessage {
+func Merge(discriminator string, common *Codec, members []Member, msgs *Messages) json.RawMessage {
 	msgs = messagesOr(msgs)
 	if discriminator == "" {
 		panic("schema: Merge: empty discriminator name")
@@ -102,7 +97,7 @@ func MergeWith(discriminator string, common *Codec, members []Member, msgs *Mess
 		for _, f := range c.fields {
 			if strings.EqualFold(f.Name, discriminator) {
 				// Case-insensitive: encoding/json would fill such a field from
-				// the discriminator, which DecodeSkipping accepts and ignores.
+				// the discriminator, which Decode's Skip accepts and ignores.
 				panic(fmt.Sprintf("schema: Merge: field %q of action %q has the discriminator's name; rename one of them",
 					f.Name, action))
 			}

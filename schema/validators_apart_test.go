@@ -41,7 +41,7 @@ func TestValidatorsBuildAtOnce(t *testing.T) {
 						string(v.CodecFor(reflect.TypeFor[mutualA]()).Schema()),
 						output(t, v, reflect.TypeFor[treeNode]()),
 					}
-					_, _ = OutputSchemaRedacted(v, reflect.TypeFor[treeNode](),
+					_, _ = v.OutputSchemaRedacted(reflect.TypeFor[treeNode](),
 						Redactions{reflect.TypeFor[treeNode](): {"name": {Marker: "x"}}})
 					_ = JSONFields(reflect.TypeFor[treeNode]())
 				})
@@ -80,7 +80,7 @@ type outerList struct {
 // output is v's output schema of t, which must have one.
 func output(t *testing.T, v *Validator, typ reflect.Type) string {
 	t.Helper()
-	s, ok := OutputSchemaWith(v, typ)
+	s, ok := v.OutputSchema(typ)
 	if !ok {
 		t.Fatalf("no output schema for %s", typ)
 	}

@@ -16,20 +16,20 @@ var (
 // output type, for a tool's outputSchema; ok is false for any other type,
 // including structs that marshal themselves (time.Time, json.Marshaler),
 // whose JSON need not be an object. The result is cached per type, in
-// DefaultValidator, and the caller owns the returned copy.
+// the shared Validator of CodecFor, and the caller owns the returned copy.
 //
 // It describes what encoding/json writes: properties in declaration order,
 // "null" allowed where a nil pointer, slice or map is written as null (not
 // where omitempty leaves it out), "required" only for validate:"required",
 // and objects left open.
 func OutputSchema(t reflect.Type) (s json.RawMessage, ok bool) {
-	return OutputSchemaWith(defaultValidator(), t)
+	return defaultValidator().OutputSchema(t)
 }
 
-// OutputSchemaWith is OutputSchema cached in v and named with v's
-// definition names, as its Codecs are: an app's output schemas are its
-// own.
-func OutputSchemaWith(v *Validator, t reflect.Type) (s json.RawMessage, ok bool) {
+// OutputSchema is the package-level OutputSchema cached in v and named
+// with v's definition names, as its Codecs are: an app's output schemas
+// are its own.
+func (v *Validator) OutputSchema(t reflect.Type) (s json.RawMessage, ok bool) {
 	t, ok = outputType(t)
 	if !ok {
 		return nil, false

@@ -88,7 +88,7 @@ func TestDecodeSkip(t *testing.T) {
 		t.Run(tt.in, func(t *testing.T) {
 			is := is.New(t)
 			var v listProjects
-			err := DecodeSkipping(c, []byte(tt.in), &v, DecodeOptions{}, "action")
+			err := c.Decode([]byte(tt.in), &v, DecodeOptions{Skip: "action"})
 			if tt.want == "" {
 				is.NoErr(err)
 				is.Equal(v.WorkspaceID, "w")
@@ -142,7 +142,7 @@ func TestLookup(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			is := is.New(t)
-			raw, found, err := Lookup([]byte(tt.in), tt.key, Limits{})
+			raw, found, err := Lookup([]byte(tt.in), tt.key, DecodeOptions{})
 			is.Equal(string(raw), tt.raw)
 			is.Equal(found, tt.found)
 			if tt.err == "" {
@@ -156,7 +156,7 @@ func TestLookup(t *testing.T) {
 	}
 	t.Run("size", func(t *testing.T) {
 		is := is.New(t)
-		_, _, err := Lookup([]byte(`{"action":"list"}`), "action", Limits{MaxBytes: 4})
+		_, _, err := Lookup([]byte(`{"action":"list"}`), "action", DecodeOptions{Limits: Limits{MaxBytes: 4}})
 		is.Equal(err.Error(), `arguments are too large: 17 bytes, the limit is 4`)
 	})
 }
@@ -167,7 +167,7 @@ func TestLookupAllocs(t *testing.T) {
 	}
 	data := []byte(`{"action":"list","workspace_id":"w","limit":3}`)
 	allocs := testing.AllocsPerRun(100, func() {
-		if _, ok, err := Lookup(data, "action", Limits{}); !ok || err != nil {
+		if _, ok, err := Lookup(data, "action", DecodeOptions{Limits: Limits{}}); !ok || err != nil {
 			t.Fatal(ok, err)
 		}
 	})
@@ -190,7 +190,7 @@ func TestConcurrent(t *testing.T) {
 				_ = c.Decode([]byte(`{"workspace_id":"w","limit":500}`), &v, DecodeOptions{})
 				_ = c.Schema()
 				_, _ = OutputSchema(c.Type())
-				_ = Merge("action", nil, []Member{{Key: "a", Codec: c}, {Key: "b", Codec: For[hostileInput]()}})
+				_ = Merge("action", nil, []Member{{Key: "a", Codec: c}, {Key: "b", Codec: For[hostileInput]()}}, nil)
 			}
 		}()
 	}

@@ -100,7 +100,7 @@ func TestMessagesMaxIssues(t *testing.T) {
 	issues := decodeIssues(t, r, m)
 	is.Equal(len(issues), 3)
 	is.Equal(issues[2].Message, "+21")        // 21 type mismatches and 2 missing fields, 2 listed
-	is.True(len(decodeIssues(t, r, nil)) > 3) // the default cap is the package's MaxIssues
+	is.True(len(decodeIssues(t, r, nil)) > 3) // the default cap is DefaultMaxIssues
 }
 
 func TestLookupWithMessages(t *testing.T) {
@@ -108,9 +108,9 @@ func TestLookupWithMessages(t *testing.T) {
 	m := DefaultMessages()
 	m.DuplicateField = "twice: %s"
 	m.TooLarge = "big: %d > %d"
-	_, _, err := LookupWith([]byte(`{"action":"a","action":"b"}`), "action", DecodeOptions{Messages: m})
+	_, _, err := Lookup([]byte(`{"action":"a","action":"b"}`), "action", DecodeOptions{Messages: m})
 	is.Equal(err.Error(), `twice: "action"`)
-	_, _, err = LookupWith([]byte(`{"action":"a"}`), "action", DecodeOptions{Messages: m, Limits: Limits{MaxBytes: 3}})
+	_, _, err = Lookup([]byte(`{"action":"a"}`), "action", DecodeOptions{Messages: m, Limits: Limits{MaxBytes: 3}})
 	is.Equal(err.Error(), `big: 14 > 3`)
 }
 
@@ -120,7 +120,7 @@ func TestMergeWithMessages(t *testing.T) {
 	m.DiscriminatorDescription = "Was zu tun ist"
 	m.DiscriminatorActions = ": %s"
 	m.NoteAlwaysRequired = "(immer)"
-	merged := string(MergeWith("action", For[projCommon](), []Member{
+	merged := string(Merge("action", For[projCommon](), []Member{
 		{Key: "create", Codec: For[projCreate](), Description: "Anlegen"},
 	}, m))
 	is.True(strings.Contains(merged, `"description":"Was zu tun ist: create: Anlegen"`))
@@ -138,6 +138,7 @@ func TestDefaultMessagesIsACopy(t *testing.T) {
 	is.Equal(fresh.Rules["email"], "must be a valid email address")
 	is.Equal(builtin.Rules["email"], "must be a valid email address")
 	is.True(reflect.DeepEqual(fresh, builtin))
+	is.Equal(fresh.MaxIssues, DefaultMaxIssues)
 }
 
 // TestMessagesConcurrent decodes with two Messages at once: each call gets
@@ -170,7 +171,7 @@ func TestMergeTierNotesWhenSet(t *testing.T) {
 	m := DefaultMessages()
 	m.NoteRequiredFor, m.NoteRequiredAndFor, m.NoteFor = "Pflicht für: %s", "Pflicht für: %s. Für: %s", "Für: %s"
 	m.NoteRequired = "(Pflicht)"
-	merged := string(MergeWith("action", For[projCommon](), projMembers(), m))
+	merged := string(Merge("action", For[projCommon](), projMembers(), m))
 	// Declared alike: the tier notes; declared differently: per-action lines.
 	is.True(strings.Contains(merged, `"description":"Full-text query. Pflicht für: search"`))
 	is.True(strings.Contains(merged, `"description":"create (Pflicht): Project name\nupdate: New name"`))

@@ -34,8 +34,8 @@ func (r Redactions) of(t reflect.Type, name string) (red Redaction, ok bool) {
 // description), a removed one is not listed, and neither is required, so
 // the schema stays true of what is sent. It is computed afresh (it depends
 // on the app's presenters), named with v's definition names as
-// OutputSchemaWith is, and owned by the caller.
-func OutputSchemaRedacted(v *Validator, t reflect.Type, redacted Redactions) (json.RawMessage, bool) {
+// OutputSchema is, and owned by the caller.
+func (v *Validator) OutputSchemaRedacted(t reflect.Type, redacted Redactions) (json.RawMessage, bool) {
 	t, ok := outputType(t)
 	if !ok {
 		return nil, false

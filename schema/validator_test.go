@@ -180,7 +180,7 @@ func TestForeignValidator(t *testing.T) {
 
 func TestDefaultValidator(t *testing.T) {
 	is := is.New(t)
-	is.True(DefaultValidator().CodecFor(reflect.TypeFor[benchInput]()) == For[benchInput]())
+	is.True(defaultValidator().CodecFor(reflect.TypeFor[benchInput]()) == For[benchInput]())
 	is.True(CodecFor(reflect.TypeFor[*benchInput]()) == For[benchInput]())
 }
 
