@@ -67,20 +67,8 @@ func (t *Tool) lower(rt *engine.Runtime, policies []compiledPolicy) *engine.Tool
 		panic(fmt.Sprintf("vurb: tool %q has no actions; add one with vurb.Query, vurb.Action or vurb.Mutation", t.name))
 	}
 	t.checkCommon(defs)
-	spec := &engine.ToolSpec{
-		Name:            t.name,
-		Description:     t.description,
-		Discriminator:   t.discriminatorName(),
-		Annotations:     t.annotations,
-		TOONDescription: t.toonDescription,
-		Groups: lo.Map(t.groups, func(g *Group, _ int) engine.GroupSpec {
-			return engine.GroupSpec{Name: g.name, Description: g.description}
-		}),
-		Actions: make([]*engine.ActionSpec, len(defs)),
-	}
-	if t.common != nil {
-		spec.Common = t.app.codecFor(t.common)
-	}
+	spec := t.wireSpec()
+	spec.Actions = make([]*engine.ActionSpec, len(defs))
 	for i, def := range defs {
 		spec.Actions[i] = def.lower(rt, policies)
 	}

@@ -343,8 +343,8 @@ func (a *App) exposeAgain(p *engine.Plan, e Exposition, endpoints map[string][]*
 	return out, true
 }
 
-// wireSpec is what an exposition reads of the tool besides its endpoints,
-// as lower makes it.
+// wireSpec is the tool's spec without its actions: what an exposition
+// reads of the tool besides its endpoints, and what lower completes.
 func (t *Tool) wireSpec() *engine.ToolSpec {
 	spec := &engine.ToolSpec{
 		Name:            t.name,
