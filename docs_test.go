@@ -17,7 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// The documentation's code blocks (README.md and docs/*.md) are held as the
+// The documentation's code blocks (README.md, bench/README.md and docs/*.md) are held as the
 // golden files are. Every block names its language, and each language has
 // its check:
 //
@@ -63,7 +63,7 @@ func docPages(t *testing.T) []string {
 	if len(pages) == 0 {
 		t.Fatal("docs/ has no page")
 	}
-	return append([]string{"README.md"}, pages...)
+	return append([]string{"README.md", "bench/README.md"}, pages...)
 }
 
 var docsInclude = regexp.MustCompile(`^<!-- include (\S+) (\S+) -->$`)
@@ -428,7 +428,7 @@ func TestDocsHAProxyBlocksAreValid(t *testing.T) {
 			t.Fatal(err)
 		}
 		if out, err := exec.Command(haproxy, "-c", "-f", cfg).CombinedOutput(); err != nil {
-			t.Errorf("%s: haproxy -c: %v\n%s", b.at(), err, out)
+			t.Errorf("%s: haproxy -c (its line N is the page's line %d+N-1): %v\n%s", b.at(), b.line, err, out)
 		}
 	}
 }
