@@ -465,16 +465,48 @@ func TestDocsLinksLeadSomewhere(t *testing.T) {
 				continue
 			}
 			for _, m := range docsLink.FindAllStringSubmatch(line, -1) {
-				target, _, _ := strings.Cut(m[1], "#")
-				if target == "" || strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				target, anchor, _ := strings.Cut(m[1], "#")
+				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
 					continue
 				}
-				if _, err := os.Stat(filepath.Join(filepath.Dir(page), target)); err != nil {
+				path := filepath.Join(filepath.Dir(page), target)
+				if target == "" {
+					path = page
+				}
+				if _, err := os.Stat(path); err != nil {
 					t.Errorf("%s:%d: the link %s leads nowhere", page, i+1, m[1])
+					continue
+				}
+				if anchor != "" && strings.HasSuffix(path, ".md") && !docsAnchors(t, path)[anchor] {
+					t.Errorf("%s:%d: the link %s names no heading of %s", page, i+1, m[1], path)
 				}
 			}
 		}
 	}
+}
+
+var docsSlugDrop = regexp.MustCompile(`[^\p{L}\p{N}_\- ]`)
+
+// docsAnchors are the anchors GitHub gives the headings of a page.
+func docsAnchors(t *testing.T, page string) map[string]bool {
+	t.Helper()
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors := map[string]bool{}
+	inFence := false
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			inFence = !inFence
+		}
+		if inFence || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		title := strings.ToLower(strings.TrimSpace(strings.TrimLeft(line, "#")))
+		anchors[strings.ReplaceAll(docsSlugDrop.ReplaceAllString(title, ""), " ", "-")] = true
+	}
+	return anchors
 }
 
 func docsWorkspace(t *testing.T) string {
