@@ -35,6 +35,7 @@ func main() {
 		return []string{"apollo", "gemini"}, nil
 	})
 
+	//docs:region verify
 	// Discovery now; the issuer's keys when the first token arrives, and
 	// again whenever a token is signed with a key not seen before.
 	verify, err := oidc.NewVerifier(ctx, issuer, resource)
@@ -54,4 +55,5 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	//docs:endregion
 }

@@ -43,10 +43,12 @@ func TestListThroughAClient(t *testing.T) {
 				list, tool = "invoices", "invoices"
 				get["action"], pay["action"] = "list", "pay"
 			}
+			//docs:region test
 			p := c.CallPresented(list, get).
 				WantRules("amount_cents is in cents: divide by 100 before showing it").
 				WantLeftOut("invoices", 20, 60).
 				WantNext(tool, pay)
+			//docs:endregion
 			if got := p.LeftOut[0].Narrow; strings.Join(got, ",") != "status,customer_id" {
 				t.Fatalf("narrowed by %v", got)
 			}
