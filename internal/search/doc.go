@@ -1,0 +1,2 @@
+// Package search ranks an app's actions for a query.
+package search
