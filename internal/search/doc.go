@@ -1,2 +1,7 @@
-// Package search ranks an app's actions for a query.
+// Package search ranks an app's actions for a query: BM25F over the
+// fields an author writes (name and search hint over description over
+// parameters), on stemmed words, with synonyms. The index is built once,
+// when the app is built; a query costs work bounded by its own length
+// and the postings of its words, and allocates nothing that grows with
+// the app.
 package search
