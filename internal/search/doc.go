@@ -5,3 +5,5 @@
 // and the postings of its words, and allocates nothing that grows with
 // the app.
 package search
+
+//go:generate go run ./internal/wordnetgen -dict /usr/share/wordnet -o synonyms_wordnet.go

@@ -62,12 +62,13 @@ const k1 = 1.2
 // Index is the searchable form of an app's actions, built once by Build.
 // It is safe for concurrent use.
 type Index struct {
-	docs     []string         // names, by doc number
-	terms    map[string]int32 // stem → term
-	surface  map[string]int32 // a word as written at build → its term
-	names    map[string]int32 // a whole name, lowercased → doc
-	postings [][]posting      // by term
-	scratch  sync.Pool        // *accumulator
+	docs     []string           // names, by doc number
+	terms    map[string]int32   // stem → term
+	surface  map[string]int32   // a word as written at build → its term
+	names    map[string]int32   // a whole name, lowercased → doc
+	postings [][]posting        // by term
+	expand   map[string][]int32 // a stem → the terms of its synonyms
+	scratch  sync.Pool          // *accumulator
 }
 
 type posting struct {
@@ -75,10 +76,12 @@ type posting struct {
 	impact float32 // idf · BM25F saturation of the term in the doc
 }
 
-// accumulator holds one query's scores, reused from query to query.
+// accumulator holds one query's scores, reused from query to query:
+// score sums the query's words, word holds one word's best match per doc
+// (its own term or a synonym, whichever counts more).
 type accumulator struct {
-	score   []float32
-	touched []int32
+	score, word          []float32
+	touched, wordTouched []int32
 }
 
 // Build indexes docs; a query's hits name docs by their position here.
@@ -157,8 +160,39 @@ func Build(docs []Doc) *Index {
 		}
 		ix.postings[t] = ps
 	}
-	ix.scratch.New = func() any { return &accumulator{score: make([]float32, len(docs))} }
+	ix.expand = synonyms(wordnetNeighbours, ix.terms)
+	ix.scratch.New = func() any {
+		return &accumulator{score: make([]float32, len(docs)), word: make([]float32, len(docs))}
+	}
 	return ix
+}
+
+// synonyms reads a table of neighbours (one line a stem, its neighbours'
+// stems after it) into the expansions of the stems a query may hold: to
+// each of them, the terms of the index among its neighbours, both ways
+// (a neighbour of a term leads to it, as the term leads to its
+// neighbours), at most maxExpansions each, nearest first.
+func synonyms(table string, terms map[string]int32) map[string][]int32 {
+	out := map[string][]int32{}
+	add := func(from string, to int32) {
+		list := out[from]
+		if len(list) < maxExpansions && !contains(list, to) {
+			out[from] = append(list, to)
+		}
+	}
+	for line := range strings.Lines(table) {
+		head, rest, _ := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
+		ht, headIndexed := terms[head]
+		for n := range strings.FieldsSeq(rest) {
+			if t, ok := terms[n]; ok {
+				add(head, t)
+			}
+			if headIndexed {
+				add(n, ht)
+			}
+		}
+	}
+	return out
 }
 
 // Len is the number of docs indexed.

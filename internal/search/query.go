@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/kljensen/snowball/english"
@@ -10,9 +11,15 @@ import (
 // common words: what is past them is not read.
 const (
 	maxQueryBytes = 1024
-	maxQueryTerms = 32
+	maxQueryWords = 24
+	maxExpansions = 8
 	MaxLimit      = 50
 )
+
+// synonymWeight is how much a synonym's match counts against the word's
+// own: enough to find an action described in other words, not enough to
+// pass one described in the query's.
+const synonymWeight = 0.6
 
 // Hit is one doc a query found, with its score.
 type Hit struct {
@@ -30,37 +37,19 @@ func (ix *Index) Search(query string, limit int, allow func(doc int) bool, hits 
 	if len(query) > maxQueryBytes {
 		query = query[:maxQueryBytes]
 	}
-	var termsBuf [maxQueryTerms]int32
-	terms := termsBuf[:0]
+	var seenBuf [maxQueryWords]string
+	seen := seenBuf[:0]
+	acc := ix.scratch.Get().(*accumulator)
+	defer ix.release(acc)
 	words(query, func(w string) bool {
-		if stopWord(w) {
+		if stopWord(w) || slices.Contains(seen, w) {
 			return true
 		}
-		t, ok := ix.term(w)
-		if ok && !contains(terms, t) {
-			terms = append(terms, t)
-		}
-		return len(terms) < maxQueryTerms
+		seen = append(seen, w)
+		ix.scoreWord(acc, w)
+		return len(seen) < maxQueryWords
 	})
-	exact, hasExact := ix.names[strings.ToLower(strings.TrimSpace(query))]
-
-	acc := ix.scratch.Get().(*accumulator)
-	defer func() {
-		for _, d := range acc.touched {
-			acc.score[d] = 0
-		}
-		acc.touched = acc.touched[:0]
-		ix.scratch.Put(acc)
-	}()
-	for _, t := range terms {
-		for _, p := range ix.postings[t] {
-			if acc.score[p.doc] == 0 {
-				acc.touched = append(acc.touched, p.doc)
-			}
-			acc.score[p.doc] += p.impact
-		}
-	}
-	if hasExact {
+	if exact, ok := ix.names[strings.ToLower(strings.TrimSpace(query))]; ok {
 		if acc.score[exact] == 0 {
 			acc.touched = append(acc.touched, exact)
 		}
@@ -77,14 +66,50 @@ func (ix *Index) Search(query string, limit int, allow func(doc int) bool, hits 
 	return hits
 }
 
-// term is the term of word w: as indexed when the index has seen it
-// written so, else by its stem.
-func (ix *Index) term(w string) (int32, bool) {
+// scoreWord adds one query word's best match in each doc to acc: its own
+// term's impact, or a synonym's at synonymWeight, whichever is more.
+func (ix *Index) scoreWord(acc *accumulator, w string) {
+	stem := english.Stem(w, false)
 	if t, ok := ix.surface[w]; ok {
-		return t, true
+		ix.match(acc, t, 1)
+	} else if t, ok := ix.terms[stem]; ok {
+		ix.match(acc, t, 1)
 	}
-	t, ok := ix.terms[english.Stem(w, false)]
-	return t, ok
+	for _, t := range ix.expand[stem] {
+		ix.match(acc, t, synonymWeight)
+	}
+	for _, d := range acc.wordTouched {
+		if acc.score[d] == 0 {
+			acc.touched = append(acc.touched, d)
+		}
+		acc.score[d] += acc.word[d]
+		acc.word[d] = 0
+	}
+	acc.wordTouched = acc.wordTouched[:0]
+}
+
+// match records term t's postings, scaled by weight, as the current
+// word's match where it beats what the word matched there already.
+func (ix *Index) match(acc *accumulator, t int32, weight float32) {
+	for _, p := range ix.postings[t] {
+		s := p.impact * weight
+		switch cur := acc.word[p.doc]; {
+		case cur == 0:
+			acc.wordTouched = append(acc.wordTouched, p.doc)
+			acc.word[p.doc] = s
+		case s > cur:
+			acc.word[p.doc] = s
+		}
+	}
+}
+
+// release clears acc's scores and returns it to the pool.
+func (ix *Index) release(acc *accumulator) {
+	for _, d := range acc.touched {
+		acc.score[d] = 0
+	}
+	acc.touched = acc.touched[:0]
+	ix.scratch.Put(acc)
 }
 
 // insert places h among hits[start:], kept best first and at most limit
