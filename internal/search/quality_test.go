@@ -20,7 +20,7 @@ func (q quality) String() string {
 }
 
 // testIndex indexes the test catalogue as a flat listing names it.
-func testIndex(t *testing.T) (*Index, []testAction) {
+func testIndex(t testing.TB) (*Index, []testAction) {
 	var catalog []testAction
 	loadJSON(t, "testdata/catalog.json", &catalog)
 	docs := make([]Doc, len(catalog))

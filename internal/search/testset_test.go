@@ -32,7 +32,7 @@ type testIntent struct {
 	Sentence       string `json:"sentence"`
 }
 
-func loadJSON(t *testing.T, path string, v any) {
+func loadJSON(t testing.TB, path string, v any) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
