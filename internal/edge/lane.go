@@ -2,6 +2,7 @@ package edge
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -50,12 +51,11 @@ type lane struct {
 	// wrapped runs a tools/call through the app's request middleware
 	// (WithRequestMiddleware), nil when it has none.
 	wrapped mcp.MethodHandler
-	// handshake are the handshake-era revisions the go-sdk negotiates.
-	handshake []string
 	// views are the app's per-caller tool lists, nil when it has none
 	// (see visibility.go); tools/list then goes to the go-sdk.
 	views   *Views
 	headers laneHeaders
+	rules   requestRules
 }
 
 // newLane returns the lane over the routes a server exposes, or nil when an
@@ -75,7 +75,7 @@ func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *
 	}
 	l.serverMeta = meta
 	l.views = vs
-	l.handshake = handshakeRevisions()
+	l.rules = newRequestRules()
 	if len(mw) > 0 {
 		// Outermost, as on the go-sdk's path (newServer): a panicking
 		// middleware is an internal error, not a dropped connection.
@@ -128,59 +128,40 @@ func (l *lane) serve(w http.ResponseWriter, r *http.Request, m *message) bool {
 	return false
 }
 
-// understand says whether the lane answers r, whose body is m.
+// understand says whether the lane answers r, whose body is m: a request
+// that keeps the request rules (rules.go), of a method and tool the lane
+// serves.
 func (l *lane) understand(r *http.Request, m *message) (req laneRequest, ok bool) {
-	if m == nil || !m.whole {
-		return req, false
-	}
-	if !jsonContent(r.Header.Get("Content-Type")) {
-		return req, false
-	}
-	if !acceptsBoth(r.Header.Values("Accept")) {
+	if l.rules.check(r.Header, m) != "" {
 		return req, false
 	}
 	version := r.Header.Get(protocolVersionHeader)
 	req.newRev = sessionlessRevision(version)
-	if !req.newRev && version != "" && !slices.Contains(l.handshake, version) {
-		return req, false
-	}
 	if !l.parse(m.rpc(), &req) {
 		return req, false
 	}
-	if len(m.body) > 2*sdkMaxDepth && nestsDeeper(m.body, sdkMaxDepth) {
-		return req, false // the go-sdk refuses it whole (400): so does the lane
+	if !req.newRev {
+		req.version = cmp.Or(version, "2025-03-26") // what the go-sdk assumes without the header
 	}
-	if req.newRev {
-		// net/http has trimmed the values already; the go-sdk compares them
-		// as they are.
-		if req.version != version || r.Header.Get("Mcp-Method") != req.method {
-			return req, false
-		}
-		if req.method == "tools/call" && r.Header.Get("Mcp-Name") != req.name {
-			return req, false
-		}
-	} else if req.version != "" { // a handshake-era request with a new-revision _meta
-		return req, false
-	} else if req.version = version; version == "" {
-		req.version = "2025-03-26" // what the go-sdk assumes without the header
-	}
-	for k := range r.Header {
-		if strings.HasPrefix(k, "Mcp-Param-") {
-			return req, false
-		}
-	}
-	if req.method == "tools/call" {
-		if _, known := l.routes[req.name]; !known || l.headered[req.name] {
-			return req, false
-		}
-	}
-	return req, true
+	return req, l.serves(req)
 }
 
-// parse reads the envelope: one request, with exactly the members the lane
-// knows (anything else is the go-sdk's to judge).
+// serves reports whether the lane answers req's method and tool: a
+// tools/call of a tool it knows that binds no headers (the go-sdk checks
+// those).
+func (l *lane) serves(req laneRequest) bool {
+	if req.method != "tools/call" {
+		return true
+	}
+	_, known := l.routes[req.name]
+	return known && !l.headered[req.name]
+}
+
+// parse reads the envelope the request rules passed: one request, with
+// exactly the members the lane knows (anything else is the go-sdk's to
+// judge).
 func (l *lane) parse(e *rpc, req *laneRequest) bool {
-	if !e.strict() || !e.paramsOK || e.paramsOthers || e.uri != nil || e.answers != nil || e.state != nil || e.taskID != nil {
+	if e.paramsOthers || e.uri != nil || e.answers != nil || e.state != nil || e.taskID != nil {
 		return false // a cursor, inputResponses, requestState, task: the go-sdk's
 	}
 	var ok bool
@@ -224,7 +205,7 @@ func (l *lane) parseMeta(e *rpc, req *laneRequest) bool {
 	if e.meta == nil {
 		return !req.newRev
 	}
-	if !e.metaOK || e.metaOthers {
+	if e.metaOthers {
 		return false
 	}
 	for _, trace := range [2][]byte{e.traceparent, e.tracestate} { // trace context (SEP-414): the handler reads it through Caller.Meta

@@ -31,6 +31,7 @@ type taskFront struct {
 	enc      *lane            // writes answers as the lane and the go-sdk do
 	headered map[string]bool  // x-mcp-header tools: the go-sdk checks their headers
 	mw       []mcp.Middleware // the app's request middleware, panics contained first
+	rules    requestRules     // the rules every front applies (rules.go)
 	// The go-sdk's own cross-origin check, which the front must not
 	// bypass (Host and Origin are checked before any front: see guard).
 	crossOrigin *http.CrossOriginProtection
@@ -51,7 +52,7 @@ func (a *Site) taskFront(routes []engine.Route, vs *Views, ho *mcp.StreamableHTT
 	impl := &mcp.Implementation{Name: a.Name, Version: a.Version}
 	meta, _ := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl}) // strings only: it cannot fail
 	f := &taskFront{s: s, enc: &lane{impl: impl, json: ho.JSONResponse, serverMeta: meta, headers: newLaneHeaders()},
-		headered: map[string]bool{}, crossOrigin: ho.CrossOriginProtection, hub: a.replicaHub()}
+		headered: map[string]bool{}, rules: newRequestRules(), crossOrigin: ho.CrossOriginProtection, hub: a.replicaHub()}
 	if len(a.RequestMW) > 0 {
 		rt := a.Plan.Runtime()
 		f.mw = append([]mcp.Middleware{containPanics(rt, a.Logger)}, a.RequestMW...)
@@ -79,11 +80,11 @@ type taskRequest struct {
 // serve answers r, whose body is m, when it is the front's, and reports
 // whether it did; when it did not, it wrote nothing.
 func (f *taskFront) serve(w http.ResponseWriter, r *http.Request, m *message) bool {
-	if m == nil || !m.whole || !f.picks(r) {
+	if !f.picks(r) || f.rules.check(r.Header, m) != "" {
 		return false
 	}
 	var req taskRequest
-	if !f.parse(r, m.rpc(), &req) {
+	if !f.parse(m.rpc(), &req) {
 		return false
 	}
 	if req.method == "tools/call" {
@@ -93,8 +94,8 @@ func (f *taskFront) serve(w http.ResponseWriter, r *http.Request, m *message) bo
 	return true
 }
 
-// picks reports, from the headers, whether r is a request the front may
-// answer.
+// picks reports, from the headers, whether r is a request the front
+// serves; the request rules (rules.go) then say whether it may take it.
 func (f *taskFront) picks(r *http.Request) bool {
 	h := r.Header
 	if r.Method != http.MethodPost || h.Get(sessionIDHeader) != "" || !sessionlessRevision(h.Get(protocolVersionHeader)) {
@@ -110,24 +111,18 @@ func (f *taskFront) picks(r *http.Request) bool {
 	default:
 		return false
 	}
-	if !jsonContent(h.Get("Content-Type")) {
-		return false
-	}
-	if !acceptsBoth(h.Values("Accept")) {
-		return false
-	}
 	return f.crossOrigin == nil || f.crossOrigin.Check(r) == nil
 }
 
-// parse reads the envelope, its params and their _meta, and checks that
-// they agree with the headers. Members the extension does not name (a
-// legacy task hint) are ignored, as it asks.
-func (f *taskFront) parse(r *http.Request, e *rpc, req *taskRequest) bool {
-	if !e.strict() || e.params == nil || !e.paramsOK {
+// parse reads the envelope the request rules passed (which hold it to
+// the headers), its params and their _meta. Members the extension does
+// not name (a legacy task hint) are ignored, as it asks.
+func (f *taskFront) parse(e *rpc, req *taskRequest) bool {
+	if e.params == nil {
 		return false
 	}
 	var ok bool
-	if req.method, ok = plainString(e.method); !ok || req.method != r.Header.Get("Mcp-Method") {
+	if req.method, ok = plainString(e.method); !ok {
 		return false
 	}
 	if req.lr.id, ok = requestID(e.id); !ok {
@@ -141,21 +136,21 @@ func (f *taskFront) parse(r *http.Request, e *rpc, req *taskRequest) bool {
 		}
 	}
 	if req.method == "tools/call" {
-		if req.name, ok = plainString(e.name); !ok || req.name != r.Header.Get("Mcp-Name") {
+		if req.name, ok = plainString(e.name); !ok {
 			return false
 		}
 	}
-	return f.parseMeta(r, e, req)
+	return f.parseMeta(e, req)
 }
 
 // parseMeta reads the revision and the client's capabilities.
-func (f *taskFront) parseMeta(r *http.Request, e *rpc, req *taskRequest) bool {
-	if e.meta == nil || !e.metaOK {
+func (f *taskFront) parseMeta(e *rpc, req *taskRequest) bool {
+	if e.meta == nil {
 		return false
 	}
 	req.caps = e.caps
 	v, ok := plainString(e.revision)
-	if !ok || v != r.Header.Get(protocolVersionHeader) || len(req.caps) == 0 || req.caps[0] != '{' {
+	if !ok || len(req.caps) == 0 || req.caps[0] != '{' {
 		return false
 	}
 	req.lr.version = v
