@@ -10,7 +10,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -79,7 +78,7 @@ func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *
 	if len(mw) > 0 {
 		// Outermost, as on the go-sdk's path (newServer): a panicking
 		// middleware is an internal error, not a dropped connection.
-		l.wrapped = wrapMethod(l.runCall, append([]mcp.Middleware{containPanics(rt, rt.Logger)}, mw...))
+		l.wrapped = wrapMethod(l.runCall, append([]mcp.Middleware{containPanics(rt)}, mw...))
 	}
 	for _, r := range routes {
 		name := r.Wire().Name
@@ -263,15 +262,11 @@ func (l *lane) answer(w http.ResponseWriter, r *http.Request, req laneRequest, o
 }
 
 // contained runs the call, answering a panic outside the handler (the
-// engine contains the handler's own) as the go-sdk path's containPanics
-// does: an internal error with a reference, the stack in the app's log.
+// engine contains the handler's own) as every path does (panicked).
 func (l *lane) contained(ctx context.Context, rt engine.Route, req laneRequest, o *engine.Origin) (res *mcp.CallToolResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			ref := l.rt.NewRef()
-			l.rt.Logger.Error("vurb: handler panicked", "ref", ref, "method", "tools/call", "target", "tool "+engine.Truncate(req.name, 128),
-				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(l.rt.Messages.Internal, ref)}
+			res, err = nil, panicked(l.rt, "tools/call", toolTarget(req.name), p)
 		}
 	}()
 	return rt.Call(ctx, req.args, o)

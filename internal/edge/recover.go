@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"runtime/debug"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -19,20 +18,34 @@ import (
 // user passes through WithServerOptions) runs on the go-sdk's request
 // goroutine, which recovers nothing: one panic there ended the process
 // and dropped every client. containPanics is the outermost receiving
-// middleware of every server vurb makes, so that none of them can.
+// middleware of every server vurb makes, so that none of them can; the
+// lane and the tasks front, which run calls of their own, recover what
+// escapes the engine there through the same panicked.
+
+// panicked is the edge's one answer to a panic p of what it ran for a
+// client's method on target: an internal error whose reference joins it
+// to the log entry, which alone holds the panic and its stack. The
+// reference is the runtime's (Runtime.NewRef), from the sequence of
+// request ids, as the engine's for a tool handler's own panic: one
+// scheme, whichever path the call came by.
+func panicked(rt *engine.Runtime, method, target string, p any) *jsonrpc.Error {
+	ref := rt.NewRef()
+	rt.Logger.Error("vurb: handler panicked", "ref", ref, "method", method, "target", target,
+		"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(rt.Messages.Internal, ref)}
+}
+
+// toolTarget names a tool for the log, as target does.
+func toolTarget(name string) string { return "tool " + engine.Truncate(name, 128) }
 
 // containPanics recovers a panic in any request or notification handler
-// of a server: the client gets an internal error whose reference joins it
-// to the log entry, which alone holds the panic and its stack.
-func containPanics(rt *engine.Runtime, logger *slog.Logger) mcp.Middleware {
+// of a server into panicked's answer.
+func containPanics(rt *engine.Runtime) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
 			defer func() {
 				if p := recover(); p != nil {
-					ref := rt.NewRef()
-					logger.Error("vurb: handler panicked", "ref", ref, "method", method, "target", target(req),
-						"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-					res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(rt.Messages.Internal, ref)}
+					res, err = nil, panicked(rt, method, target(req), p)
 				}
 			}()
 			return next(ctx, method, req)
@@ -60,7 +73,7 @@ func target(req mcp.Request) string {
 			return "completion of " + p.Ref.Type + " " + engine.Truncate(p.Ref.Name+p.Ref.URI, 256)
 		}
 	case *mcp.CallToolParamsRaw:
-		return "tool " + engine.Truncate(p.Name, 128)
+		return toolTarget(p.Name)
 	}
 	return ""
 }

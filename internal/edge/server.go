@@ -47,13 +47,13 @@ func (a *Site) newServer(cfg *serveConfig, vs *Views) *mcp.Server {
 		a.Extend(server, p.Runtime(), so.SetCacheable) // skills: inside the request middleware, as tools are
 	}
 	server.AddReceivingMiddleware(a.RequestMW...)
-	server.AddSendingMiddleware(newNotifier(a.NotifyBuffer, a.Logger).middleware)
+	server.AddSendingMiddleware(newNotifier(a.NotifyBuffer, p.Runtime()).middleware)
 	a.attach(server, cfg, vs)
 	if a.Register != nil {
 		a.Register(server, p.Runtime()) // prompts and resources
 	}
 	// Last, so outermost: no handler's panic gets past it.
-	server.AddReceivingMiddleware(containPanics(p.Runtime(), a.Logger))
+	server.AddReceivingMiddleware(containPanics(p.Runtime()))
 	a.servers.add(server)
 	return server
 }

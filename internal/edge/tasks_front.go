@@ -55,7 +55,7 @@ func (a *Site) taskFront(routes []engine.Route, vs *Views, ho *mcp.StreamableHTT
 		headered: map[string]bool{}, rules: newRequestRules(), crossOrigin: ho.CrossOriginProtection, hub: a.replicaHub()}
 	if len(a.RequestMW) > 0 {
 		rt := a.Plan.Runtime()
-		f.mw = append([]mcp.Middleware{containPanics(rt, a.Logger)}, a.RequestMW...)
+		f.mw = append([]mcp.Middleware{containPanics(rt)}, a.RequestMW...)
 	}
 	for name, tr := range s.routes {
 		if mirrorsHeaders(tr.route) {

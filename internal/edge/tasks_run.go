@@ -2,12 +2,10 @@ package edge
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -29,6 +27,7 @@ type taskServer struct {
 	poll     time.Duration
 	caps     *capsCache
 	logger   *slog.Logger
+	rt       *engine.Runtime // the plan's: what a panic is answered with (panicked)
 	now      func() time.Time
 	sealer   *engine.Sealer // tags the task ids (see tasks_id.go)
 	lease    time.Duration  // see TaskConfig.Lease
@@ -119,7 +118,7 @@ func newTaskServer(t *TaskTable, routes []engine.Route, rt *engine.Runtime, logg
 		poll: positive(cfg.PollInterval, DefaultTaskPollInterval), caps: &capsCache{}, logger: logger,
 		now: time.Now, running: t.running, sealer: rt.Sealer,
 		lease: positive(cfg.Lease, DefaultTaskLease), retryFor: positive(cfg.RetryFor, DefaultTaskRetryFor),
-		observer: rt.Observer}
+		observer: rt.Observer, rt: rt}
 }
 
 func positive(d, otherwise time.Duration) time.Duration {
@@ -286,16 +285,13 @@ func (e *execution) launch(args json.RawMessage, o engine.Origin) <-chan callOut
 	return done
 }
 
-// run runs e's route, containing a panic outside the handler (the engine
-// contains the handler's own): the task's goroutine is vurb's, and a panic
-// that left it would end the process.
+// run runs e's route, answering a panic outside the handler (the engine
+// contains the handler's own) as every path does (panicked): the task's
+// goroutine is vurb's, and a panic that left it would end the process.
 func (e *execution) run(args json.RawMessage, o *engine.Origin) (res *mcp.CallToolResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			ref := rand.Text()[:10]
-			e.s.logger.Error("vurb: a task's call panicked", "ref", ref, "tool", e.route.route.Wire().Name,
-				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error (ref " + ref + ")"}
+			res, err = nil, panicked(e.s.rt, "tools/call", toolTarget(e.route.route.Wire().Name), p)
 		}
 	}()
 	return e.route.route.Call(e.ctx, args, o)
