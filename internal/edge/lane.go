@@ -11,7 +11,6 @@ import (
 	"mime"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -41,20 +40,16 @@ type lane struct {
 	rt       *engine.Runtime
 	routes   map[string]engine.Route
 	headered map[string]bool // tools with x-mcp-header bindings: the go-sdk checks them
-	impl     *mcp.Implementation
-	json     bool // WithJSONResponse: application/json instead of an event stream
+	encoder                  // writes the answers, as the tasks front does
 	lists    *listCache
 	caps     *capsCache
-	// serverMeta is the _meta of a 2026-07-28 result, encoded once.
-	serverMeta []byte
 	// wrapped runs a tools/call through the app's request middleware
 	// (WithRequestMiddleware), nil when it has none.
 	wrapped mcp.MethodHandler
 	// views are the app's per-caller tool lists, nil when it has none
 	// (see visibility.go); tools/list then goes to the go-sdk.
-	views   *Views
-	headers laneHeaders
-	rules   requestRules
+	views *Views
+	rules requestRules
 }
 
 // newLane returns the lane over the routes a server exposes, or nil when an
@@ -66,13 +61,11 @@ func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *
 		return nil
 	}
 	l := &lane{sdk: sdk, rt: rt, routes: make(map[string]engine.Route, len(routes)), headered: map[string]bool{},
-		impl: impl, json: ho.JSONResponse, lists: &listCache{sdk: sdk}, caps: &capsCache{},
-		headers: newLaneHeaders()}
-	meta, err := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl})
-	if err != nil {
+		lists: &listCache{sdk: sdk}, caps: &capsCache{}}
+	var err error
+	if l.encoder, err = newEncoder(impl, ho.JSONResponse); err != nil {
 		return nil
 	}
-	l.serverMeta = meta
 	l.views = vs
 	l.rules = newRequestRules()
 	if len(mw) > 0 {
@@ -100,10 +93,9 @@ func mirrorsHeaders(r engine.Route) bool {
 
 // laneRequest is what the lane understood of a request.
 type laneRequest struct {
-	id      jsonrpc.ID
+	reply   // whom the answer goes to, and how
 	method  string
 	version string // the revision, "" for a stateless handshake-era request
-	newRev  bool   // revision 2026-07-28 or later: per-request _meta
 	caps    *mcp.ClientCapabilities
 	meta    json.RawMessage // the request's _meta, decoded only when asked for
 	name    string          // tools/call
@@ -233,7 +225,7 @@ func (l *lane) call(w http.ResponseWriter, r *http.Request, req laneRequest) {
 		Token: auth.TokenInfoFromContext(r.Context()), Remote: r.RemoteAddr}
 	if l.wrapped != nil {
 		res, err := l.callWrapped(r.Context(), req, o)
-		l.respond(w, r, req, res, err)
+		l.respond(w, r, req.reply, res, err)
 		return
 	}
 	l.answer(w, r, req, o)
@@ -247,7 +239,7 @@ func (l *lane) answer(w http.ResponseWriter, r *http.Request, req laneRequest, o
 	c := l.newCall(o, w, r, req)
 	rt := l.route(req.name, &c.o)
 	if rt == nil {
-		l.respond(w, r, req, nil, engine.UnknownTool(l.rt, req.name))
+		l.respond(w, r, req.reply, nil, engine.UnknownTool(l.rt, req.name))
 		return true
 	}
 	res, err := l.contained(r.Context(), rt, req, &c.o)
@@ -257,7 +249,7 @@ func (l *lane) answer(w http.ResponseWriter, r *http.Request, req laneRequest, o
 	case err == engine.ErrAnswered:
 		return true
 	}
-	l.respond(w, r, req, res, err)
+	l.respond(w, r, req.reply, res, err)
 	return true
 }
 
@@ -338,73 +330,6 @@ type laneCaps struct {
 
 type laneCapsKey struct{}
 
-// respond writes what a tools/call returned as the go-sdk would.
-func (l *lane) respond(w http.ResponseWriter, r *http.Request, req laneRequest, res *mcp.CallToolResult, err error) {
-	if err != nil {
-		var rpcErr *jsonrpc.Error
-		if !errors.As(err, &rpcErr) {
-			if r.Context().Err() != nil {
-				return // the client went away: nobody reads an answer
-			}
-			rpcErr = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
-		}
-		l.writeError(w, req, rpcErr)
-		return
-	}
-	if res.InputRequests != nil && len(res.Content) > 0 {
-		l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "server bug: result has both content and inputRequests"})
-		return
-	}
-	meta, resultType := []byte(nil), ""
-	if req.newRev {
-		meta, resultType = l.serverMeta, "complete"
-		if res.InputRequests != nil {
-			resultType = "input_required"
-		}
-	}
-	if len(res.Meta) > 0 {
-		// The handler's _meta, with the server's identity for a 2026-07-28
-		// client unless the handler named one.
-		m := make(mcp.Meta, len(res.Meta)+1)
-		for k, v := range res.Meta {
-			m[k] = v
-		}
-		if _, ok := m[mcp.MetaKeyServerInfo]; !ok && req.newRev {
-			m[mcp.MetaKeyServerInfo] = l.impl
-		}
-		var err error
-		if meta, err = json.Marshal(m); err != nil {
-			l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
-			return
-		}
-	}
-	buf, framed := l.frameStart(make([]byte, 0, answerSize(res, meta)), req)
-	buf, err = appendCallResult(buf, meta, res, resultType)
-	if err != nil {
-		l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
-		return
-	}
-	if !framed { // a string id: the go-sdk's encoder writes it
-		l.write(w, req, buf)
-		return
-	}
-	l.sendFramed(w, http.StatusOK, l.frameEnd(buf))
-}
-
-// answerSize is room enough for the answer of res, most often: the
-// framing, _meta, and each text block's text with a margin for escapes.
-func answerSize(res *mcp.CallToolResult, meta []byte) int {
-	n := 128 + len(meta)
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok && t != nil {
-			n += 32 + len(t.Text) + len(t.Text)/8
-		} else {
-			n += 256
-		}
-	}
-	return n
-}
-
 // list answers tools/list with the go-sdk's own answer, asked once per
 // kind of request and kept: the app is frozen, so the list never changes.
 func (l *lane) list(w http.ResponseWriter, r *http.Request, req laneRequest, body []byte) bool {
@@ -412,125 +337,8 @@ func (l *lane) list(w http.ResponseWriter, r *http.Request, req laneRequest, bod
 	if !ok {
 		return false
 	}
-	l.write(w, req, result)
+	l.write(w, req.reply, result)
 	return true
-}
-
-// write sends a result the way the go-sdk's stateless handler does.
-func (l *lane) write(w http.ResponseWriter, req laneRequest, result []byte) {
-	if buf, framed := l.frameStart(make([]byte, 0, len(result)+64), req); framed && len(result) > 0 {
-		l.sendFramed(w, http.StatusOK, l.frameEnd(append(buf, result...)))
-		return
-	}
-	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.id, Result: result})
-	if err != nil {
-		l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
-		return
-	}
-	l.send(w, http.StatusOK, data)
-}
-
-// writeError sends an error response as the go-sdk does: for a 2026-07-28
-// request, the codes the spec ties to an HTTP status are sent bare with
-// that status; everything else like a result.
-func (l *lane) writeError(w http.ResponseWriter, req laneRequest, rpcErr *jsonrpc.Error) {
-	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.id, Error: rpcErr})
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	if req.newRev {
-		status := 0
-		switch rpcErr.Code {
-		case jsonrpc.CodeMethodNotFound:
-			status = http.StatusNotFound
-		case jsonrpc.CodeInvalidParams, mcp.CodeUnsupportedProtocolVersion, mcp.CodeMissingRequiredClientCapabilities:
-			status = http.StatusBadRequest
-		}
-		if status != 0 {
-			h := w.Header()
-			h.Set("Cache-Control", "no-cache, no-transform")
-			if !l.json {
-				h.Set("Connection", "keep-alive")
-			}
-			h.Set("Content-Type", "application/json")
-			w.WriteHeader(status)
-			w.Write(data)
-			return
-		}
-	}
-	l.send(w, http.StatusOK, data)
-}
-
-// send frames one message as the go-sdk does: JSON, or an event stream of
-// one event.
-func (l *lane) send(w http.ResponseWriter, status int, data []byte) {
-	if !l.json {
-		buf := make([]byte, 0, len(sseEvent)+len(data)+2)
-		data = append(append(append(buf, sseEvent...), data...), "\n\n"...)
-	}
-	l.sendFramed(w, status, data)
-}
-
-// sseEvent opens the one event of an event-stream answer.
-const sseEvent = "event: message\ndata: "
-
-// frameStart begins, in buf, the answer to req as the go-sdk frames a
-// result: the event's opening unless the lane answers JSON, then the
-// response envelope up to its result, written as jsonrpc.EncodeMessage
-// writes it (members in its order, no HTML escaping, an integer id as a
-// JSON number). A string id is left to EncodeMessage (framed is false):
-// it is rare and its escaping is the encoder's. What follows must be
-// compact JSON, as EncodeMessage compacts a result, and frameEnd closes
-// it.
-func (l *lane) frameStart(buf []byte, req laneRequest) (_ []byte, framed bool) {
-	id, ok := req.id.Raw().(int64)
-	if !ok {
-		return buf, false
-	}
-	if !l.json {
-		buf = append(buf, sseEvent...)
-	}
-	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
-	buf = strconv.AppendInt(buf, id, 10)
-	return append(buf, `,"result":`...), true
-}
-
-// frameEnd closes what frameStart began.
-func (l *lane) frameEnd(buf []byte) []byte {
-	buf = append(buf, '}')
-	if !l.json {
-		buf = append(buf, "\n\n"...)
-	}
-	return buf
-}
-
-// sendFramed sends an answer framed as the lane answers (by send, or by
-// frameStart and frameEnd), with the go-sdk's headers. The header values
-// are the lane's own, made once: net/http copies them when the header is
-// written.
-func (l *lane) sendFramed(w http.ResponseWriter, status int, framed []byte) {
-	h := w.Header()
-	h["Cache-Control"] = l.headers.cacheControl
-	if l.json {
-		h["Content-Type"] = l.headers.json
-	} else {
-		h["Content-Type"] = l.headers.stream
-		h["Connection"] = l.headers.keepAlive
-	}
-	w.WriteHeader(status)
-	w.Write(framed)
-}
-
-// laneHeaders are the values of the headers every answer carries, made
-// once per lane rather than per answer.
-type laneHeaders struct {
-	cacheControl, json, stream, keepAlive []string
-}
-
-func newLaneHeaders() laneHeaders {
-	return laneHeaders{cacheControl: []string{"no-cache, no-transform"}, json: []string{"application/json"},
-		stream: []string{"text/event-stream"}, keepAlive: []string{"keep-alive"}}
 }
 
 // listCache keeps the go-sdk's tools/list results, one per kind of

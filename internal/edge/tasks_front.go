@@ -28,7 +28,7 @@ import (
 // judge.
 type taskFront struct {
 	s        *taskServer
-	enc      *lane            // writes answers as the lane and the go-sdk do
+	enc      encoder          // writes answers as the lane and the go-sdk do
 	headered map[string]bool  // x-mcp-header tools: the go-sdk checks their headers
 	mw       []mcp.Middleware // the app's request middleware, panics contained first
 	rules    requestRules     // the rules every front applies (rules.go)
@@ -49,9 +49,8 @@ func (a *Site) taskFront(routes []engine.Route, vs *Views, ho *mcp.StreamableHTT
 	}
 	s.views = vs
 	s.health = &a.store
-	impl := &mcp.Implementation{Name: a.Name, Version: a.Version}
-	meta, _ := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl}) // strings only: it cannot fail
-	f := &taskFront{s: s, enc: &lane{impl: impl, json: ho.JSONResponse, serverMeta: meta, headers: newLaneHeaders()},
+	enc, _ := newEncoder(&mcp.Implementation{Name: a.Name, Version: a.Version}, ho.JSONResponse) // strings only: it cannot fail
+	f := &taskFront{s: s, enc: enc,
 		headered: map[string]bool{}, rules: newRequestRules(), crossOrigin: ho.CrossOriginProtection, hub: a.replicaHub()}
 	if len(a.RequestMW) > 0 {
 		rt := a.Plan.Runtime()
@@ -67,7 +66,8 @@ func (a *Site) taskFront(routes []engine.Route, vs *Views, ho *mcp.StreamableHTT
 
 // taskRequest is what the front read of a request.
 type taskRequest struct {
-	lr      laneRequest // id and revision, for writing the answer
+	to      reply  // for writing the answer
+	version string // the revision
 	method  string
 	caps    json.RawMessage
 	name    string          // tools/call
@@ -125,10 +125,10 @@ func (f *taskFront) parse(e *rpc, req *taskRequest) bool {
 	if req.method, ok = plainString(e.method); !ok {
 		return false
 	}
-	if req.lr.id, ok = requestID(e.id); !ok {
+	if req.to.id, ok = requestID(e.id); !ok {
 		return false
 	}
-	req.lr.newRev = true
+	req.to.newRev = true
 	req.args, req.answers, req.taskID = e.args, e.answers, e.taskID
 	if e.state != nil {
 		if req.state, ok = plainString(e.state); !ok {
@@ -153,7 +153,7 @@ func (f *taskFront) parseMeta(e *rpc, req *taskRequest) bool {
 	if !ok || len(req.caps) == 0 || req.caps[0] != '{' {
 		return false
 	}
-	req.lr.version = v
+	req.version = v
 	_, ok = f.s.caps.get(req.caps)
 	return ok
 }
@@ -184,14 +184,14 @@ func missingTasksCapability(what string) *jsonrpc.Error {
 // may run synchronously).
 func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskRequest) bool {
 	tr := f.s.routes[req.name]
-	o := engine.Origin{Version: req.lr.version, RequestState: req.state, Header: r.Header,
+	o := engine.Origin{Version: req.version, RequestState: req.state, Header: r.Header,
 		Token: auth.TokenInfoFromContext(r.Context()), Remote: r.RemoteAddr}
 	o.Capabilities, _ = f.s.caps.get(req.caps)
 	// The caller's own view of the tool, as on every other path: a hidden
 	// tool is unknown, a grouped one reaches only what it sees.
 	seen := f.s.views.seen(req.name, tr.route, &o)
 	if seen == nil {
-		f.enc.writeError(w, req.lr, engine.UnknownTool(f.s.views.plan.Runtime(), req.name).(*jsonrpc.Error))
+		f.enc.writeError(w, req.to, engine.UnknownTool(f.s.views.plan.Runtime(), req.name).(*jsonrpc.Error))
 		return true
 	}
 	tr.route = seen
@@ -199,7 +199,7 @@ func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskReques
 		if !tr.spec.Required {
 			return false
 		}
-		f.enc.writeError(w, req.lr, missingTasksCapability(fmt.Sprintf("tool %q runs only as a task: it", req.name)))
+		f.enc.writeError(w, req.to, missingTasksCapability(fmt.Sprintf("tool %q runs only as a task: it", req.name)))
 		return true
 	}
 	if len(f.mw) == 0 {
@@ -230,7 +230,7 @@ func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskReques
 		}
 		rpcErr = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
 	}
-	f.enc.writeError(w, req.lr, rpcErr)
+	f.enc.writeError(w, req.to, rpcErr)
 	return true
 }
 
@@ -240,7 +240,7 @@ func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskReques
 // (engine.Origin.Admit): a call refused for its scopes, its arguments or
 // its rate is answered as any call would be, and leaves nothing stored.
 func (f *taskFront) start(w http.ResponseWriter, r *http.Request, req *taskRequest, tr taskRoute, o engine.Origin) bool {
-	call := &taskCall{tool: req.name, args: req.args, version: req.lr.version, caps: req.caps,
+	call := &taskCall{tool: req.name, args: req.args, version: req.version, caps: req.caps,
 		state: req.state, owner: owner(r), caller: limit.CallerBucket(r.Context(), o)}
 	if len(req.answers) > 0 && !bytes.Equal(req.answers, []byte("null")) {
 		if json.Unmarshal(req.answers, &call.answers) != nil || json.Unmarshal(req.answers, &o.Answers) != nil {
@@ -270,7 +270,7 @@ func (f *taskFront) start(w http.ResponseWriter, r *http.Request, req *taskReque
 	case <-e.started:
 	case out := <-done: // returned before it became a task: an ordinary answer
 		e.cancel()
-		f.enc.respond(w, r, req.lr, out.res, out.err)
+		f.enc.respond(w, r, req.to, out.res, out.err)
 		return true
 	case <-r.Context().Done():
 		if !e.finish() {
@@ -280,10 +280,10 @@ func (f *taskFront) start(w http.ResponseWriter, r *http.Request, req *taskReque
 	}
 	data, err := createTaskResult(e.record(), f.enc.serverMeta)
 	if err != nil {
-		f.enc.writeError(w, req.lr, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
+		f.enc.writeError(w, req.to, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
 		return true
 	}
-	f.enc.write(w, req.lr, data)
+	f.enc.write(w, req.to, data)
 	return true
 }
 

@@ -7,7 +7,6 @@ import (
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/store"
 )
@@ -25,19 +24,19 @@ func (f *taskFront) task(w http.ResponseWriter, r *http.Request, req *taskReques
 	id, ok := plainString(req.taskID)
 	switch name := r.Header.Get("Mcp-Name"); {
 	case name == "":
-		headerMismatch(w, req.lr, fmt.Sprintf("missing required Mcp-Name header for method %q", req.method))
+		f.enc.headerMismatch(w, req.to, fmt.Sprintf("missing required Mcp-Name header for method %q", req.method))
 		return
 	case ok && name != id:
-		headerMismatch(w, req.lr, fmt.Sprintf("header mismatch: Mcp-Name header value '%s' does not match body value '%s'",
+		f.enc.headerMismatch(w, req.to, fmt.Sprintf("header mismatch: Mcp-Name header value '%s' does not match body value '%s'",
 			engine.Truncate(name, 128), engine.Truncate(id, 128)))
 		return
 	}
 	if !f.declaresTasks(req) {
-		f.enc.writeError(w, req.lr, missingTasksCapability(req.method))
+		f.enc.writeError(w, req.to, missingTasksCapability(req.method))
 		return
 	}
 	if !ok || id == "" {
-		f.enc.writeError(w, req.lr, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: req.method + ": taskId must be a non-empty string"})
+		f.enc.writeError(w, req.to, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: req.method + ": taskId must be a non-empty string"})
 		return
 	}
 	data, err := f.method(r, req, id)
@@ -50,10 +49,10 @@ func (f *taskFront) task(w http.ResponseWriter, r *http.Request, req *taskReques
 		}
 	}
 	if err != nil {
-		f.enc.writeError(w, req.lr, f.s.storeError(req.method, id, owner(r), err))
+		f.enc.writeError(w, req.to, f.s.storeError(req.method, id, owner(r), err))
 		return
 	}
-	f.enc.write(w, req.lr, data)
+	f.enc.write(w, req.to, data)
 }
 
 // method runs the tasks method req names on the task id.
@@ -173,17 +172,4 @@ func (f *taskFront) cancel(r *http.Request, id string) ([]byte, error) {
 		f.hub.publishAndWait(r.Context(), busMessage{Kind: busTaskCancelled, Session: id})
 	}
 	return ackResult(f.enc.serverMeta), nil
-}
-
-// headerMismatch answers as the go-sdk does when routing headers disagree
-// with the body: -32020, HTTP 400, a bare JSON body.
-func headerMismatch(w http.ResponseWriter, lr laneRequest, message string) {
-	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: lr.id, Error: &jsonrpc.Error{Code: mcp.CodeHeaderMismatch, Message: message}})
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusBadRequest)
-	w.Write(data)
 }
