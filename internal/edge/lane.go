@@ -8,10 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -376,56 +373,4 @@ func (c *listCache) get(r *http.Request, newRev bool, body []byte) ([]byte, bool
 	}
 	c.results[newRev] = resp.Result
 	return resp.Result, true
-}
-
-// acceptsBoth reports whether Accept values list application/json and
-// text/event-stream (or */*), as the go-sdk requires of a POST.
-func acceptsBoth(values []string) bool {
-	var jsonOK, streamOK bool
-	for _, v := range values {
-		for v != "" {
-			var part string
-			part, v, _ = strings.Cut(v, ",")
-			mt, _, _ := strings.Cut(strings.TrimSpace(part), ";")
-			switch strings.TrimSpace(mt) {
-			case "application/json":
-				jsonOK = true
-			case "text/event-stream":
-				streamOK = true
-			case "*/*", "application/*":
-				jsonOK = jsonOK || mt != "text/*"
-				streamOK = streamOK || mt == "*/*"
-			}
-		}
-	}
-	return jsonOK && streamOK
-}
-
-// jsonContent reports whether a Content-Type value names JSON, as the
-// go-sdk reads it: the bare type, as clients send it, without parsing.
-func jsonContent(v string) bool {
-	if v == "application/json" {
-		return true
-	}
-	mt, _, err := mime.ParseMediaType(v)
-	return err == nil && mt == "application/json"
-}
-
-// handshakeRevisions are the handshake-era revisions the go-sdk
-// negotiates, from its own list, read once per lane.
-func handshakeRevisions() []string {
-	return slices.DeleteFunc(mcp.SupportedProtocolVersions(), engine.Sessionless)
-}
-
-// integer reports whether raw is a JSON integer: digits, perhaps a minus.
-func integer(raw []byte) bool {
-	if len(raw) > 0 && raw[0] == '-' {
-		raw = raw[1:]
-	}
-	for _, c := range raw {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return len(raw) > 0
 }

@@ -287,3 +287,16 @@ func nestsDeeper(body []byte, depth int) bool {
 	}
 	return false
 }
+
+// integer reports whether raw is a JSON integer: digits, perhaps a minus.
+func integer(raw []byte) bool {
+	if len(raw) > 0 && raw[0] == '-' {
+		raw = raw[1:]
+	}
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(raw) > 0
+}

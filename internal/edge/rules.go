@@ -2,9 +2,13 @@ package edge
 
 import (
 	"bytes"
+	"mime"
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
 )
 
 // The request rules. A front vurb answers itself (the fast lane, the
@@ -114,4 +118,43 @@ func agrees(h http.Header, e *rpc, version string, newRev bool) refusal {
 func isString(raw []byte, s string) bool {
 	n := len(raw)
 	return n == len(s)+2 && raw[0] == '"' && raw[n-1] == '"' && string(raw[1:n-1]) == s && bytes.IndexByte(raw, '\\') < 0
+}
+
+// acceptsBoth reports whether Accept values list application/json and
+// text/event-stream (or */*), as the go-sdk requires of a POST.
+func acceptsBoth(values []string) bool {
+	var jsonOK, streamOK bool
+	for _, v := range values {
+		for v != "" {
+			var part string
+			part, v, _ = strings.Cut(v, ",")
+			mt, _, _ := strings.Cut(strings.TrimSpace(part), ";")
+			switch strings.TrimSpace(mt) {
+			case "application/json":
+				jsonOK = true
+			case "text/event-stream":
+				streamOK = true
+			case "*/*", "application/*":
+				jsonOK = jsonOK || mt != "text/*"
+				streamOK = streamOK || mt == "*/*"
+			}
+		}
+	}
+	return jsonOK && streamOK
+}
+
+// jsonContent reports whether a Content-Type value names JSON, as the
+// go-sdk reads it: the bare type, as clients send it, without parsing.
+func jsonContent(v string) bool {
+	if v == "application/json" {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(v)
+	return err == nil && mt == "application/json"
+}
+
+// handshakeRevisions are the handshake-era revisions the go-sdk
+// negotiates, from its own list, read once per lane.
+func handshakeRevisions() []string {
+	return slices.DeleteFunc(mcp.SupportedProtocolVersions(), engine.Sessionless)
 }

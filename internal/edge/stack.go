@@ -7,7 +7,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/store"
 )
 
@@ -204,16 +203,6 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	f.sdkStateless.ServeHTTP(w, r) // r.Body reads what readMessage read: no front consumes it
 }
-
-// The MCP HTTP headers vurb reads (net/http canonicalises their case).
-const (
-	sessionIDHeader       = "Mcp-Session-Id"
-	protocolVersionHeader = "Mcp-Protocol-Version"
-)
-
-// sessionlessRevision reports whether version (a YYYY-MM-DD revision, as
-// the header carries it) is one without sessions.
-func sessionlessRevision(version string) bool { return engine.Sessionless(version) }
 
 // serveSession serves r, a request of the handshake era, whose body m
 // may be read already: the session lane answers a plain call on a live
