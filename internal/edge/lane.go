@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -33,20 +34,20 @@ import (
 // anything. Errors are the go-sdk's, except those a handler returns, which
 // the lane encodes as the go-sdk does.
 type lane struct {
-	sdk      http.Handler // the go-sdk's stateless handler: everything else
-	rt       *engine.Runtime
-	routes   map[string]engine.Route
-	headered map[string]bool // tools with x-mcp-header bindings: the go-sdk checks them
-	encoder                  // writes the answers, as the tasks front does
-	lists    *listCache
-	caps     *capsCache
+	sdk          http.Handler // the go-sdk's stateless handler: everything else
+	rt           *engine.Runtime
+	routes       map[string]engine.Route
+	headered     map[string]bool // tools with x-mcp-header bindings: the go-sdk checks them
+	wire.Encoder                 // writes the answers, as the tasks front does
+	lists        *listCache
+	caps         *wire.CapsCache
 	// wrapped runs a tools/call through the app's request middleware
 	// (WithRequestMiddleware), nil when it has none.
 	wrapped mcp.MethodHandler
 	// views are the app's per-caller tool lists, nil when it has none
 	// (see visibility.go); tools/list then goes to the go-sdk.
 	views *Views
-	rules requestRules
+	rules wire.RequestRules
 }
 
 // newLane returns the lane over the routes a server exposes, or nil when an
@@ -58,13 +59,13 @@ func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *
 		return nil
 	}
 	l := &lane{sdk: sdk, rt: rt, routes: make(map[string]engine.Route, len(routes)), headered: map[string]bool{},
-		lists: &listCache{sdk: sdk}, caps: &capsCache{}}
+		lists: &listCache{sdk: sdk}, caps: &wire.CapsCache{}}
 	var err error
-	if l.encoder, err = newEncoder(impl, ho.JSONResponse); err != nil {
+	if l.Encoder, err = wire.NewEncoder(impl, ho.JSONResponse); err != nil {
 		return nil
 	}
 	l.views = vs
-	l.rules = newRequestRules()
+	l.rules = wire.NewRequestRules()
 	if len(mw) > 0 {
 		// Outermost, as on the go-sdk's path (newServer): a panicking
 		// middleware is an internal error, not a dropped connection.
@@ -90,25 +91,25 @@ func mirrorsHeaders(r engine.Route) bool {
 
 // laneRequest is what the lane understood of a request.
 type laneRequest struct {
-	reply   // whom the answer goes to, and how
-	method  string
-	version string // the revision, "" for a stateless handshake-era request
-	caps    *mcp.ClientCapabilities
-	meta    json.RawMessage // the request's _meta, decoded only when asked for
-	name    string          // tools/call
-	args    json.RawMessage // tools/call
+	wire.Reply // whom the answer goes to, and how
+	method     string
+	version    string // the revision, "" for a stateless handshake-era request
+	caps       *mcp.ClientCapabilities
+	meta       json.RawMessage // the request's _meta, decoded only when asked for
+	name       string          // tools/call
+	args       json.RawMessage // tools/call
 }
 
 // serve answers r from m when the lane may, and reports whether it did;
 // when it did not, it wrote nothing, and the go-sdk answers r.
-func (l *lane) serve(w http.ResponseWriter, r *http.Request, m *message) bool {
+func (l *lane) serve(w http.ResponseWriter, r *http.Request, m *wire.Message) bool {
 	req, ok := l.understand(r, m)
 	if !ok {
 		return false
 	}
 	switch req.method {
 	case "tools/list":
-		return l.views == nil && l.wrapped == nil && l.list(w, r, req, m.body)
+		return l.views == nil && l.wrapped == nil && l.list(w, r, req, m.Body)
 	case "tools/call":
 		l.call(w, r, req)
 		return true
@@ -117,18 +118,18 @@ func (l *lane) serve(w http.ResponseWriter, r *http.Request, m *message) bool {
 }
 
 // understand says whether the lane answers r, whose body is m: a request
-// that keeps the request rules (rules.go), of a method and tool the lane
+// that keeps the request rules (wire.RequestRules), of a method and tool the lane
 // serves.
-func (l *lane) understand(r *http.Request, m *message) (req laneRequest, ok bool) {
-	if l.rules.check(r.Header, m) != "" {
+func (l *lane) understand(r *http.Request, m *wire.Message) (req laneRequest, ok bool) {
+	if l.rules.Check(r.Header, m) != "" {
 		return req, false
 	}
-	version := r.Header.Get(protocolVersionHeader)
-	req.newRev = sessionlessRevision(version)
-	if !l.parse(m.rpc(), &req) {
+	version := r.Header.Get(wire.ProtocolVersionHeader)
+	req.NewRev = wire.SessionlessRevision(version)
+	if !l.parse(m.RPC(), &req) {
 		return req, false
 	}
-	if !req.newRev {
+	if !req.NewRev {
 		req.version = cmp.Or(version, "2025-03-26") // what the go-sdk assumes without the header
 	}
 	return req, l.serves(req)
@@ -148,26 +149,26 @@ func (l *lane) serves(req laneRequest) bool {
 // parse reads the envelope the request rules passed: one request, with
 // exactly the members the lane knows (anything else is the go-sdk's to
 // judge).
-func (l *lane) parse(e *rpc, req *laneRequest) bool {
-	if e.paramsOthers || e.uri != nil || e.answers != nil || e.state != nil || e.taskID != nil {
+func (l *lane) parse(e *wire.RPC, req *laneRequest) bool {
+	if e.ParamsOthers || e.URI != nil || e.Answers != nil || e.State != nil || e.TaskID != nil {
 		return false // a cursor, inputResponses, requestState, task: the go-sdk's
 	}
 	var ok bool
-	if req.id, ok = requestID(e.id); !ok {
+	if req.ID, ok = wire.RequestID(e.ID); !ok {
 		return false
 	}
-	switch string(e.method) { // the methods the lane answers, without copying them
+	switch string(e.Method) { // the methods the lane answers, without copying them
 	case `"tools/list"`:
 		req.method = "tools/list"
-		if e.name != nil || e.args != nil {
+		if e.Name != nil || e.Args != nil {
 			return false
 		}
 	case `"tools/call"`:
 		req.method = "tools/call"
-		if req.name, ok = l.toolName(e.name); !ok {
+		if req.name, ok = l.toolName(e.Name); !ok {
 			return false
 		}
-		req.args = e.args
+		req.args = e.Args
 	default:
 		return false
 	}
@@ -182,37 +183,37 @@ func (l *lane) toolName(raw []byte) (string, bool) {
 			return r.Wire().Name, true
 		}
 	}
-	return plainString(raw)
+	return wire.PlainString(raw)
 }
 
 // parseMeta reads the request's _meta: a 2026-07-28 request's protocol
 // revision and client capabilities. A progress token or a log level needs
 // a stream, and unknown members may mean something to the go-sdk: those go
 // there.
-func (l *lane) parseMeta(e *rpc, req *laneRequest) bool {
-	if e.meta == nil {
-		return !req.newRev
+func (l *lane) parseMeta(e *wire.RPC, req *laneRequest) bool {
+	if e.Meta == nil {
+		return !req.NewRev
 	}
-	if e.metaOthers {
+	if e.MetaOthers {
 		return false
 	}
-	for _, trace := range [2][]byte{e.traceparent, e.tracestate} { // trace context (SEP-414): the handler reads it through Caller.Meta
-		if _, ok := plainString(trace); trace != nil && !ok {
+	for _, trace := range [2][]byte{e.Traceparent, e.Tracestate} { // trace context (SEP-414): the handler reads it through Caller.Meta
+		if _, ok := wire.PlainString(trace); trace != nil && !ok {
 			return false
 		}
 	}
-	req.meta = e.meta
-	if !req.newRev {
-		return e.revision == nil && e.caps == nil && e.info == nil
+	req.meta = e.Meta
+	if !req.NewRev {
+		return e.Revision == nil && e.Caps == nil && e.Info == nil
 	}
 	var ok bool
-	if req.version, ok = plainString(e.revision); !ok || len(e.caps) == 0 || e.caps[0] != '{' {
+	if req.version, ok = wire.PlainString(e.Revision); !ok || len(e.Caps) == 0 || e.Caps[0] != '{' {
 		return false
 	}
-	if e.info != nil && e.info[0] != '{' {
+	if e.Info != nil && e.Info[0] != '{' {
 		return false
 	}
-	req.caps, ok = l.caps.get(e.caps)
+	req.caps, ok = l.caps.Get(e.Caps)
 	return ok
 }
 
@@ -222,7 +223,7 @@ func (l *lane) call(w http.ResponseWriter, r *http.Request, req laneRequest) {
 		Token: auth.TokenInfoFromContext(r.Context()), Remote: r.RemoteAddr}
 	if l.wrapped != nil {
 		res, err := l.callWrapped(r.Context(), req, o)
-		l.respond(w, r, req.reply, res, err)
+		l.Respond(w, r, req.Reply, res, err)
 		return
 	}
 	l.answer(w, r, req, o)
@@ -236,7 +237,7 @@ func (l *lane) answer(w http.ResponseWriter, r *http.Request, req laneRequest, o
 	c := l.newCall(o, w, r, req)
 	rt := l.route(req.name, &c.o)
 	if rt == nil {
-		l.respond(w, r, req.reply, nil, engine.UnknownTool(l.rt, req.name))
+		l.Respond(w, r, req.Reply, nil, engine.UnknownTool(l.rt, req.name))
 		return true
 	}
 	res, err := l.contained(r.Context(), rt, req, &c.o)
@@ -246,7 +247,7 @@ func (l *lane) answer(w http.ResponseWriter, r *http.Request, req laneRequest, o
 	case err == engine.ErrAnswered:
 		return true
 	}
-	l.respond(w, r, req.reply, res, err)
+	l.Respond(w, r, req.Reply, res, err)
 	return true
 }
 
@@ -330,11 +331,11 @@ type laneCapsKey struct{}
 // list answers tools/list with the go-sdk's own answer, asked once per
 // kind of request and kept: the app is frozen, so the list never changes.
 func (l *lane) list(w http.ResponseWriter, r *http.Request, req laneRequest, body []byte) bool {
-	result, ok := l.lists.get(r, req.newRev, body)
+	result, ok := l.lists.get(r, req.NewRev, body)
 	if !ok {
 		return false
 	}
-	l.write(w, req.reply, result)
+	l.Write(w, req.Reply, result)
 	return true
 }
 

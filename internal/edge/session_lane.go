@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/store"
 )
@@ -24,13 +25,13 @@ import (
 // serveSession answers r, a POST on the live session of rec whose body is
 // m, when the lane may, and reports whether it did; when it did not, it
 // wrote nothing.
-func (l *lane) serveSession(w http.ResponseWriter, r *http.Request, m *message, rec *store.Session) bool {
+func (l *lane) serveSession(w http.ResponseWriter, r *http.Request, m *wire.Message, rec *store.Session) bool {
 	req, ok := l.understandSession(r, m, rec)
 	if !ok {
 		return false
 	}
 	if req.method == "tools/list" {
-		return l.views == nil && l.list(w, r, req, m.body)
+		return l.views == nil && l.list(w, r, req, m.Body)
 	}
 	return l.answer(w, r, req, engine.Origin{Detached: true, SessionID: rec.ID, Version: rec.Version, Capabilities: rec.Capabilities,
 		Client: rec.Client, LogLevel: rec.LogLevel, Remote: rec.Remote, RawMeta: req.meta, Header: r.Header,
@@ -39,19 +40,19 @@ func (l *lane) serveSession(w http.ResponseWriter, r *http.Request, m *message, 
 
 // understandSession says whether the lane answers r on the session of
 // rec, as the go-sdk's session would: a request that keeps the request
-// rules (rules.go), of the session's own revision, on a session its
+// rules (wire.RequestRules), of the session's own revision, on a session its
 // caller may use, of a method and tool the lane serves.
-func (l *lane) understandSession(r *http.Request, m *message, rec *store.Session) (req laneRequest, ok bool) {
-	if l.rules.check(r.Header, m) != "" {
+func (l *lane) understandSession(r *http.Request, m *wire.Message, rec *store.Session) (req laneRequest, ok bool) {
+	if l.rules.Check(r.Header, m) != "" {
 		return req, false
 	}
 	if !rec.Initialized || l.wrapped != nil || !mayUseSession(rec, auth.TokenInfoFromContext(r.Context())) {
 		return req, false
 	}
-	if sessionlessRevision(r.Header.Get(protocolVersionHeader)) {
+	if wire.SessionlessRevision(r.Header.Get(wire.ProtocolVersionHeader)) {
 		return req, false // a session speaks the revision it negotiated
 	}
-	if !l.parse(m.rpc(), &req) { // a _meta naming capabilities or a client is the go-sdk's
+	if !l.parse(m.RPC(), &req) { // a _meta naming capabilities or a client is the go-sdk's
 		return req, false
 	}
 	req.version = rec.Version

@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/store"
 )
 
@@ -37,7 +38,7 @@ type httpServing struct {
 //  3. bearer auth: the token verified, 401/403 otherwise (auth.go);
 //  4. the front door (front): the in-flight count for a graceful
 //     shutdown, then, for a POST that some front reads, the body read
-//     once within WithMaxBodyBytes and its envelope parsed once (message.go);
+//     once within WithMaxBodyBytes and its envelope parsed once (wire.Message);
 //  5. the scope challenge (WithScopeChallenges: 403 naming the scopes a call
 //     needs, challenge.go);
 //  6. a sessionless request (2026-07-28 without a session, or any under
@@ -183,10 +184,10 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.inFlight.add(1)
 		defer f.inFlight.add(-1)
 	}
-	sessionless := f.stateless || (r.Header.Get(sessionIDHeader) == "" && sessionlessRevision(r.Header.Get(protocolVersionHeader)))
-	var m *message
+	sessionless := f.stateless || (r.Header.Get(wire.SessionIDHeader) == "" && wire.SessionlessRevision(r.Header.Get(wire.ProtocolVersionHeader)))
+	var m *wire.Message
 	if f.challenger != nil || (sessionless && (f.lane != nil || f.tasks != nil)) {
-		m = readMessage(r, f.maxBody)
+		m = wire.ReadMessage(r, f.maxBody)
 	}
 	if f.challenger != nil && f.challenger.refuses(w, r, m) {
 		return
@@ -210,8 +211,8 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // opened on another replica is served here too: its record is read from
 // the store, and the go-sdk's session is connected here from it when a
 // request needs one.
-func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message) {
-	id := r.Header.Get(sessionIDHeader)
+func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *wire.Message) {
+	id := r.Header.Get(wire.SessionIDHeader)
 	if f.table == nil || id == "" {
 		f.sessions.ServeHTTP(w, r)
 		return
@@ -237,15 +238,15 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message)
 	}
 	if e != nil && f.table.hub != nil && r.Method == http.MethodPost {
 		if m == nil {
-			m = readMessage(r, f.maxBody)
+			m = wire.ReadMessage(r, f.maxBody)
 		}
 		if relayed(m) { // what answers or stops a request of this session another replica may hold
-			f.table.hub.announce(r.Context(), id, markReplayed(m.body))
+			f.table.hub.announce(r.Context(), id, markReplayed(m.Body))
 		}
 	}
 	if e != nil && f.lane != nil && r.Method == http.MethodPost && rec.Initialized {
 		if m == nil {
-			m = readMessage(r, f.maxBody)
+			m = wire.ReadMessage(r, f.maxBody)
 		}
 		u := f.quota.busy(id)
 		answered := f.lane.serveSession(w, r, m, &rec)
@@ -300,20 +301,20 @@ func (f *front) serveAdopted(w http.ResponseWriter, r *http.Request, e *sessionE
 // sampling, roots), which the replica that sent it waits for, or a
 // notification that the session is initialized, about a request in
 // flight, or about the client's roots.
-func relayed(m *message) bool {
-	if m == nil || !m.whole {
+func relayed(m *wire.Message) bool {
+	if m == nil || !m.Whole {
 		return false
 	}
-	e := m.rpc()
-	if !e.ok {
+	e := m.RPC()
+	if !e.OK {
 		return false
 	}
-	if e.method == nil { // a response: an id, and a result or an error
-		return len(e.id) > 0 && e.others
+	if e.Method == nil { // a response: an id, and a result or an error
+		return len(e.ID) > 0 && e.Others
 	}
-	switch string(e.method) {
+	switch string(e.Method) {
 	case `"notifications/initialized"`, `"notifications/cancelled"`, `"notifications/roots/list_changed"`:
-		return e.id == nil
+		return e.ID == nil
 	}
 	return false
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/wire"
 )
 
 // The go-sdk's stdio transport ends the server on the first line that is
@@ -232,7 +233,7 @@ func (c *stdioConn) drain() {
 // hand decodes line and hands it to Read, or answers it with an error.
 // It reports false when the connection closed meanwhile.
 func (c *stdioConn) hand(line []byte) bool {
-	if !validJSON(line) {
+	if !wire.ValidJSON(line) {
 		c.refuse(jsonrpc.ID{}, jsonrpc.CodeParseError, "Parse error: the line is not JSON")
 		return true
 	}

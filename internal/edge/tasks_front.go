@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/internal/limit"
 	"github.com/vurb-go/vurb/store"
@@ -28,10 +29,10 @@ import (
 // judge.
 type taskFront struct {
 	s        *taskServer
-	enc      encoder          // writes answers as the lane and the go-sdk do
-	headered map[string]bool  // x-mcp-header tools: the go-sdk checks their headers
-	mw       []mcp.Middleware // the app's request middleware, panics contained first
-	rules    requestRules     // the rules every front applies (rules.go)
+	enc      wire.Encoder      // writes answers as the lane and the go-sdk do
+	headered map[string]bool   // x-mcp-header tools: the go-sdk checks their headers
+	mw       []mcp.Middleware  // the app's request middleware, panics contained first
+	rules    wire.RequestRules // the rules every front applies (wire.RequestRules)
 	// The go-sdk's own cross-origin check, which the front must not
 	// bypass (Host and Origin are checked before any front: see guard).
 	crossOrigin *http.CrossOriginProtection
@@ -49,9 +50,9 @@ func (a *Site) taskFront(routes []engine.Route, vs *Views, ho *mcp.StreamableHTT
 	}
 	s.views = vs
 	s.health = &a.store
-	enc, _ := newEncoder(&mcp.Implementation{Name: a.Name, Version: a.Version}, ho.JSONResponse) // strings only: it cannot fail
+	enc, _ := wire.NewEncoder(&mcp.Implementation{Name: a.Name, Version: a.Version}, ho.JSONResponse) // strings only: it cannot fail
 	f := &taskFront{s: s, enc: enc,
-		headered: map[string]bool{}, rules: newRequestRules(), crossOrigin: ho.CrossOriginProtection, hub: a.replicaHub()}
+		headered: map[string]bool{}, rules: wire.NewRequestRules(), crossOrigin: ho.CrossOriginProtection, hub: a.replicaHub()}
 	if len(a.RequestMW) > 0 {
 		rt := a.Plan.Runtime()
 		f.mw = append([]mcp.Middleware{containPanics(rt)}, a.RequestMW...)
@@ -66,8 +67,8 @@ func (a *Site) taskFront(routes []engine.Route, vs *Views, ho *mcp.StreamableHTT
 
 // taskRequest is what the front read of a request.
 type taskRequest struct {
-	to      reply  // for writing the answer
-	version string // the revision
+	to      wire.Reply // for writing the answer
+	version string     // the revision
 	method  string
 	caps    json.RawMessage
 	name    string          // tools/call
@@ -79,12 +80,12 @@ type taskRequest struct {
 
 // serve answers r, whose body is m, when it is the front's, and reports
 // whether it did; when it did not, it wrote nothing.
-func (f *taskFront) serve(w http.ResponseWriter, r *http.Request, m *message) bool {
-	if !f.picks(r) || f.rules.check(r.Header, m) != "" {
+func (f *taskFront) serve(w http.ResponseWriter, r *http.Request, m *wire.Message) bool {
+	if !f.picks(r) || f.rules.Check(r.Header, m) != "" {
 		return false
 	}
 	var req taskRequest
-	if !f.parse(m.rpc(), &req) {
+	if !f.parse(m.RPC(), &req) {
 		return false
 	}
 	if req.method == "tools/call" {
@@ -95,10 +96,10 @@ func (f *taskFront) serve(w http.ResponseWriter, r *http.Request, m *message) bo
 }
 
 // picks reports, from the headers, whether r is a request the front
-// serves; the request rules (rules.go) then say whether it may take it.
+// serves; the request rules (wire.RequestRules) then say whether it may take it.
 func (f *taskFront) picks(r *http.Request) bool {
 	h := r.Header
-	if r.Method != http.MethodPost || h.Get(sessionIDHeader) != "" || !sessionlessRevision(h.Get(protocolVersionHeader)) {
+	if r.Method != http.MethodPost || h.Get(wire.SessionIDHeader) != "" || !wire.SessionlessRevision(h.Get(wire.ProtocolVersionHeader)) {
 		return false
 	}
 	switch method := h.Get("Mcp-Method"); method {
@@ -117,26 +118,26 @@ func (f *taskFront) picks(r *http.Request) bool {
 // parse reads the envelope the request rules passed (which hold it to
 // the headers), its params and their _meta. Members the extension does
 // not name (a legacy task hint) are ignored, as it asks.
-func (f *taskFront) parse(e *rpc, req *taskRequest) bool {
-	if e.params == nil {
+func (f *taskFront) parse(e *wire.RPC, req *taskRequest) bool {
+	if e.Params == nil {
 		return false
 	}
 	var ok bool
-	if req.method, ok = plainString(e.method); !ok {
+	if req.method, ok = wire.PlainString(e.Method); !ok {
 		return false
 	}
-	if req.to.id, ok = requestID(e.id); !ok {
+	if req.to.ID, ok = wire.RequestID(e.ID); !ok {
 		return false
 	}
-	req.to.newRev = true
-	req.args, req.answers, req.taskID = e.args, e.answers, e.taskID
-	if e.state != nil {
-		if req.state, ok = plainString(e.state); !ok {
+	req.to.NewRev = true
+	req.args, req.answers, req.taskID = e.Args, e.Answers, e.TaskID
+	if e.State != nil {
+		if req.state, ok = wire.PlainString(e.State); !ok {
 			return false
 		}
 	}
 	if req.method == "tools/call" {
-		if req.name, ok = plainString(e.name); !ok {
+		if req.name, ok = wire.PlainString(e.Name); !ok {
 			return false
 		}
 	}
@@ -144,24 +145,24 @@ func (f *taskFront) parse(e *rpc, req *taskRequest) bool {
 }
 
 // parseMeta reads the revision and the client's capabilities.
-func (f *taskFront) parseMeta(e *rpc, req *taskRequest) bool {
-	if e.meta == nil {
+func (f *taskFront) parseMeta(e *wire.RPC, req *taskRequest) bool {
+	if e.Meta == nil {
 		return false
 	}
-	req.caps = e.caps
-	v, ok := plainString(e.revision)
+	req.caps = e.Caps
+	v, ok := wire.PlainString(e.Revision)
 	if !ok || len(req.caps) == 0 || req.caps[0] != '{' {
 		return false
 	}
 	req.version = v
-	_, ok = f.s.caps.get(req.caps)
+	_, ok = f.s.caps.Get(req.caps)
 	return ok
 }
 
 // declaresTasks reports whether the request's client declared the tasks
 // extension.
 func (f *taskFront) declaresTasks(req *taskRequest) bool {
-	caps, ok := f.s.caps.get(req.caps)
+	caps, ok := f.s.caps.Get(req.caps)
 	if !ok {
 		return false
 	}
@@ -186,12 +187,12 @@ func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskReques
 	tr := f.s.routes[req.name]
 	o := engine.Origin{Version: req.version, RequestState: req.state, Header: r.Header,
 		Token: auth.TokenInfoFromContext(r.Context()), Remote: r.RemoteAddr}
-	o.Capabilities, _ = f.s.caps.get(req.caps)
+	o.Capabilities, _ = f.s.caps.Get(req.caps)
 	// The caller's own view of the tool, as on every other path: a hidden
 	// tool is unknown, a grouped one reaches only what it sees.
 	seen := f.s.views.seen(req.name, tr.route, &o)
 	if seen == nil {
-		f.enc.writeError(w, req.to, engine.UnknownTool(f.s.views.plan.Runtime(), req.name).(*jsonrpc.Error))
+		f.enc.WriteError(w, req.to, engine.UnknownTool(f.s.views.plan.Runtime(), req.name).(*jsonrpc.Error))
 		return true
 	}
 	tr.route = seen
@@ -199,7 +200,7 @@ func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskReques
 		if !tr.spec.Required {
 			return false
 		}
-		f.enc.writeError(w, req.to, missingTasksCapability(fmt.Sprintf("tool %q runs only as a task: it", req.name)))
+		f.enc.WriteError(w, req.to, missingTasksCapability(fmt.Sprintf("tool %q runs only as a task: it", req.name)))
 		return true
 	}
 	if len(f.mw) == 0 {
@@ -230,7 +231,7 @@ func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskReques
 		}
 		rpcErr = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
 	}
-	f.enc.writeError(w, req.to, rpcErr)
+	f.enc.WriteError(w, req.to, rpcErr)
 	return true
 }
 
@@ -270,7 +271,7 @@ func (f *taskFront) start(w http.ResponseWriter, r *http.Request, req *taskReque
 	case <-e.started:
 	case out := <-done: // returned before it became a task: an ordinary answer
 		e.cancel()
-		f.enc.respond(w, r, req.to, out.res, out.err)
+		f.enc.Respond(w, r, req.to, out.res, out.err)
 		return true
 	case <-r.Context().Done():
 		if !e.finish() {
@@ -278,12 +279,12 @@ func (f *taskFront) start(w http.ResponseWriter, r *http.Request, req *taskReque
 			return true
 		}
 	}
-	data, err := createTaskResult(e.record(), f.enc.serverMeta)
+	data, err := createTaskResult(e.record(), f.enc.ServerMeta)
 	if err != nil {
-		f.enc.writeError(w, req.to, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
+		f.enc.WriteError(w, req.to, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
 		return true
 	}
-	f.enc.write(w, req.to, data)
+	f.enc.Write(w, req.to, data)
 	return true
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/store"
 )
@@ -21,22 +22,22 @@ import (
 func (f *taskFront) task(w http.ResponseWriter, r *http.Request, req *taskRequest) {
 	// Routing headers first, as the go-sdk checks them before anything:
 	// Mcp-Name carries the task id.
-	id, ok := plainString(req.taskID)
+	id, ok := wire.PlainString(req.taskID)
 	switch name := r.Header.Get("Mcp-Name"); {
 	case name == "":
-		f.enc.headerMismatch(w, req.to, fmt.Sprintf("missing required Mcp-Name header for method %q", req.method))
+		f.enc.HeaderMismatch(w, req.to, fmt.Sprintf("missing required Mcp-Name header for method %q", req.method))
 		return
 	case ok && name != id:
-		f.enc.headerMismatch(w, req.to, fmt.Sprintf("header mismatch: Mcp-Name header value '%s' does not match body value '%s'",
+		f.enc.HeaderMismatch(w, req.to, fmt.Sprintf("header mismatch: Mcp-Name header value '%s' does not match body value '%s'",
 			engine.Truncate(name, 128), engine.Truncate(id, 128)))
 		return
 	}
 	if !f.declaresTasks(req) {
-		f.enc.writeError(w, req.to, missingTasksCapability(req.method))
+		f.enc.WriteError(w, req.to, missingTasksCapability(req.method))
 		return
 	}
 	if !ok || id == "" {
-		f.enc.writeError(w, req.to, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: req.method + ": taskId must be a non-empty string"})
+		f.enc.WriteError(w, req.to, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: req.method + ": taskId must be a non-empty string"})
 		return
 	}
 	data, err := f.method(r, req, id)
@@ -49,10 +50,10 @@ func (f *taskFront) task(w http.ResponseWriter, r *http.Request, req *taskReques
 		}
 	}
 	if err != nil {
-		f.enc.writeError(w, req.to, f.s.storeError(req.method, id, owner(r), err))
+		f.enc.WriteError(w, req.to, f.s.storeError(req.method, id, owner(r), err))
 		return
 	}
-	f.enc.write(w, req.to, data)
+	f.enc.Write(w, req.to, data)
 }
 
 // method runs the tasks method req names on the task id.
@@ -93,7 +94,7 @@ func (f *taskFront) get(r *http.Request, id string) ([]byte, error) {
 		return nil, errNotYours
 	}
 	t = f.s.expireLease(r.Context(), t)
-	data, err := detailedTask(t, f.enc.serverMeta)
+	data, err := detailedTask(t, f.enc.ServerMeta)
 	if err != nil { // a record the store returned does not encode
 		return nil, fmt.Errorf("encoding the task read: %w", err)
 	}
@@ -145,7 +146,7 @@ func (f *taskFront) update(r *http.Request, id string, raw json.RawMessage) ([]b
 	case resumed:
 		f.s.resume(r.Context(), t)
 	}
-	return ackResult(f.enc.serverMeta), nil
+	return ackResult(f.enc.ServerMeta), nil
 }
 
 // cancel marks the task cancelled and cancels its handler's context. A
@@ -171,5 +172,5 @@ func (f *taskFront) cancel(r *http.Request, id string) ([]byte, error) {
 	if f.hub != nil { // the task may run on another replica
 		f.hub.publishAndWait(r.Context(), busMessage{Kind: busTaskCancelled, Session: id})
 	}
-	return ackResult(f.enc.serverMeta), nil
+	return ackResult(f.enc.ServerMeta), nil
 }

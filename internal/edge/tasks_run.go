@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/store"
 )
@@ -25,7 +26,7 @@ type taskServer struct {
 	routes   map[string]taskRoute // by wire name
 	ttl      time.Duration
 	poll     time.Duration
-	caps     *capsCache
+	caps     *wire.CapsCache
 	logger   *slog.Logger
 	rt       *engine.Runtime // the plan's: what a panic is answered with (panicked)
 	now      func() time.Time
@@ -115,7 +116,7 @@ func newTaskServer(t *TaskTable, routes []engine.Route, rt *engine.Runtime, logg
 	cfg := t.config
 	t.mu.Unlock()
 	return &taskServer{store: cfg.Store, routes: tr, ttl: positive(cfg.TTL, DefaultTaskTTL),
-		poll: positive(cfg.PollInterval, DefaultTaskPollInterval), caps: &capsCache{}, logger: logger,
+		poll: positive(cfg.PollInterval, DefaultTaskPollInterval), caps: &wire.CapsCache{}, logger: logger,
 		now: time.Now, running: t.running, sealer: rt.Sealer,
 		lease: positive(cfg.Lease, DefaultTaskLease), retryFor: positive(cfg.RetryFor, DefaultTaskRetryFor),
 		observer: rt.Observer, rt: rt}
@@ -372,7 +373,7 @@ func (s *taskServer) resume(base context.Context, rec *store.Task) {
 // origin is what a run of rec's call knows of its client.
 func (s *taskServer) origin(rec *store.Task) engine.Origin {
 	o := engine.Origin{Version: rec.Version, RequestState: rec.RequestState, Answers: decodeAnswers(rec.Answers)}
-	if caps, ok := s.caps.get(rec.Capabilities); ok {
+	if caps, ok := s.caps.Get(rec.Capabilities); ok {
 		o.Capabilities = caps
 	}
 	return o

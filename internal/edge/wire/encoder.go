@@ -1,4 +1,4 @@
-package edge
+package wire
 
 import (
 	"encoding/json"
@@ -16,34 +16,34 @@ import (
 // fast lane and the tasks front both answer with one, so what they write
 // cannot drift apart; it holds only what encoding needs, made once per
 // handler.
-type encoder struct {
+type Encoder struct {
 	impl *mcp.Implementation
 	json bool // WithJSONResponse: application/json instead of an event stream
-	// serverMeta is the _meta of a 2026-07-28 result, encoded once.
-	serverMeta []byte
+	// ServerMeta is the _meta of a 2026-07-28 result, encoded once.
+	ServerMeta []byte
 	headers    answerHeaders
 }
 
 // A reply is what an answer needs of the request it answers: its id, and
 // whether it is of revision 2026-07-28 or later (per-request _meta, the
 // result's type, errors tied to an HTTP status).
-type reply struct {
-	id     jsonrpc.ID
-	newRev bool
+type Reply struct {
+	ID     jsonrpc.ID
+	NewRev bool
 }
 
-// newEncoder returns the encoder of a server that names itself impl and
+// NewEncoder returns the encoder of a server that names itself impl and
 // answers JSON (asJSON) or event streams.
-func newEncoder(impl *mcp.Implementation, asJSON bool) (encoder, error) {
+func NewEncoder(impl *mcp.Implementation, asJSON bool) (Encoder, error) {
 	meta, err := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl})
 	if err != nil {
-		return encoder{}, err
+		return Encoder{}, err
 	}
-	return encoder{impl: impl, json: asJSON, serverMeta: meta, headers: newAnswerHeaders()}, nil
+	return Encoder{impl: impl, json: asJSON, ServerMeta: meta, headers: newAnswerHeaders()}, nil
 }
 
-// respond writes what a tools/call returned as the go-sdk would.
-func (e *encoder) respond(w http.ResponseWriter, r *http.Request, to reply, res *mcp.CallToolResult, err error) {
+// Respond writes what a tools/call returned as the go-sdk would.
+func (e *Encoder) Respond(w http.ResponseWriter, r *http.Request, to Reply, res *mcp.CallToolResult, err error) {
 	if err != nil {
 		var rpcErr *jsonrpc.Error
 		if !errors.As(err, &rpcErr) {
@@ -52,16 +52,16 @@ func (e *encoder) respond(w http.ResponseWriter, r *http.Request, to reply, res 
 			}
 			rpcErr = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
-		e.writeError(w, to, rpcErr)
+		e.WriteError(w, to, rpcErr)
 		return
 	}
 	if res.InputRequests != nil && len(res.Content) > 0 {
-		e.writeError(w, to, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "server bug: result has both content and inputRequests"})
+		e.WriteError(w, to, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "server bug: result has both content and inputRequests"})
 		return
 	}
 	meta, resultType := []byte(nil), ""
-	if to.newRev {
-		meta, resultType = e.serverMeta, "complete"
+	if to.NewRev {
+		meta, resultType = e.ServerMeta, "complete"
 		if res.InputRequests != nil {
 			resultType = "input_required"
 		}
@@ -73,23 +73,23 @@ func (e *encoder) respond(w http.ResponseWriter, r *http.Request, to reply, res 
 		for k, v := range res.Meta {
 			m[k] = v
 		}
-		if _, ok := m[mcp.MetaKeyServerInfo]; !ok && to.newRev {
+		if _, ok := m[mcp.MetaKeyServerInfo]; !ok && to.NewRev {
 			m[mcp.MetaKeyServerInfo] = e.impl
 		}
 		var err error
 		if meta, err = json.Marshal(m); err != nil {
-			e.writeError(w, to, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
+			e.WriteError(w, to, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
 			return
 		}
 	}
 	buf, framed := e.frameStart(make([]byte, 0, answerSize(res, meta)), to)
 	buf, err = appendCallResult(buf, meta, res, resultType)
 	if err != nil {
-		e.writeError(w, to, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
+		e.WriteError(w, to, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
 		return
 	}
 	if !framed { // a string id: the go-sdk's encoder writes it
-		e.write(w, to, buf)
+		e.Write(w, to, buf)
 		return
 	}
 	e.sendFramed(w, http.StatusOK, e.frameEnd(buf))
@@ -109,30 +109,30 @@ func answerSize(res *mcp.CallToolResult, meta []byte) int {
 	return n
 }
 
-// write sends a result the way the go-sdk's stateless handler does.
-func (e *encoder) write(w http.ResponseWriter, to reply, result []byte) {
+// Write sends a result the way the go-sdk's stateless handler does.
+func (e *Encoder) Write(w http.ResponseWriter, to Reply, result []byte) {
 	if buf, framed := e.frameStart(make([]byte, 0, len(result)+64), to); framed && len(result) > 0 {
 		e.sendFramed(w, http.StatusOK, e.frameEnd(append(buf, result...)))
 		return
 	}
-	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: to.id, Result: result})
+	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: to.ID, Result: result})
 	if err != nil {
-		e.writeError(w, to, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
+		e.WriteError(w, to, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
 		return
 	}
 	e.send(w, http.StatusOK, data)
 }
 
-// writeError sends an error response as the go-sdk does: for a 2026-07-28
+// WriteError sends an error response as the go-sdk does: for a 2026-07-28
 // request, the codes the spec ties to an HTTP status are sent bare with
 // that status; everything else like a result.
-func (e *encoder) writeError(w http.ResponseWriter, to reply, rpcErr *jsonrpc.Error) {
-	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: to.id, Error: rpcErr})
+func (e *Encoder) WriteError(w http.ResponseWriter, to Reply, rpcErr *jsonrpc.Error) {
+	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: to.ID, Error: rpcErr})
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	if to.newRev {
+	if to.NewRev {
 		status := 0
 		switch rpcErr.Code {
 		case jsonrpc.CodeMethodNotFound:
@@ -157,7 +157,7 @@ func (e *encoder) writeError(w http.ResponseWriter, to reply, rpcErr *jsonrpc.Er
 
 // send frames one message as the go-sdk does: JSON, or an event stream of
 // one event.
-func (e *encoder) send(w http.ResponseWriter, status int, data []byte) {
+func (e *Encoder) send(w http.ResponseWriter, status int, data []byte) {
 	if !e.json {
 		buf := make([]byte, 0, len(sseEvent)+len(data)+2)
 		data = append(append(append(buf, sseEvent...), data...), "\n\n"...)
@@ -176,8 +176,8 @@ const sseEvent = "event: message\ndata: "
 // it is rare and its escaping is the encoder's. What follows must be
 // compact JSON, as EncodeMessage compacts a result, and frameEnd closes
 // it.
-func (e *encoder) frameStart(buf []byte, to reply) (_ []byte, framed bool) {
-	id, ok := to.id.Raw().(int64)
+func (e *Encoder) frameStart(buf []byte, to Reply) (_ []byte, framed bool) {
+	id, ok := to.ID.Raw().(int64)
 	if !ok {
 		return buf, false
 	}
@@ -190,7 +190,7 @@ func (e *encoder) frameStart(buf []byte, to reply) (_ []byte, framed bool) {
 }
 
 // frameEnd closes what frameStart began.
-func (e *encoder) frameEnd(buf []byte) []byte {
+func (e *Encoder) frameEnd(buf []byte) []byte {
 	buf = append(buf, '}')
 	if !e.json {
 		buf = append(buf, "\n\n"...)
@@ -202,7 +202,7 @@ func (e *encoder) frameEnd(buf []byte) []byte {
 // frameStart and frameEnd), with the go-sdk's headers. The header values
 // are the lane's own, made once: net/http copies them when the header is
 // written.
-func (e *encoder) sendFramed(w http.ResponseWriter, status int, framed []byte) {
+func (e *Encoder) sendFramed(w http.ResponseWriter, status int, framed []byte) {
 	h := w.Header()
 	h["Cache-Control"] = e.headers.cacheControl
 	if e.json {
@@ -226,10 +226,10 @@ func newAnswerHeaders() answerHeaders {
 		stream: []string{"text/event-stream"}, keepAlive: []string{"keep-alive"}}
 }
 
-// headerMismatch answers as the go-sdk does when routing headers disagree
+// HeaderMismatch answers as the go-sdk does when routing headers disagree
 // with the body: -32020, HTTP 400, a bare JSON body.
-func (e *encoder) headerMismatch(w http.ResponseWriter, to reply, message string) {
-	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: to.id, Error: &jsonrpc.Error{Code: mcp.CodeHeaderMismatch, Message: message}})
+func (e *Encoder) HeaderMismatch(w http.ResponseWriter, to Reply, message string) {
+	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: to.ID, Error: &jsonrpc.Error{Code: mcp.CodeHeaderMismatch, Message: message}})
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return

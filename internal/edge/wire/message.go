@@ -1,4 +1,4 @@
-package edge
+package wire
 
 import (
 	"bytes"
@@ -13,32 +13,32 @@ import (
 // a front asks (rpc). The scope challenger, the tasks front and the fast
 // lane all read the same message, so they cannot disagree on what a
 // request says; the go-sdk reads the body as it came.
-type message struct {
-	body []byte
-	// whole reports that the body was read to its end, within the bound
+type Message struct {
+	Body []byte
+	// Whole reports that the body was read to its end, within the bound
 	// and without error: only then may a front answer the request.
-	whole bool
+	Whole bool
 
 	parsed bool
-	env    rpc
+	env    RPC
 
 	// replay is r's body once the message is read whole: it lives here,
 	// in the message's one allocation, since most requests never read it.
 	replay replayBody
 }
 
-// readMessage reads r's body (a POST's) up to maxBody bytes, and gives r a
+// ReadMessage reads r's body (a POST's) up to maxBody bytes, and gives r a
 // body that reads the same bytes again, followed by whatever was left
 // unread (the handler behind judges an oversized or broken body as it
 // came). It returns nil for a request without a body to read.
-func readMessage(r *http.Request, maxBody int64) *message {
+func ReadMessage(r *http.Request, maxBody int64) *Message {
 	if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
 		return nil
 	}
 	body, err := readBounded(r.Body, r.ContentLength, maxBody)
-	m := &message{body: body}
-	m.whole = err == nil && int64(len(body)) <= maxBody
-	if m.whole {
+	m := &Message{Body: body}
+	m.Whole = err == nil && int64(len(body)) <= maxBody
+	if m.Whole {
 		r.Body.Close()
 		m.replay.Reset(body)
 		r.Body = &m.replay
@@ -87,107 +87,107 @@ type replayBody struct{ bytes.Reader }
 // Close implements io.Closer.
 func (*replayBody) Close() error { return nil }
 
-// rpc returns the parsed envelope of m, parsing it on first use.
-func (m *message) rpc() *rpc {
+// RPC returns the parsed envelope of m, parsing it on first use.
+func (m *Message) RPC() *RPC {
 	if !m.parsed {
 		m.parsed = true
-		if m.whole {
-			m.env.parse(m.body)
+		if m.Whole {
+			m.env.Parse(m.Body)
 		}
 	}
 	return &m.env
 }
 
-// rpc is one JSON-RPC request as the fronts read it: the raw values of the
+// RPC is one JSON-RPC request as the fronts read it: the raw values of the
 // members they know, in place in the body. The walk (members) reports keys
 // written with escapes as not understood, so a front hands such a request
 // to the go-sdk, or reads it with encoding/json (the challenger), rather
 // than guess. Of a duplicated member the last is kept, as encoding/json
 // does.
-type rpc struct {
-	// valid: the body is JSON (json.Valid); ok: one object, walked.
-	valid, ok bool
-	// others: the envelope has a member besides jsonrpc, id, method and
+type RPC struct {
+	// Valid: the body is JSON (json.Valid); ok: one object, walked.
+	Valid, OK bool
+	// Others: the envelope has a member besides jsonrpc, id, method and
 	// params.
-	others                      bool
-	version, id, method, params []byte
+	Others                      bool
+	version, ID, Method, Params []byte
 
-	// paramsOK: params is absent, or an object walked.
-	paramsOK bool
-	// paramsOthers: params has a member besides those below.
-	paramsOthers                           bool
-	name, uri, args, meta, answers, taskID []byte
-	state                                  []byte // requestState
+	// ParamsOK: params is absent, or an object walked.
+	ParamsOK bool
+	// ParamsOthers: params has a member besides those below.
+	ParamsOthers                           bool
+	Name, URI, Args, Meta, Answers, TaskID []byte
+	State                                  []byte // requestState
 
 	// metaOK: _meta is absent, or an object walked.
 	metaOK bool
-	// metaOthers: _meta has a member besides those below.
-	metaOthers              bool
-	revision, caps, info    []byte
-	traceparent, tracestate []byte
+	// MetaOthers: _meta has a member besides those below.
+	MetaOthers              bool
+	Revision, Caps, Info    []byte
+	Traceparent, Tracestate []byte
 }
 
-// parse walks body once: the envelope, its params, their _meta.
-func (e *rpc) parse(body []byte) {
-	if e.valid = validJSON(body); !e.valid {
+// Parse walks body once: the envelope, its params, their _meta.
+func (e *RPC) Parse(body []byte) {
+	if e.Valid = ValidJSON(body); !e.Valid {
 		return
 	}
-	e.ok = members(body, func(key, value []byte) bool {
+	e.OK = members(body, func(key, value []byte) bool {
 		switch string(key) {
 		case "jsonrpc":
 			e.version = value
 		case "id":
-			e.id = value
+			e.ID = value
 		case "method":
-			e.method = value
+			e.Method = value
 		case "params":
-			e.params = value
+			e.Params = value
 		default:
-			e.others = true
+			e.Others = true
 		}
 		return true
 	})
-	if !e.ok {
+	if !e.OK {
 		return
 	}
-	e.paramsOK = e.params == nil || members(e.params, func(key, value []byte) bool {
+	e.ParamsOK = e.Params == nil || members(e.Params, func(key, value []byte) bool {
 		switch string(key) {
 		case "_meta":
-			e.meta = value
+			e.Meta = value
 		case "name":
-			e.name = value
+			e.Name = value
 		case "uri":
-			e.uri = value
+			e.URI = value
 		case "arguments":
-			e.args = value
+			e.Args = value
 		case "inputResponses":
-			e.answers = value
+			e.Answers = value
 		case "requestState":
-			e.state = value
+			e.State = value
 		case "taskId":
-			e.taskID = value
+			e.TaskID = value
 		default:
-			e.paramsOthers = true
+			e.ParamsOthers = true
 		}
 		return true
 	})
-	if !e.paramsOK {
+	if !e.ParamsOK {
 		return
 	}
-	e.metaOK = e.meta == nil || members(e.meta, func(key, value []byte) bool {
+	e.metaOK = e.Meta == nil || members(e.Meta, func(key, value []byte) bool {
 		switch string(key) {
 		case mcp.MetaKeyProtocolVersion:
-			e.revision = value
+			e.Revision = value
 		case mcp.MetaKeyClientCapabilities:
-			e.caps = value
+			e.Caps = value
 		case mcp.MetaKeyClientInfo:
-			e.info = value
+			e.Info = value
 		case "traceparent":
-			e.traceparent = value
+			e.Traceparent = value
 		case "tracestate":
-			e.tracestate = value
+			e.Tracestate = value
 		default:
-			e.metaOthers = true
+			e.MetaOthers = true
 		}
 		return true
 	})
@@ -196,6 +196,6 @@ func (e *rpc) parse(body []byte) {
 // strict reports whether the envelope is a JSON-RPC 2.0 request with an id
 // and no member but jsonrpc, id, method and params: what the lane and the
 // tasks front answer (anything else is the go-sdk's to judge).
-func (e *rpc) strict() bool {
-	return e.ok && !e.others && string(e.version) == `"2.0"` && len(e.id) > 0
+func (e *RPC) strict() bool {
+	return e.OK && !e.Others && string(e.version) == `"2.0"` && len(e.ID) > 0
 }

@@ -1,4 +1,4 @@
-package edge
+package wire
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	segjson "github.com/segmentio/encoding/json"
 )
 
-// validJSON is json.Valid, answered by segmentio's parser, the go-sdk's
+// ValidJSON is json.Valid, answered by segmentio's parser, the go-sdk's
 // own and so in every binary already: encoding/json's scanner took half
 // a microsecond of a served call to check a 150-byte request, segmentio
 // a quarter of that (bench/README.md, "Requests checked by segmentio").
@@ -18,7 +18,7 @@ import (
 // at 10,000 levels; a body with more opening brackets than that, in
 // strings or not, is left to encoding/json, so that no request can make
 // the parser's stack grow without bound.
-func validJSON(b []byte) bool {
+func ValidJSON(b []byte) bool {
 	if bytes.Count(b, []byte{'['})+bytes.Count(b, []byte{'{'}) > jsonMaxDepth {
 		return json.Valid(b)
 	}

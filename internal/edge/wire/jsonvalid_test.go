@@ -1,4 +1,4 @@
-package edge
+package wire
 
 import (
 	"encoding/json"
@@ -19,7 +19,7 @@ func TestValidJSONIsJSONValid(t *testing.T) {
 			strings.Repeat("[", depth))           // never closed
 	}
 	for _, c := range cases {
-		if got, want := validJSON([]byte(c)), json.Valid([]byte(c)); got != want {
+		if got, want := ValidJSON([]byte(c)), json.Valid([]byte(c)); got != want {
 			t.Errorf("%.60q (%d bytes): validJSON %v, json.Valid %v", c, len(c), got, want)
 		}
 	}
@@ -27,7 +27,7 @@ func TestValidJSONIsJSONValid(t *testing.T) {
 
 func TestValidJSONDoesNotRecurseOnDeepBodies(t *testing.T) {
 	deep := []byte(strings.Repeat("[", 4<<20)) // what a body limit lets through, far deeper than any stack
-	if validJSON(deep) {
+	if ValidJSON(deep) {
 		t.Fatal("an unclosed array was found valid")
 	}
 }
@@ -37,7 +37,7 @@ func FuzzValidJSONIsJSONValid(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if got, want := validJSON(b), json.Valid(b); got != want {
+		if got, want := ValidJSON(b), json.Valid(b); got != want {
 			t.Fatalf("%q: validJSON %v, json.Valid %v", b, got, want)
 		}
 	})

@@ -1,4 +1,4 @@
-package edge
+package wire
 
 import (
 	"bytes"
@@ -40,20 +40,20 @@ const (
 	refusedName        refusal = "the Mcp-Name header disagrees with the body's name"
 )
 
-// requestRules is the one list of request rules; its value is the
+// RequestRules is the one list of request rules; its value is the
 // handshake-era revisions the go-sdk negotiates, read once.
-type requestRules struct {
+type RequestRules struct {
 	handshake []string
 }
 
-// newRequestRules returns the rules of the go-sdk vurb serves behind.
-func newRequestRules() requestRules { return requestRules{handshake: handshakeRevisions()} }
+// NewRequestRules returns the rules of the go-sdk vurb serves behind.
+func NewRequestRules() RequestRules { return RequestRules{handshake: handshakeRevisions()} }
 
-// check applies every rule, in order, to a POST with header h whose body
+// Check applies every rule, in order, to a POST with header h whose body
 // is m, and returns the first it breaks. It reads the envelope m parsed
 // once, and allocates nothing: the fast lane runs it on every call.
-func (rs requestRules) check(h http.Header, m *message) refusal {
-	if m == nil || !m.whole {
+func (rs RequestRules) Check(h http.Header, m *Message) refusal {
+	if m == nil || !m.Whole {
 		return refusedPartial
 	}
 	if !jsonContent(h.Get("Content-Type")) {
@@ -65,8 +65,8 @@ func (rs requestRules) check(h http.Header, m *message) refusal {
 	if len(h["Last-Event-Id"]) > 0 {
 		return refusedResume
 	}
-	version := h.Get(protocolVersionHeader)
-	newRev := sessionlessRevision(version)
+	version := h.Get(ProtocolVersionHeader)
+	newRev := SessionlessRevision(version)
 	if !newRev && version != "" && !slices.Contains(rs.handshake, version) {
 		return refusedRevision
 	}
@@ -75,11 +75,11 @@ func (rs requestRules) check(h http.Header, m *message) refusal {
 			return refusedParamHeader
 		}
 	}
-	e := m.rpc()
-	if !e.strict() || !e.paramsOK || !e.metaOK {
+	e := m.RPC()
+	if !e.strict() || !e.ParamsOK || !e.metaOK {
 		return refusedEnvelope
 	}
-	if len(m.body) > 2*sdkMaxDepth && nestsDeeper(m.body, sdkMaxDepth) {
+	if len(m.Body) > 2*sdkMaxDepth && nestsDeeper(m.Body, sdkMaxDepth) {
 		return refusedNesting // the go-sdk refuses it whole (400)
 	}
 	return agrees(h, e, version, newRev)
@@ -90,10 +90,10 @@ func (rs requestRules) check(h http.Header, m *message) refusal {
 // compares them as they are). A handshake-era request names no revision
 // in its _meta and carries no routing header: the go-sdk reads those by
 // rules of their own.
-func agrees(h http.Header, e *rpc, version string, newRev bool) refusal {
+func agrees(h http.Header, e *RPC, version string, newRev bool) refusal {
 	if !newRev {
 		switch {
-		case e.revision != nil:
+		case e.Revision != nil:
 			return refusedMetaRev
 		case len(h["Mcp-Method"]) > 0:
 			return refusedMethod
@@ -103,11 +103,11 @@ func agrees(h http.Header, e *rpc, version string, newRev bool) refusal {
 		return ""
 	}
 	switch method := h.Get("Mcp-Method"); {
-	case !isString(e.revision, version):
+	case !isString(e.Revision, version):
 		return refusedMetaRev
-	case !isString(e.method, method):
+	case !isString(e.Method, method):
 		return refusedMethod
-	case method == "tools/call" && !isString(e.name, h.Get("Mcp-Name")):
+	case method == "tools/call" && !isString(e.Name, h.Get("Mcp-Name")):
 		return refusedName
 	}
 	return ""

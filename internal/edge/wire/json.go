@@ -1,4 +1,4 @@
-package edge
+package wire
 
 import (
 	"bytes"
@@ -112,13 +112,13 @@ func skipValue(doc []byte, i int) (int, bool) {
 	}
 }
 
-// requestID reads a JSON-RPC id: a plain string, or an integer read as the
+// RequestID reads a JSON-RPC id: a plain string, or an integer read as the
 // go-sdk reads numbers (a float64, which it truncates), so big ones round
 // alike. Anything else (null, a fraction, an escaped string) is the
 // go-sdk's to judge.
-func requestID(raw []byte) (jsonrpc.ID, bool) {
+func RequestID(raw []byte) (jsonrpc.ID, bool) {
 	var v any
-	if s, ok := plainString(raw); ok {
+	if s, ok := PlainString(raw); ok {
 		v = s
 	} else if integer(raw) {
 		// As encoding/json reads a number into a float64 (strconv, with
@@ -135,25 +135,25 @@ func requestID(raw []byte) (jsonrpc.ID, bool) {
 	return id, err == nil
 }
 
-// plainString returns the content of a JSON string without escapes.
-func plainString(raw []byte) (string, bool) {
+// PlainString returns the content of a JSON string without escapes.
+func PlainString(raw []byte) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' || bytes.IndexByte(raw, '\\') >= 0 {
 		return "", false
 	}
 	return string(raw[1 : len(raw)-1]), true
 }
 
-// capsCache keeps the client capabilities the lane decoded, by their raw
+// CapsCache keeps the client capabilities the lane decoded, by their raw
 // text: clients send the same object with every request. It holds a few
 // dozen distinct objects at most, then stops adding.
-type capsCache struct {
+type CapsCache struct {
 	mu sync.RWMutex
 	m  map[string]*mcp.ClientCapabilities
 }
 
 const maxCachedCaps = 64
 
-func (c *capsCache) get(raw []byte) (*mcp.ClientCapabilities, bool) {
+func (c *CapsCache) Get(raw []byte) (*mcp.ClientCapabilities, bool) {
 	c.mu.RLock()
 	caps, ok := c.m[string(raw)]
 	c.mu.RUnlock()

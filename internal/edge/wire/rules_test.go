@@ -1,4 +1,4 @@
-package edge
+package wire
 
 import (
 	"net/http"
@@ -11,21 +11,21 @@ import (
 // ruleRequest is a well-formed request of revision rev ("" for one of
 // the handshake era without the header) with its headers, changed by
 // change.
-func ruleRequest(rev, body string, change func(h http.Header)) (http.Header, *message) {
+func ruleRequest(rev, body string, change func(h http.Header)) (http.Header, *Message) {
 	h := http.Header{}
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json, text/event-stream")
 	if rev != "" {
-		h.Set(protocolVersionHeader, rev)
+		h.Set(ProtocolVersionHeader, rev)
 	}
-	if sessionlessRevision(rev) {
+	if SessionlessRevision(rev) {
 		h.Set("Mcp-Method", "tools/call")
 		h.Set("Mcp-Name", "notes_find")
 	}
 	if change != nil {
 		change(h)
 	}
-	return h, &message{body: []byte(body), whole: true}
+	return h, &Message{Body: []byte(body), Whole: true}
 }
 
 const (
@@ -35,7 +35,7 @@ const (
 )
 
 func TestRequestRulesRefuseInOrder(t *testing.T) {
-	rs := newRequestRules()
+	rs := NewRequestRules()
 	deep := strings.Repeat("[", 1001) + strings.Repeat("]", 1001)
 	for _, c := range []struct {
 		name, rev, body string
@@ -64,21 +64,21 @@ func TestRequestRulesRefuseInOrder(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h, m := ruleRequest(c.rev, c.body, c.change)
-			is.New(t).Equal(rs.check(h, m), c.want)
+			is.New(t).Equal(rs.Check(h, m), c.want)
 		})
 	}
 	is := is.New(t)
 	h, _ := ruleRequest("2026-07-28", newBody, nil)
-	is.Equal(rs.check(h, nil), refusedPartial)
-	is.Equal(rs.check(h, &message{body: []byte(newBody)}), refusedPartial)
+	is.Equal(rs.Check(h, nil), refusedPartial)
+	is.Equal(rs.Check(h, &Message{Body: []byte(newBody)}), refusedPartial)
 }
 
 // The fast lane runs the rules on every call: they must not allocate.
 func TestRequestRulesAllocateNothing(t *testing.T) {
-	rs := newRequestRules()
+	rs := NewRequestRules()
 	h, m := ruleRequest("2026-07-28", newBody, nil)
-	m.rpc()
-	if n := testing.AllocsPerRun(100, func() { rs.check(h, m) }); n != 0 {
+	m.RPC()
+	if n := testing.AllocsPerRun(100, func() { rs.Check(h, m) }); n != 0 {
 		t.Fatalf("check allocates %v times", n)
 	}
 }
