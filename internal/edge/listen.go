@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/vurb-go/vurb/internal/edge/inflight"
 )
 
 // ListenAndServe is vurb.ListenAndServe; see its documentation there.
@@ -71,7 +73,7 @@ const cutAnswers = time.Second
 type inFlight struct {
 	mu   sync.Mutex
 	n    int
-	idle drained // when n drops to zero
+	idle inflight.Drained // when n drops to zero
 }
 
 func (f *inFlight) add(delta int) {
@@ -79,7 +81,7 @@ func (f *inFlight) add(delta int) {
 	defer f.mu.Unlock()
 	f.n += delta
 	if f.n == 0 {
-		f.idle.done()
+		f.idle.Done()
 	}
 }
 
@@ -97,7 +99,7 @@ func (f *inFlight) wait(ctx context.Context) {
 		f.mu.Unlock()
 		return
 	}
-	idle := f.idle.next()
+	idle := f.idle.Next()
 	f.mu.Unlock()
 	select {
 	case <-idle:

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/inflight"
 	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/store"
@@ -50,7 +51,7 @@ type taskServer struct {
 type runningTasks struct {
 	mu   sync.Mutex
 	m    map[string]runningTask
-	idle drained // when m empties
+	idle inflight.Drained // when m empties
 	// cutting is set once a shutdown's grace is over: a task interrupted
 	// then fails saying so.
 	cutting atomic.Bool
@@ -66,7 +67,7 @@ func (r *runningTasks) wait(ctx context.Context) {
 		r.mu.Unlock()
 		return
 	}
-	idle := r.idle.next()
+	idle := r.idle.Next()
 	r.mu.Unlock()
 	select {
 	case <-idle:
@@ -399,7 +400,7 @@ func (s *taskServer) untrack(id string) {
 	r.mu.Lock()
 	delete(r.m, id)
 	if len(r.m) == 0 {
-		r.idle.done()
+		r.idle.Done()
 		if r.stopRenewing != nil {
 			r.stopRenewing()
 			r.stopRenewing = nil

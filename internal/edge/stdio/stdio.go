@@ -1,4 +1,8 @@
-package edge
+// Package stdio is vurb's stdio transport: one JSON-RPC message a line,
+// a bad line answered and skipped, reading paused while too many requests
+// await their answers. It stands apart from the HTTP edge, which it
+// shares nothing with but the in-flight signal and the JSON check.
+package stdio
 
 import (
 	"bufio"
@@ -13,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/inflight"
 	"github.com/vurb-go/vurb/internal/edge/wire"
 )
 
@@ -35,11 +40,11 @@ const DefaultMaxLineBytes = 4 << 20
 // (vurb.WithMaxInFlight).
 const DefaultMaxInFlight = 256
 
-// StdioOption is vurb.StdioOption; see its documentation there.
-type StdioOption func(*stdioTransport)
+// Option is vurb.Option; see its documentation there.
+type Option func(*stdioTransport)
 
 // MaxLineBytes is vurb.WithMaxLineBytes; see its documentation there.
-func MaxLineBytes(n int) StdioOption {
+func MaxLineBytes(n int) Option {
 	return func(t *stdioTransport) {
 		if n > 0 {
 			t.maxLine = n
@@ -48,7 +53,7 @@ func MaxLineBytes(n int) StdioOption {
 }
 
 // MaxInFlight is vurb.WithMaxInFlight; see its documentation there.
-func MaxInFlight(n int) StdioOption {
+func MaxInFlight(n int) Option {
 	return func(t *stdioTransport) {
 		if n > 0 {
 			t.maxInFlight = n
@@ -56,13 +61,14 @@ func MaxInFlight(n int) StdioOption {
 	}
 }
 
-// Stdio is vurb.Stdio; see its documentation there.
-func Stdio(opts ...StdioOption) mcp.Transport {
-	return NewStdio(os.Stdin, os.Stdout, opts...)
+// Standard is vurb.Stdio, over the process's standard input and output;
+// see its documentation there.
+func Standard(opts ...Option) mcp.Transport {
+	return New(os.Stdin, os.Stdout, opts...)
 }
 
-// NewStdio is Stdio over the given streams.
-func NewStdio(in io.Reader, out io.Writer, opts ...StdioOption) mcp.Transport {
+// New is Standard over the given streams.
+func New(in io.Reader, out io.Writer, opts ...Option) mcp.Transport {
 	t := &stdioTransport{in: in, out: out, maxLine: DefaultMaxLineBytes, maxInFlight: DefaultMaxInFlight}
 	for _, opt := range opts {
 		opt(t)
@@ -107,8 +113,8 @@ type stdioConn struct {
 
 	slots chan struct{} // one per request being answered
 	mu    sync.Mutex
-	calls map[any]int // the ids being answered (a client may reuse one)
-	idle  drained     // when calls empties
+	calls map[any]int      // the ids being answered (a client may reuse one)
+	idle  inflight.Drained // when calls empties
 }
 
 // SessionID implements mcp.Connection: stdio has no session id.
@@ -177,7 +183,7 @@ func (c *stdioConn) answered(id jsonrpc.ID) {
 		c.calls[id.Raw()] = n - 1
 	}
 	if len(c.calls) == 0 {
-		c.idle.done()
+		c.idle.Done()
 	}
 	c.mu.Unlock()
 	if ok {
@@ -222,7 +228,7 @@ func (c *stdioConn) drain() {
 		c.mu.Unlock()
 		return
 	}
-	idle := c.idle.next()
+	idle := c.idle.Next()
 	c.mu.Unlock()
 	select {
 	case <-idle:
