@@ -17,19 +17,18 @@ import (
 // must not reach a local server), as the go-sdk checks on its own path
 // unless WithHTTPOptions sets DisableLocalhostProtection. A browser's Origin
 // must be the request's own, or one WithAllowedOrigins lists.
-func guard(next http.Handler, cfg *serveConfig) http.Handler {
-	localhost := cfg.sdkHTTP == nil || !cfg.sdkHTTP.DisableLocalhostProtection
+func guard(next http.Handler, hosts, origins map[string]bool, localhost bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if len(cfg.allowedHosts) > 0 && !cfg.allowedHosts[r.Host] && !cfg.allowedHosts[hostOnly(r.Host)] {
+		if len(hosts) > 0 && !hosts[r.Host] && !hosts[hostOnly(r.Host)] {
 			http.Error(w, "Forbidden: host "+engine.Truncate(r.Host, 64)+" is not allowed", http.StatusForbidden)
 			return
 		}
-		if localhost && len(cfg.allowedHosts) == 0 && rebound(r) {
+		if localhost && len(hosts) == 0 && rebound(r) {
 			http.Error(w, "Forbidden: invalid Host header "+strconv.Quote(engine.Truncate(r.Host, 64))+
 				": a server listening on loopback answers loopback hosts only (see WithAllowedHosts)", http.StatusForbidden)
 			return
 		}
-		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, r, cfg) {
+		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, r, origins) {
 			http.Error(w, "Forbidden: origin "+engine.Truncate(origin, 64)+" is not allowed", http.StatusForbidden)
 			return
 		}
@@ -50,9 +49,9 @@ func rebound(r *http.Request) bool {
 	return loopback(local.String()) && !loopback(r.Host)
 }
 
-func originAllowed(origin string, r *http.Request, cfg *serveConfig) bool {
-	if len(cfg.allowedOrigins) > 0 {
-		return cfg.allowedOrigins[origin]
+func originAllowed(origin string, r *http.Request, origins map[string]bool) bool {
+	if len(origins) > 0 {
+		return origins[origin]
 	}
 	// Same origin: the Origin's host is the request's Host.
 	_, host, ok := strings.Cut(origin, "://")

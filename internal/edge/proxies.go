@@ -1,7 +1,6 @@
 package edge
 
 import (
-	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
@@ -16,22 +15,6 @@ import (
 // it. The client is then the nearest address in the header that is not
 // itself a listed proxy, read from the right: the addresses to its left
 // were written by whom the proxies cannot vouch for.
-
-// TrustedProxies is vurb.WithTrustedProxies; see its documentation there.
-func TrustedProxies(proxies ...string) ServeOption {
-	set := make([]netip.Prefix, 0, len(proxies))
-	for _, p := range proxies {
-		prefix, err := parseProxy(p)
-		if err != nil {
-			panic(fmt.Sprintf("vurb: WithTrustedProxies(%q): %v; give an address (10.0.0.5) or a network in CIDR form (10.0.0.0/8)", p, err))
-		}
-		set = append(set, prefix)
-	}
-	return func(c *serveConfig) {
-		c.httpSetting("WithTrustedProxies")
-		c.trustedProxies = append(c.trustedProxies, set...)
-	}
-}
 
 func parseProxy(p string) (netip.Prefix, error) {
 	if strings.Contains(p, "/") {

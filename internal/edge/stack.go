@@ -149,7 +149,8 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 		cfg.bearer = cfg.bearer.forApp(a.Scopes)
 		served = cfg.bearer.protect(served, a.Logger) // every request, the fast lane's included
 	}
-	hs.handler = clientAddress(guard(served, &cfg), cfg.trustedProxies)
+	localhost := cfg.sdkHTTP == nil || !cfg.sdkHTTP.DisableLocalhostProtection
+	hs.handler = clientAddress(guard(served, cfg.allowedHosts, cfg.allowedOrigins, localhost), cfg.trustedProxies)
 	if cfg.bearer != nil {
 		hs.handler = cfg.bearer.withMetadata(hs.handler) // public, cross-origin: outside the guard
 	}
