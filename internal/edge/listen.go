@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vurb-go/vurb/internal/edge/guard"
 	"github.com/vurb-go/vurb/internal/edge/inflight"
 )
 
@@ -46,9 +47,9 @@ func (a *Site) ServeListener(ctx context.Context, ln net.Listener, opts ...Serve
 	// No ReadTimeout or WriteTimeout: withDeadlines sets them per request,
 	// so that event streams outlive them (see deadlines.go).
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: t.header, IdleTimeout: t.idle}
-	ln = limitListen(ln, cfg.connCap())
-	if l, ok := ln.(*limitListener); ok {
-		srv.ConnState = l.track // idle connections make room at the bound
+	ln = guard.LimitListen(ln, cfg.connCap())
+	if l, ok := ln.(*guard.LimitListener); ok {
+		srv.ConnState = l.Track // idle connections make room at the bound
 	}
 	stopped := make(chan error, 1)
 	go func() {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/guard"
 )
 
 // Stateless is vurb.WithStateless; see its documentation there.
@@ -62,7 +63,7 @@ func ShutdownGrace(d time.Duration) ServeOption {
 func TrustedProxies(proxies ...string) ServeOption {
 	set := make([]netip.Prefix, 0, len(proxies))
 	for _, p := range proxies {
-		prefix, err := parseProxy(p)
+		prefix, err := guard.ParseProxy(p)
 		if err != nil {
 			panic(fmt.Sprintf("vurb: WithTrustedProxies(%q): %v; give an address (10.0.0.5) or a network in CIDR form (10.0.0.0/8)", p, err))
 		}

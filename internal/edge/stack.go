@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/guard"
 	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/store"
 )
@@ -30,11 +31,11 @@ type httpServing struct {
 // in this order:
 //
 //  0. the client's address, read from a trusted proxy's forwarding
-//     headers (WithTrustedProxies, proxies.go), for every quota keyed on it;
+//     headers (WithTrustedProxies, guard.ClientAddress), for every quota keyed on it;
 //  1. the resource metadata document (WithBearerAuth), public and
 //     cross-origin: answered before any guard;
 //  2. the guard: Host and Origin, the loopback rule against DNS rebinding
-//     (guard.go);
+//     (guard.HostAndOrigin);
 //  3. bearer auth: the token verified, 401/403 otherwise (auth.go);
 //  4. the front door (front): the in-flight count for a graceful
 //     shutdown, then, for a POST that some front reads, the body read
@@ -150,7 +151,7 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 		served = cfg.bearer.protect(served, a.Logger) // every request, the fast lane's included
 	}
 	localhost := cfg.sdkHTTP == nil || !cfg.sdkHTTP.DisableLocalhostProtection
-	hs.handler = clientAddress(guard(served, cfg.allowedHosts, cfg.allowedOrigins, localhost), cfg.trustedProxies)
+	hs.handler = guard.ClientAddress(guard.HostAndOrigin(served, cfg.allowedHosts, cfg.allowedOrigins, localhost), cfg.trustedProxies)
 	if cfg.bearer != nil {
 		hs.handler = cfg.bearer.withMetadata(hs.handler) // public, cross-origin: outside the guard
 	}

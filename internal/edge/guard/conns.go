@@ -1,4 +1,4 @@
-package edge
+package guard
 
 import (
 	"net"
@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-// limitListener holds at most max accepted connections open. Past the
+// LimitListener holds at most max accepted connections open. Past the
 // bound, the connection that has waited longest without a request in
 // flight (one that never sent a request, or a kept-alive one between
 // requests) is closed to make room for the new one, so that sockets that
@@ -15,7 +15,7 @@ import (
 // close, the new client waiting in the kernel's listen backlog meanwhile
 // rather than taking the process's last file descriptors. The server's
 // ConnState hook (track) tells it which connections are idle.
-type limitListener struct {
+type LimitListener struct {
 	net.Listener
 	max int
 
@@ -57,17 +57,19 @@ func (q *idleConns) remove(c *limitConn) {
 	c.prev, c.next, c.queued = nil, nil, false
 }
 
-func limitListen(ln net.Listener, n int) net.Listener {
+// LimitListen bounds ln to n open connections (LimitListener); n <= 0
+// is no bound.
+func LimitListen(ln net.Listener, n int) net.Listener {
 	if n <= 0 {
 		return ln
 	}
-	l := &limitListener{Listener: ln, max: n}
+	l := &LimitListener{Listener: ln, max: n}
 	l.room = sync.NewCond(&l.mu)
 	return l
 }
 
 // Accept waits for a connection, then for room for it.
-func (l *limitListener) Accept() (net.Conn, error) {
+func (l *LimitListener) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if err != nil {
 		return nil, err
@@ -96,7 +98,7 @@ func (l *limitListener) Accept() (net.Conn, error) {
 }
 
 // Close closes the listener and ends a waiting Accept.
-func (l *limitListener) Close() error {
+func (l *LimitListener) Close() error {
 	err := l.Listener.Close()
 	l.mu.Lock()
 	l.closed = true
@@ -105,9 +107,9 @@ func (l *limitListener) Close() error {
 	return err
 }
 
-// track is the http.Server's ConnState hook: a connection with a request
+// Track is the http.Server's ConnState hook: a connection with a request
 // in flight may not be closed to make room; a new or idle one may.
-func (l *limitListener) track(c net.Conn, state http.ConnState) {
+func (l *LimitListener) Track(c net.Conn, state http.ConnState) {
 	lc, ok := c.(*limitConn)
 	if !ok {
 		return
@@ -131,7 +133,7 @@ func (l *limitListener) track(c net.Conn, state http.ConnState) {
 // limitConn frees its place when first closed.
 type limitConn struct {
 	net.Conn
-	l *limitListener
+	l *LimitListener
 	// Guarded by l.mu: its place in l.idle while idle, and whether it is
 	// closed.
 	prev, next *limitConn

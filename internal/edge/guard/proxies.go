@@ -1,4 +1,4 @@
-package edge
+package guard
 
 import (
 	"net"
@@ -16,7 +16,9 @@ import (
 // itself a listed proxy, read from the right: the addresses to its left
 // were written by whom the proxies cannot vouch for.
 
-func parseProxy(p string) (netip.Prefix, error) {
+// ParseProxy reads a proxy as WithTrustedProxies takes it: an address,
+// or a network in CIDR form.
+func ParseProxy(p string) (netip.Prefix, error) {
 	if strings.Contains(p, "/") {
 		prefix, err := netip.ParsePrefix(p)
 		return prefix.Masked(), err
@@ -28,9 +30,9 @@ func parseProxy(p string) (netip.Prefix, error) {
 	return netip.PrefixFrom(addr.Unmap(), addr.Unmap().BitLen()), nil
 }
 
-// clientAddress sets r.RemoteAddr to the client a trusted proxy names,
+// ClientAddress sets r.RemoteAddr to the client a trusted proxy names,
 // before any guard, quota or front reads it.
-func clientAddress(next http.Handler, trusted []netip.Prefix) http.Handler {
+func ClientAddress(next http.Handler, trusted []netip.Prefix) http.Handler {
 	if len(trusted) == 0 {
 		return next
 	}

@@ -1,4 +1,4 @@
-package edge
+package guard
 
 import (
 	"net"
@@ -9,7 +9,7 @@ import (
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
-// guard checks Host and Origin before any front sees a request: the fast
+// HostAndOrigin checks Host and Origin before any front sees a request: the fast
 // lane, the tasks front, the scope challenger and the go-sdk all sit behind
 // it. A Host that WithAllowedHosts does not list is refused; without
 // WithAllowedHosts, a request that reached a loopback listener must name a
@@ -17,7 +17,7 @@ import (
 // must not reach a local server), as the go-sdk checks on its own path
 // unless WithHTTPOptions sets DisableLocalhostProtection. A browser's Origin
 // must be the request's own, or one WithAllowedOrigins lists.
-func guard(next http.Handler, hosts, origins map[string]bool, localhost bool) http.Handler {
+func HostAndOrigin(next http.Handler, hosts, origins map[string]bool, localhost bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if len(hosts) > 0 && !hosts[r.Host] && !hosts[hostOnly(r.Host)] {
 			http.Error(w, "Forbidden: host "+engine.Truncate(r.Host, 64)+" is not allowed", http.StatusForbidden)
