@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/fault"
 	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/internal/engine"
 )
@@ -69,7 +70,7 @@ func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *
 	if len(mw) > 0 {
 		// Outermost, as on the go-sdk's path (newServer): a panicking
 		// middleware is an internal error, not a dropped connection.
-		l.wrapped = wrapMethod(l.runCall, append([]mcp.Middleware{containPanics(rt)}, mw...))
+		l.wrapped = wrapMethod(l.runCall, append([]mcp.Middleware{fault.Contain(rt)}, mw...))
 	}
 	for _, r := range routes {
 		name := r.Wire().Name
@@ -256,7 +257,7 @@ func (l *lane) answer(w http.ResponseWriter, r *http.Request, req laneRequest, o
 func (l *lane) contained(ctx context.Context, rt engine.Route, req laneRequest, o *engine.Origin) (res *mcp.CallToolResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			res, err = nil, panicked(l.rt, "tools/call", toolTarget(req.name), p)
+			res, err = nil, fault.Panicked(l.rt, "tools/call", fault.ToolTarget(req.name), p)
 		}
 	}()
 	return rt.Call(ctx, req.args, o)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/fault"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -129,7 +130,7 @@ func (n *notifier) send(s mcp.Session, nt note) {
 	defer cancel()
 	defer func() {
 		if p := recover(); p != nil {
-			panicked(n.rt, nt.method, "session "+s.ID(), p) // logged: no client waits for a notification
+			fault.Panicked(n.rt, nt.method, "session "+s.ID(), p) // logged: no client waits for a notification
 		}
 	}()
 	if _, err := nt.next(ctx, nt.method, nt.req); err != nil {

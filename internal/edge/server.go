@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/fault"
 )
 
 // NewServer is vurb.NewServer; see its documentation there.
@@ -53,7 +54,7 @@ func (a *Site) newServer(cfg *serveConfig, vs *Views) *mcp.Server {
 		a.Register(server, p.Runtime()) // prompts and resources
 	}
 	// Last, so outermost: no handler's panic gets past it.
-	server.AddReceivingMiddleware(containPanics(p.Runtime()))
+	server.AddReceivingMiddleware(fault.Contain(p.Runtime()))
 	a.servers.add(server)
 	return server
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/fault"
 	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/internal/limit"
@@ -55,7 +56,7 @@ func (a *Site) taskFront(routes []engine.Route, vs *Views, ho *mcp.StreamableHTT
 		headered: map[string]bool{}, rules: wire.NewRequestRules(), crossOrigin: ho.CrossOriginProtection, hub: a.replicaHub()}
 	if len(a.RequestMW) > 0 {
 		rt := a.Plan.Runtime()
-		f.mw = append([]mcp.Middleware{containPanics(rt)}, a.RequestMW...)
+		f.mw = append([]mcp.Middleware{fault.Contain(rt)}, a.RequestMW...)
 	}
 	for name, tr := range s.routes {
 		if mirrorsHeaders(tr.route) {

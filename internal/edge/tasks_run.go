@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/fault"
 	"github.com/vurb-go/vurb/internal/edge/inflight"
 	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/internal/engine"
@@ -293,7 +294,7 @@ func (e *execution) launch(args json.RawMessage, o engine.Origin) <-chan callOut
 func (e *execution) run(args json.RawMessage, o *engine.Origin) (res *mcp.CallToolResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			res, err = nil, panicked(e.s.rt, "tools/call", toolTarget(e.route.route.Wire().Name), p)
+			res, err = nil, fault.Panicked(e.s.rt, "tools/call", fault.ToolTarget(e.route.route.Wire().Name), p)
 		}
 	}()
 	return e.route.route.Call(e.ctx, args, o)

@@ -12,6 +12,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/fault"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -38,7 +39,7 @@ func TestEveryPathAnswersAPanicAlike(t *testing.T) {
 	paths := map[string]func() error{
 		"server": func() error {
 			boom := func(context.Context, string, mcp.Request) (mcp.Result, error) { panic("boom") }
-			_, err := containPanics(rt)(boom)(ctx, "tools/call", &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "boom"}})
+			_, err := fault.Contain(rt)(boom)(ctx, "tools/call", &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "boom"}})
 			return err
 		},
 		"lane": func() error {

@@ -1,4 +1,4 @@
-package edge
+package fault
 
 import (
 	"context"
@@ -17,35 +17,35 @@ import (
 // hooks, the Ask rounds around them, the go-sdk's own handlers and those a
 // user passes through WithServerOptions) runs on the go-sdk's request
 // goroutine, which recovers nothing: one panic there ended the process
-// and dropped every client. containPanics is the outermost receiving
+// and dropped every client. Contain is the outermost receiving
 // middleware of every server vurb makes, so that none of them can; the
 // lane and the tasks front, which run calls of their own, recover what
-// escapes the engine there through the same panicked.
+// escapes the engine there through the same Panicked.
 
-// panicked is the edge's one answer to a panic p of what it ran for a
+// Panicked is the edge's one answer to a panic p of what it ran for a
 // client's method on target: an internal error whose reference joins it
 // to the log entry, which alone holds the panic and its stack. The
 // reference is the runtime's (Runtime.NewRef), from the sequence of
 // request ids, as the engine's for a tool handler's own panic: one
 // scheme, whichever path the call came by.
-func panicked(rt *engine.Runtime, method, target string, p any) *jsonrpc.Error {
+func Panicked(rt *engine.Runtime, method, target string, p any) *jsonrpc.Error {
 	ref := rt.NewRef()
 	rt.Logger.Error("vurb: handler panicked", "ref", ref, "method", method, "target", target,
 		"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(rt.Messages.Internal, ref)}
 }
 
-// toolTarget names a tool for the log, as target does.
-func toolTarget(name string) string { return "tool " + engine.Truncate(name, 128) }
+// ToolTarget names a tool for the log, as target does.
+func ToolTarget(name string) string { return "tool " + engine.Truncate(name, 128) }
 
-// containPanics recovers a panic in any request or notification handler
-// of a server into panicked's answer.
-func containPanics(rt *engine.Runtime) mcp.Middleware {
+// Contain recovers a panic in any request or notification handler
+// of a server into Panicked's answer.
+func Contain(rt *engine.Runtime) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
 			defer func() {
 				if p := recover(); p != nil {
-					res, err = nil, panicked(rt, method, target(req), p)
+					res, err = nil, Panicked(rt, method, target(req), p)
 				}
 			}()
 			return next(ctx, method, req)
@@ -73,7 +73,7 @@ func target(req mcp.Request) string {
 			return "completion of " + p.Ref.Type + " " + engine.Truncate(p.Ref.Name+p.Ref.URI, 256)
 		}
 	case *mcp.CallToolParamsRaw:
-		return toolTarget(p.Name)
+		return ToolTarget(p.Name)
 	}
 	return ""
 }
