@@ -1,12 +1,18 @@
-// Package edge serves a built app: the HTTP stack and its guards, bearer
-// auth, the front door that reads and parses each request once, scope
-// challenges, the fast lane, the per-caller views, the session quota, the
-// tasks extension, stdio and the go-sdk server vurb puts behind them. It
-// stands apart from the root package, which holds what a user declares
-// and configures, so that the compiler holds the boundary: edge never
-// imports the root. The root hands it a Site (what one app declared,
-// lowered to plain data and functions) and the serve options;
-// internal/engine answers the calls.
+// Package edge serves a built app: the HTTP stack, bearer auth, the front
+// door, scope challenges, the fast lane and the session lane, the
+// per-caller views, the session quota, the tasks extension and the go-sdk
+// server vurb puts behind them. It stands apart from the root package,
+// which holds what a user declares and configures, so that the compiler
+// holds the boundary: edge never imports the root. The root hands it a
+// Site (what one app declared, lowered to plain data and functions) and
+// the serve options; internal/engine answers the calls.
+//
+// What stands alone lives in packages below it, which import nothing of
+// it: wire (each request read and parsed once, the one list of request
+// rules every front applies, answers encoded as the go-sdk encodes them),
+// guard (the HTTP guards: client address, Host and Origin, connection
+// bound), fault (the one answer to a panic or a handler's error), stdio
+// (the stdio transport) and inflight (the drained signal).
 //
 // How a served tools/call flows is written once, in the doc comment of
 // httpServing (stack.go).
