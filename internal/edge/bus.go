@@ -249,3 +249,13 @@ func (h *hub) ask(ctx context.Context, id string) bool {
 	h.publishAndWait(ctx, busMessage{Kind: busResave, Session: id})
 	return true
 }
+
+// AskTask asks the other replicas whether one of them runs the task id
+// (ask): the tasks front's seam to the bus.
+func (h *hub) AskTask(ctx context.Context, id string) bool { return h.ask(ctx, id) }
+
+// CancelTask tells the other replicas that the task id was cancelled,
+// and waits for them to act on it.
+func (h *hub) CancelTask(ctx context.Context, id string) {
+	h.publishAndWait(ctx, busMessage{Kind: busTaskCancelled, Session: id})
+}

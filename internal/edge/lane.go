@@ -1,7 +1,6 @@
 package edge
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -68,24 +67,16 @@ func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *
 	if len(mw) > 0 {
 		// Outermost, as on the go-sdk's path (newServer): a panicking
 		// middleware is an internal error, not a dropped connection.
-		l.wrapped = wrapMethod(l.runCall, append([]mcp.Middleware{fault.Contain(rt)}, mw...))
+		l.wrapped = wire.Chain(l.runCall, append([]mcp.Middleware{fault.Contain(rt)}, mw...))
 	}
 	for _, r := range routes {
 		name := r.Wire().Name
 		l.routes[name] = r
-		if mirrorsHeaders(r) {
+		if wire.MirrorsHeaders(r) {
 			l.headered[name] = true
 		}
 	}
 	return l
-}
-
-// mirrorsHeaders reports whether r's tool binds fields to HTTP headers
-// (x-mcp-header): the go-sdk checks those headers, so the lane and the
-// tasks front hand its calls to the go-sdk.
-func mirrorsHeaders(r engine.Route) bool {
-	schema, ok := r.Wire().InputSchema.(json.RawMessage)
-	return ok && bytes.Contains(schema, []byte(`"x-mcp-header"`))
 }
 
 // laneRequest is what the lane understood of a request.
@@ -264,7 +255,7 @@ func (l *lane) contained(ctx context.Context, rt engine.Route, req laneRequest, 
 // route is the route a caller reaches by name: the app's own, or its view
 // for the caller when the app has per-caller lists. Nil is unknown to them.
 func (l *lane) route(name string, o *engine.Origin) engine.Route {
-	return l.views.seen(name, l.routes[name], o)
+	return l.views.Seen(name, l.routes[name], o)
 }
 
 // callWrapped runs a tools/call through the app's request middleware, as

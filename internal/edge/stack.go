@@ -224,7 +224,7 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *wire.Mes
 		// The store does not know it; a replica may hold it all the same.
 		rec, e, err = f.table.begin(r.Context(), id)
 	}
-	if e == nil && err == nil && f.table.store != nil && f.table.health.recovering(r.Context()) {
+	if e == nil && err == nil && f.table.store != nil && f.table.health.Recovering(r.Context()) {
 		err = errStoreWiped // it may live on a replica that has not saved it again yet
 	}
 	defer f.table.end(e)

@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vurb-go/vurb/internal/edge/fault"
 	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/internal/limit"
@@ -39,27 +39,36 @@ type taskFront struct {
 	crossOrigin *http.CrossOriginProtection
 	// hub tells the other replicas of a cancelled task, which may run
 	// there (nil: one process).
-	hub *hub
+	hub replicas
 }
 
-// taskFront returns the front of the app's tasks over the routes a
-// handler serves, or nil when none of them runs as a task.
-func (a *Site) taskFront(routes []engine.Route, vs *Views, ho *mcp.StreamableHTTPOptions) *taskFront {
-	s := newTaskServer(a.Tasks, routes, a.Plan.Runtime(), a.Logger)
+// frontDeps is what the edge gives a tasks front: the app's tasks and
+// routes, its runtime, and the seams to the rest of the edge.
+type frontDeps struct {
+	table       *TaskTable
+	routes      []engine.Route
+	rt          *engine.Runtime
+	logger      *slog.Logger
+	views       viewer     // nil: no per-caller views
+	health      storeWatch // the shared store's health
+	hub         replicas   // nil: one process
+	enc         wire.Encoder
+	crossOrigin *http.CrossOriginProtection
+	mw          []mcp.Middleware // the app's request middleware, panics contained first
+}
+
+// newTaskFront returns the front of the tasks of d's routes, or nil when
+// none of them runs as a task.
+func newTaskFront(d frontDeps) *taskFront {
+	s := newTaskServer(d.table, d.routes, d.rt, d.logger)
 	if s == nil {
 		return nil
 	}
-	s.views = vs
-	s.health = &a.store
-	enc, _ := wire.NewEncoder(&mcp.Implementation{Name: a.Name, Version: a.Version}, ho.JSONResponse) // strings only: it cannot fail
-	f := &taskFront{s: s, enc: enc,
-		headered: map[string]bool{}, rules: wire.NewRequestRules(), crossOrigin: ho.CrossOriginProtection, hub: a.replicaHub()}
-	if len(a.RequestMW) > 0 {
-		rt := a.Plan.Runtime()
-		f.mw = append([]mcp.Middleware{fault.Contain(rt)}, a.RequestMW...)
-	}
+	s.views, s.health = d.views, d.health
+	f := &taskFront{s: s, enc: d.enc, headered: map[string]bool{}, mw: d.mw, rules: wire.NewRequestRules(),
+		crossOrigin: d.crossOrigin, hub: d.hub}
 	for name, tr := range s.routes {
-		if mirrorsHeaders(tr.route) {
+		if wire.MirrorsHeaders(tr.route) {
 			f.headered[name] = true
 		}
 	}
@@ -191,9 +200,9 @@ func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskReques
 	o.Capabilities, _ = f.s.caps.Get(req.caps)
 	// The caller's own view of the tool, as on every other path: a hidden
 	// tool is unknown, a grouped one reaches only what it sees.
-	seen := f.s.views.seen(req.name, tr.route, &o)
+	seen := f.s.seen(req.name, tr.route, &o)
 	if seen == nil {
-		f.enc.WriteError(w, req.to, engine.UnknownTool(f.s.views.plan.Runtime(), req.name).(*jsonrpc.Error))
+		f.enc.WriteError(w, req.to, engine.UnknownTool(f.s.rt, req.name).(*jsonrpc.Error))
 		return true
 	}
 	tr.route = seen
@@ -219,7 +228,7 @@ func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskReques
 		return &mcp.CallToolResult{}, nil
 	}
 	params := &mcp.CallToolParamsRaw{Name: req.name, Arguments: req.args}
-	_, err := wrapMethod(innermost, f.mw)(r.Context(), "tools/call",
+	_, err := wire.Chain(innermost, f.mw)(r.Context(), "tools/call",
 		&mcp.CallToolRequest{Params: params, Extra: &mcp.RequestExtra{TokenInfo: o.Token, Header: o.Header}})
 	if answered {
 		return !handedOver

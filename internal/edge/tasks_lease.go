@@ -83,7 +83,7 @@ func (r *runningTasks) restore(id string, fn func(*store.Task) error) error {
 			return err
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), storeProbeEvery)
+	ctx, cancel := context.WithTimeout(context.Background(), restoreTimeout)
 	defer cancel()
 	err := s.store.Create(ctx, t)
 	if err == nil {

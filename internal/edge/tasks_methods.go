@@ -43,7 +43,7 @@ func (f *taskFront) task(w http.ResponseWriter, r *http.Request, req *taskReques
 	data, err := f.method(r, req, id)
 	if errors.Is(err, store.ErrTaskNotFound) && f.mayRunSomewhere(r, id) {
 		data, err = f.method(r, req, id)
-		if errors.Is(err, store.ErrTaskNotFound) && f.s.health.recovering(r.Context()) {
+		if errors.Is(err, store.ErrTaskNotFound) && f.s.health.Recovering(r.Context()) {
 			// Not lost, maybe: the replica that runs it has not saved it
 			// again yet. Unknown is not absent.
 			err = storeUnavailable()
@@ -81,7 +81,7 @@ func (f *taskFront) mayRunSomewhere(r *http.Request, id string) bool {
 	if f.s.running.restore(id, nil) == nil {
 		return true
 	}
-	return f.hub != nil && f.hub.ask(r.Context(), id)
+	return f.hub != nil && f.hub.AskTask(r.Context(), id)
 }
 
 // get reads the task. Its errors are told by storeError.
@@ -170,7 +170,7 @@ func (f *taskFront) cancel(r *http.Request, id string) ([]byte, error) {
 	}
 	f.s.interrupt(id)
 	if f.hub != nil { // the task may run on another replica
-		f.hub.publishAndWait(r.Context(), busMessage{Kind: busTaskCancelled, Session: id})
+		f.hub.CancelTask(r.Context(), id)
 	}
 	return ackResult(f.enc.ServerMeta), nil
 }

@@ -40,10 +40,10 @@ type taskServer struct {
 	running *runningTasks
 	// health, with replicas, tells whether the shared store has just lost
 	// its data (a task it lacks may then be saved again soon).
-	health *storeHealth
+	health storeWatch
 	// views, when not nil, give each caller its own view of the routes
 	// (WithVisibility): a task is started only over what its caller sees.
-	views *Views
+	views viewer // nil: the app has no per-caller views
 }
 
 // runningTasks are the runs of an app's tasks in this process, by task:
