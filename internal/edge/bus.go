@@ -191,7 +191,7 @@ func (h *hub) deliver(data []byte) {
 		}
 	case busTaskCancelled:
 		if t := h.site.Tasks; t != nil {
-			t.running.interrupt(m.Session)
+			t.Running.Interrupt(m.Session)
 		}
 	case busEnded:
 		for _, f := range h.fronts.live() {
@@ -202,7 +202,7 @@ func (h *hub) deliver(data []byte) {
 			f.table.resave(ctx, m.Session)
 		}
 		if t := h.site.Tasks; t != nil {
-			_ = t.running.restore(m.Session, nil) // a task this replica runs, if the id is one
+			_ = t.Running.Restore(m.Session, nil) // a task this replica runs, if the id is one
 		}
 	case busSession:
 		for _, f := range h.fronts.live() {

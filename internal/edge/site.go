@@ -11,8 +11,9 @@
 // it: wire (each request read and parsed once, the one list of request
 // rules every front applies, answers encoded as the go-sdk encodes them),
 // guard (the HTTP guards: client address, Host and Origin, connection
-// bound), fault (the one answer to a panic or a handler's error), stdio
-// (the stdio transport) and inflight (the drained signal).
+// bound), tasks (the tasks extension, its front and its runs), fault (the
+// one answer to a panic or a handler's error), stdio (the stdio
+// transport) and inflight (the drained signal).
 //
 // How a served tools/call flows is written once, in the doc comment of
 // httpServing (stack.go).
@@ -26,6 +27,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/tasks"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/store"
 )
@@ -73,7 +75,7 @@ type Site struct {
 	// SkillCacheable sets the cache hints of skills' lists and files.
 	SkillCacheable func(req mcp.Request, c *mcp.Cacheable, listTTLMs int)
 	// Tasks is what the app declared about tasks (nil: no task action).
-	Tasks *TaskTable
+	Tasks *tasks.TaskTable
 	// Bus carries what one replica learns to the others (WithReplicas;
 	// nil: one process, no bus). SessionStore is the handlers' session
 	// store when their options name none.

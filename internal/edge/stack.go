@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/edge/guard"
+	"github.com/vurb-go/vurb/internal/edge/tasks"
 	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/store"
 )
@@ -43,7 +44,7 @@ type httpServing struct {
 //  5. the scope challenge (WithScopeChallenges: 403 naming the scopes a call
 //     needs, challenge.go);
 //  6. a sessionless request (2026-07-28 without a session, or any under
-//     WithStateless): the tasks front (tasks_front.go), then the fast lane
+//     WithStateless): the tasks front (package tasks), then the fast lane
 //     (lane.go), each answering what it recognises, then the
 //     go-sdk's stateless handler;
 //  7. anything else (initialize, a session's requests, its GET stream and
@@ -115,7 +116,7 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 				f.table.health = &a.store // the probe's findings, for the health detail (health.go)
 				a.store.watch(f.table.wiped)
 				if a.Tasks != nil {
-					f.table.onLost = a.Tasks.running.restoreAll
+					f.table.onLost = a.Tasks.Running.RestoreAll
 				}
 				f.table.watchStore(storeProbeEvery)
 				if f.table.hub = a.replicaHub(); f.table.hub != nil {
@@ -168,10 +169,10 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 type front struct {
 	inFlight   *inFlight
 	maxBody    int64
-	stateless  bool        // WithStateless: every request is sessionless
-	challenger *challenger // nil: no scope challenges
-	tasks      *taskFront  // nil: no action runs as a task
-	lane       *lane       // nil: WithFastLane(false), or an option it cannot honour
+	stateless  bool             // WithStateless: every request is sessionless
+	challenger *challenger      // nil: no scope challenges
+	tasks      *tasks.TaskFront // nil: no action runs as a task
+	lane       *lane            // nil: WithFastLane(false), or an option it cannot honour
 
 	sdkStateless http.Handler
 	sessions     http.Handler  // the session quota and the go-sdk's stateful handler; nil under WithStateless
@@ -198,7 +199,7 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.serveSession(w, r, m)
 		return
 	}
-	if f.tasks != nil && f.tasks.serve(w, r, m) {
+	if f.tasks != nil && f.tasks.Serve(w, r, m) {
 		return
 	}
 	if f.lane != nil && f.lane.serve(w, r, m) {

@@ -1,4 +1,4 @@
-package edge
+package tasks
 
 import (
 	"encoding/json"
@@ -16,10 +16,10 @@ import (
 // delivers the client's answers to what it waits on, tasks/cancel cancels
 // it. (tasks/result and tasks/list, of the experimental tasks of revision
 // 2025-11-25, are gone: the go-sdk refuses them as unknown methods, for
-// any id.) What a client reads when they fail is in tasks_errors.go.
+// any id.) What a client reads when they fail is in errors.go.
 
 // task answers tasks/get, tasks/update and tasks/cancel.
-func (f *taskFront) task(w http.ResponseWriter, r *http.Request, req *taskRequest) {
+func (f *TaskFront) task(w http.ResponseWriter, r *http.Request, req *taskRequest) {
 	// Routing headers first, as the go-sdk checks them before anything:
 	// Mcp-Name carries the task id.
 	id, ok := wire.PlainString(req.taskID)
@@ -57,7 +57,7 @@ func (f *taskFront) task(w http.ResponseWriter, r *http.Request, req *taskReques
 }
 
 // method runs the tasks method req names on the task id.
-func (f *taskFront) method(r *http.Request, req *taskRequest, id string) ([]byte, error) {
+func (f *TaskFront) method(r *http.Request, req *taskRequest, id string) ([]byte, error) {
 	switch req.method {
 	case "tasks/get":
 		return f.get(r, id)
@@ -73,19 +73,19 @@ func (f *taskFront) method(r *http.Request, req *taskRequest, id string) ([]byte
 // runs it, this one or another (asked on the bus, at most so many a
 // second), save its record again, and reports whether the method should
 // look again.
-func (f *taskFront) mayRunSomewhere(r *http.Request, id string) bool {
+func (f *TaskFront) mayRunSomewhere(r *http.Request, id string) bool {
 	expires, issued := taskIDExpiry(f.s.sealer, id, owner(r))
 	if !issued || !f.s.now().Before(expires) {
 		return false
 	}
-	if f.s.running.restore(id, nil) == nil {
+	if f.s.running.Restore(id, nil) == nil {
 		return true
 	}
 	return f.hub != nil && f.hub.AskTask(r.Context(), id)
 }
 
 // get reads the task. Its errors are told by storeError.
-func (f *taskFront) get(r *http.Request, id string) ([]byte, error) {
+func (f *TaskFront) get(r *http.Request, id string) ([]byte, error) {
 	t, err := f.s.store.Get(r.Context(), id)
 	if err != nil {
 		return nil, err
@@ -104,7 +104,7 @@ func (f *taskFront) get(r *http.Request, id string) ([]byte, error) {
 // update delivers the client's answers. Answers to requests the task does
 // not wait on are ignored; once none is outstanding, the call runs again.
 // Its errors are told by storeError.
-func (f *taskFront) update(r *http.Request, id string, raw json.RawMessage) ([]byte, error) {
+func (f *TaskFront) update(r *http.Request, id string, raw json.RawMessage) ([]byte, error) {
 	var responses map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &responses); err != nil || responses == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tasks/update: inputResponses must be an object"}
@@ -152,7 +152,7 @@ func (f *taskFront) update(r *http.Request, id string, raw json.RawMessage) ([]b
 // cancel marks the task cancelled and cancels its handler's context. A
 // terminal task is left as it is; the answer is the same. Its errors are
 // told by storeError.
-func (f *taskFront) cancel(r *http.Request, id string) ([]byte, error) {
+func (f *TaskFront) cancel(r *http.Request, id string) ([]byte, error) {
 	who := owner(r)
 	_, err := f.s.store.Update(r.Context(), id, func(t *store.Task) error {
 		if t.Owner != who {

@@ -1,4 +1,4 @@
-package edge
+package tasks
 
 import (
 	"errors"
@@ -15,7 +15,7 @@ import (
 //   - A task that is not the caller's reads exactly as one never issued:
 //     same code, same message, on every method. Only its owner may learn
 //     that it expired or was lost (the id says so to the owner alone:
-//     see tasks_id.go).
+//     see id.go).
 //   - What a store says when it fails (a host, a port, a timeout) is for
 //     the server's log. The client reads storeUnavailableText, a JSON-RPC
 //     internal error in an ordinary answer, as every other JSON-RPC error
@@ -99,7 +99,7 @@ func (s *taskServer) storeFailed(op, id string, err error) error {
 // of the store's error (or of the method's own, a JSON-RPC error from
 // inside an update): a task not the caller's reads as never issued; one
 // the store no longer holds reads, to its owner alone, as expired or
-// lost, as the id says (tasks_id.go); a failing store is logged and reads
+// lost, as the id says (id.go); a failing store is logged and reads
 // as unavailable.
 func (s *taskServer) storeError(method, id, who string, err error) *jsonrpc.Error {
 	var own *jsonrpc.Error

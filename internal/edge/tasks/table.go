@@ -1,4 +1,4 @@
-package edge
+package tasks
 
 import (
 	"errors"
@@ -64,13 +64,13 @@ type TaskTable struct {
 	mu      sync.Mutex
 	actions map[string]TaskSpec // by canonical key ("reports.build")
 	config  TaskConfig
-	running *runningTasks
+	Running *runningTasks
 	shared  store.Tasks // the replicas' store, when TaskConfig names none
 }
 
 // NewTaskTable returns an empty table.
 func NewTaskTable() *TaskTable {
-	return &TaskTable{actions: map[string]TaskSpec{}, running: &runningTasks{m: map[string]runningTask{}}}
+	return &TaskTable{actions: map[string]TaskSpec{}, Running: &runningTasks{m: map[string]runningTask{}}}
 }
 
 // Declare records that the action of canonical key runs as a task.

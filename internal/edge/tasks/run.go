@@ -1,4 +1,4 @@
-package edge
+package tasks
 
 import (
 	"context"
@@ -32,7 +32,7 @@ type taskServer struct {
 	logger   *slog.Logger
 	rt       *engine.Runtime // the plan's: what a panic is answered with (panicked)
 	now      func() time.Time
-	sealer   *engine.Sealer // tags the task ids (see tasks_id.go)
+	sealer   *engine.Sealer // tags the task ids (see id.go)
 	lease    time.Duration  // see TaskConfig.Lease
 	retryFor time.Duration  // see TaskConfig.RetryFor
 	observer engine.Observer
@@ -61,8 +61,8 @@ type runningTasks struct {
 	stopRenewing context.CancelFunc
 }
 
-// wait returns when no task runs in this process, or when ctx is done.
-func (r *runningTasks) wait(ctx context.Context) {
+// Wait returns when no task runs in this process, or when ctx is done.
+func (r *runningTasks) Wait(ctx context.Context) {
 	r.mu.Lock()
 	if len(r.m) == 0 {
 		r.mu.Unlock()
@@ -76,9 +76,9 @@ func (r *runningTasks) wait(ctx context.Context) {
 	}
 }
 
-// cut interrupts every task running in this process: each fails saying the
+// Cut interrupts every task running in this process: each fails saying the
 // shutdown interrupted it (see settle), and is logged once with its id.
-func (r *runningTasks) cut() int {
+func (r *runningTasks) Cut() int {
 	r.cutting.Store(true)
 	r.mu.Lock()
 	cancels := make([]context.CancelFunc, 0, len(r.m))
@@ -119,7 +119,7 @@ func newTaskServer(t *TaskTable, routes []engine.Route, rt *engine.Runtime, logg
 	t.mu.Unlock()
 	return &taskServer{store: cfg.Store, routes: tr, ttl: positive(cfg.TTL, DefaultTaskTTL),
 		poll: positive(cfg.PollInterval, DefaultTaskPollInterval), caps: &wire.CapsCache{}, logger: logger,
-		now: time.Now, running: t.running, sealer: rt.Sealer,
+		now: time.Now, running: t.Running, sealer: rt.Sealer,
 		lease: positive(cfg.Lease, DefaultTaskLease), retryFor: positive(cfg.RetryFor, DefaultTaskRetryFor),
 		observer: rt.Observer, rt: rt}
 }
@@ -335,7 +335,7 @@ func (s *taskServer) settle(id string, res *mcp.CallToolResult, err error) error
 	}
 	_, uerr := s.store.Update(context.Background(), id, outcome)
 	if errors.Is(uerr, store.ErrTaskNotFound) {
-		uerr = s.running.restore(id, outcome) // the store lost it (restarted empty): saved again, ended
+		uerr = s.running.Restore(id, outcome) // the store lost it (restarted empty): saved again, ended
 	}
 	if errors.Is(uerr, store.ErrTasksFull) { // the outcome does not fit: the task fails, saying so
 		s.logger.Warn("vurb: a task's outcome does not fit in the task store", "task", id, "err", uerr.Error())
@@ -383,7 +383,7 @@ func (s *taskServer) origin(rec *store.Task) engine.Origin {
 
 // track counts the task rec as running here, until untrack: while any
 // is, their leases are renewed, and their records saved again should the
-// store lose them (tasks_lease.go).
+// store lose them (lease.go).
 func (s *taskServer) track(rec *store.Task, cancel context.CancelFunc) {
 	r := s.running
 	r.mu.Lock()
@@ -410,12 +410,12 @@ func (s *taskServer) untrack(id string) {
 	r.mu.Unlock()
 }
 
-// interrupt cancels the run of task id, if it runs in this process.
-func (s *taskServer) interrupt(id string) { s.running.interrupt(id) }
+// Interrupt cancels the run of task id, if it runs in this process.
+func (s *taskServer) interrupt(id string) { s.running.Interrupt(id) }
 
-// interrupt cancels the context of the task id, if it runs in this
+// Interrupt cancels the context of the task id, if it runs in this
 // process.
-func (r *runningTasks) interrupt(id string) {
+func (r *runningTasks) Interrupt(id string) {
 	r.mu.Lock()
 	run, ok := r.m[id]
 	delete(r.m, id)

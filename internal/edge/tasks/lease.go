@@ -1,4 +1,4 @@
-package edge
+package tasks
 
 import (
 	"context"
@@ -40,7 +40,7 @@ func (s *taskServer) renewLeases(ctx context.Context) {
 				return nil
 			})
 			if errors.Is(err, store.ErrTaskNotFound) {
-				err = s.running.restore(id, nil) // the store lost it: restarted empty
+				err = s.running.Restore(id, nil) // the store lost it: restarted empty
 			}
 			if err != nil && !errors.Is(err, errTaskUnchanged) && !errors.Is(err, store.ErrTaskNotFound) {
 				s.logger.Warn("vurb: renewing a running task's lease failed; other replicas may read it as failed", "task", id, "err", err)
@@ -57,13 +57,13 @@ type runningTask struct {
 	s      *taskServer
 }
 
-// restore saves again the record of the task id, which runs in this
+// Restore saves again the record of the task id, which runs in this
 // process and which the store no longer holds (a store restarted without
 // persistence), as working with a fresh lease, or as fn (when not nil)
 // ends it. It returns store.ErrTaskNotFound when id does not run here or has
 // expired, and the store's error when it fails; a record another replica
 // saved first is left as it is.
-func (r *runningTasks) restore(id string, fn func(*store.Task) error) error {
+func (r *runningTasks) Restore(id string, fn func(*store.Task) error) error {
 	r.mu.Lock()
 	run, ok := r.m[id]
 	r.mu.Unlock()
@@ -96,11 +96,11 @@ func (r *runningTasks) restore(id string, fn func(*store.Task) error) error {
 	return err
 }
 
-// restoreAll saves again the record of every task running in this
+// RestoreAll saves again the record of every task running in this
 // process that the store no longer holds.
-func (r *runningTasks) restoreAll() {
+func (r *runningTasks) RestoreAll() {
 	for _, id := range r.ids() {
-		_ = r.restore(id, nil) // a record the store still holds is left as it is
+		_ = r.Restore(id, nil) // a record the store still holds is left as it is
 	}
 }
 

@@ -1,4 +1,4 @@
-package edge
+package tasks
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 	"github.com/vurb-go/vurb/store"
 )
 
-// taskFront serves the tasks extension for sessionless (2026-07-28) HTTP
+// TaskFront serves the tasks extension for sessionless (2026-07-28) HTTP
 // requests, in front of the handler that serves everything else (the fast
 // lane, the go-sdk). The go-sdk knows nothing of the extension: it refuses
 // tasks/get as an unknown method and cannot answer a tools/call with a
@@ -28,7 +28,7 @@ import (
 // and unread; one it picks but finds unusual (headers that disagree with
 // the body, a missing _meta) it hands over as it came, for the go-sdk to
 // judge.
-type taskFront struct {
+type TaskFront struct {
 	s        *taskServer
 	enc      wire.Encoder      // writes answers as the lane and the go-sdk do
 	headered map[string]bool   // x-mcp-header tools: the go-sdk checks their headers
@@ -42,31 +42,31 @@ type taskFront struct {
 	hub replicas
 }
 
-// frontDeps is what the edge gives a tasks front: the app's tasks and
+// FrontDeps is what the edge gives a tasks front: the app's tasks and
 // routes, its runtime, and the seams to the rest of the edge.
-type frontDeps struct {
-	table       *TaskTable
-	routes      []engine.Route
-	rt          *engine.Runtime
-	logger      *slog.Logger
-	views       viewer     // nil: no per-caller views
-	health      storeWatch // the shared store's health
-	hub         replicas   // nil: one process
-	enc         wire.Encoder
-	crossOrigin *http.CrossOriginProtection
-	mw          []mcp.Middleware // the app's request middleware, panics contained first
+type FrontDeps struct {
+	Table       *TaskTable
+	Routes      []engine.Route
+	Runtime     *engine.Runtime
+	Logger      *slog.Logger
+	Views       viewer     // nil: no per-caller views
+	Health      storeWatch // the shared store's health
+	Hub         replicas   // nil: one process
+	Encoder     wire.Encoder
+	CrossOrigin *http.CrossOriginProtection
+	Middleware  []mcp.Middleware // the app's request middleware, panics contained first
 }
 
-// newTaskFront returns the front of the tasks of d's routes, or nil when
+// NewTaskFront returns the front of the tasks of d's routes, or nil when
 // none of them runs as a task.
-func newTaskFront(d frontDeps) *taskFront {
-	s := newTaskServer(d.table, d.routes, d.rt, d.logger)
+func NewTaskFront(d FrontDeps) *TaskFront {
+	s := newTaskServer(d.Table, d.Routes, d.Runtime, d.Logger)
 	if s == nil {
 		return nil
 	}
-	s.views, s.health = d.views, d.health
-	f := &taskFront{s: s, enc: d.enc, headered: map[string]bool{}, mw: d.mw, rules: wire.NewRequestRules(),
-		crossOrigin: d.crossOrigin, hub: d.hub}
+	s.views, s.health = d.Views, d.Health
+	f := &TaskFront{s: s, enc: d.Encoder, headered: map[string]bool{}, mw: d.Middleware, rules: wire.NewRequestRules(),
+		crossOrigin: d.CrossOrigin, hub: d.Hub}
 	for name, tr := range s.routes {
 		if wire.MirrorsHeaders(tr.route) {
 			f.headered[name] = true
@@ -88,9 +88,9 @@ type taskRequest struct {
 	taskID  json.RawMessage // tasks/*
 }
 
-// serve answers r, whose body is m, when it is the front's, and reports
+// Serve answers r, whose body is m, when it is the front's, and reports
 // whether it did; when it did not, it wrote nothing.
-func (f *taskFront) serve(w http.ResponseWriter, r *http.Request, m *wire.Message) bool {
+func (f *TaskFront) Serve(w http.ResponseWriter, r *http.Request, m *wire.Message) bool {
 	if !f.picks(r) || f.rules.Check(r.Header, m) != "" {
 		return false
 	}
@@ -107,7 +107,7 @@ func (f *taskFront) serve(w http.ResponseWriter, r *http.Request, m *wire.Messag
 
 // picks reports, from the headers, whether r is a request the front
 // serves; the request rules (wire.RequestRules) then say whether it may take it.
-func (f *taskFront) picks(r *http.Request) bool {
+func (f *TaskFront) picks(r *http.Request) bool {
 	h := r.Header
 	if r.Method != http.MethodPost || h.Get(wire.SessionIDHeader) != "" || !wire.SessionlessRevision(h.Get(wire.ProtocolVersionHeader)) {
 		return false
@@ -128,7 +128,7 @@ func (f *taskFront) picks(r *http.Request) bool {
 // parse reads the envelope the request rules passed (which hold it to
 // the headers), its params and their _meta. Members the extension does
 // not name (a legacy task hint) are ignored, as it asks.
-func (f *taskFront) parse(e *wire.RPC, req *taskRequest) bool {
+func (f *TaskFront) parse(e *wire.RPC, req *taskRequest) bool {
 	if e.Params == nil {
 		return false
 	}
@@ -155,7 +155,7 @@ func (f *taskFront) parse(e *wire.RPC, req *taskRequest) bool {
 }
 
 // parseMeta reads the revision and the client's capabilities.
-func (f *taskFront) parseMeta(e *wire.RPC, req *taskRequest) bool {
+func (f *TaskFront) parseMeta(e *wire.RPC, req *taskRequest) bool {
 	if e.Meta == nil {
 		return false
 	}
@@ -171,7 +171,7 @@ func (f *taskFront) parseMeta(e *wire.RPC, req *taskRequest) bool {
 
 // declaresTasks reports whether the request's client declared the tasks
 // extension.
-func (f *taskFront) declaresTasks(req *taskRequest) bool {
+func (f *TaskFront) declaresTasks(req *taskRequest) bool {
 	caps, ok := f.s.caps.Get(req.caps)
 	if !ok {
 		return false
@@ -193,7 +193,7 @@ func missingTasksCapability(what string) *jsonrpc.Error {
 // call answers a tools/call of a task route, or reports false to hand it
 // over (a client that did not declare the extension, for an action that
 // may run synchronously).
-func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskRequest) bool {
+func (f *TaskFront) call(w http.ResponseWriter, r *http.Request, req *taskRequest) bool {
 	tr := f.s.routes[req.name]
 	o := engine.Origin{Version: req.version, RequestState: req.state, Header: r.Header,
 		Token: auth.TokenInfoFromContext(r.Context()), Remote: r.RemoteAddr}
@@ -250,7 +250,7 @@ func (f *taskFront) call(w http.ResponseWriter, r *http.Request, req *taskReques
 // made only once the call is authorised, valid and within its limits
 // (engine.Origin.Admit): a call refused for its scopes, its arguments or
 // its rate is answered as any call would be, and leaves nothing stored.
-func (f *taskFront) start(w http.ResponseWriter, r *http.Request, req *taskRequest, tr taskRoute, o engine.Origin) bool {
+func (f *TaskFront) start(w http.ResponseWriter, r *http.Request, req *taskRequest, tr taskRoute, o engine.Origin) bool {
 	call := &taskCall{tool: req.name, args: req.args, version: req.version, caps: req.caps,
 		state: req.state, owner: owner(r), caller: limit.CallerBucket(r.Context(), o)}
 	if len(req.answers) > 0 && !bytes.Equal(req.answers, []byte("null")) {
