@@ -5,6 +5,7 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb/internal/edge"
+	"github.com/vurb-go/vurb/internal/edge/tasks"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -19,5 +20,5 @@ func TestRootConstantsMirrorTheEngines(t *testing.T) {
 	is.Equal(string(Roots), string(engine.Roots))
 	is.Equal(LivePath, edge.LivePath)
 	is.Equal(ReadyPath, edge.ReadyPath)
-	is.Equal(TasksExtension, edge.TasksExtension)
+	is.Equal(TasksExtension, tasks.TasksExtension)
 }

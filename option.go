@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/vurb-go/vurb/describe"
 	"github.com/vurb-go/vurb/internal/edge"
+	"github.com/vurb-go/vurb/internal/edge/stdio"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/internal/limit"
 	"github.com/vurb-go/vurb/observe"
@@ -633,7 +634,7 @@ func serveOptions(opts []ServeOption) []edge.ServeOption {
 }
 
 // StdioOption configures the transport Stdio returns.
-type StdioOption struct{ edge edge.StdioOption }
+type StdioOption struct{ edge stdio.Option }
 
 // WithBearerAuth makes HTTPHandler and ListenAndServe an OAuth 2.1 resource
 // server, as the MCP authorization spec asks of a remote server: every
@@ -948,7 +949,7 @@ func WithKeepAlive(d time.Duration) ServeOption {
 // memory and answered with an invalid-request error. Keep it above
 // WithMaxArgumentBytes.
 func WithMaxLineBytes(n int) StdioOption {
-	return StdioOption{edge.MaxLineBytes(n)}
+	return StdioOption{stdio.MaxLineBytes(n)}
 }
 
 // WithMaxInFlight bounds the stdio requests being answered at once (default
@@ -956,7 +957,7 @@ func WithMaxLineBytes(n int) StdioOption {
 // an answer is written: a client that writes without reading the answers
 // is held back by its own pipe, and the server's memory stays flat.
 func WithMaxInFlight(n int) StdioOption {
-	return StdioOption{edge.MaxInFlight(n)}
+	return StdioOption{stdio.MaxInFlight(n)}
 }
 
 // WithIncludeGroups exposes only the actions in at least one of the

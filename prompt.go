@@ -8,7 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vurb-go/vurb/internal/edge"
+	"github.com/vurb-go/vurb/internal/edge/fault"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -168,7 +168,7 @@ func (p *PromptDef) register(s *mcp.Server, rt *engine.Runtime) {
 				return &mcp.GetPromptResult{InputRequests: asked, RequestState: sealed}, nil
 			}
 			if err != nil {
-				return nil, edge.HandlerError(rt, "prompt "+engine.Truncate(p.name, 128), err)
+				return nil, fault.HandlerError(rt, "prompt "+engine.Truncate(p.name, 128), err)
 			}
 			return res, nil
 		})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/edge"
+	"github.com/vurb-go/vurb/internal/edge/fault"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/manifest"
 )
@@ -174,7 +175,7 @@ func (r *ResourceDef) register(s *mcp.Server, rt *engine.Runtime) {
 			return &mcp.ReadResourceResult{InputRequests: asked, RequestState: sealed}, nil
 		}
 		if err != nil {
-			return nil, edge.HandlerError(rt, "resource "+engine.Truncate(uri, 256), err)
+			return nil, fault.HandlerError(rt, "resource "+engine.Truncate(uri, 256), err)
 		}
 		mime := c.MIMEType
 		if mime == "" {

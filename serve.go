@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/edge"
+	"github.com/vurb-go/vurb/internal/edge/stdio"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -112,11 +113,11 @@ func (a *App) Attach(server ToolServer, opts ...ServeOption) (detach func()) {
 // (a batch, another version) with an invalid-request error (-32600), and
 // the server reads on; see WithMaxLineBytes and WithMaxInFlight for its bounds.
 func Stdio(opts ...StdioOption) mcp.Transport {
-	each := make([]edge.StdioOption, len(opts))
+	each := make([]stdio.Option, len(opts))
 	for i, o := range opts {
 		each[i] = o.edge
 	}
-	return edge.Stdio(each...)
+	return stdio.Standard(each...)
 }
 
 // NotifyResourceUpdated tells every client subscribed to uri that it

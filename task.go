@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/edge"
+	"github.com/vurb-go/vurb/internal/edge/tasks"
 	"github.com/vurb-go/vurb/store"
 )
 
@@ -90,7 +91,7 @@ func (a *ActionDef) Task(opts ...TaskOption) *ActionDef {
 		panic(fmt.Sprintf("vurb: action %q: a task's TTL and poll interval cannot be negative", a.canonicalKey()))
 	}
 	app := a.tool.app
-	app.tasks(true).Declare(a.canonicalKey(), edge.TaskSpec{Required: spec.required, Deferred: spec.deferred, TTL: spec.ttl, Poll: spec.poll})
+	app.tasks(true).Declare(a.canonicalKey(), tasks.TaskSpec{Required: spec.required, Deferred: spec.deferred, TTL: spec.ttl, Poll: spec.poll})
 	app.advertiseTasks()
 	return a
 }
@@ -128,7 +129,7 @@ func (a *App) advertiseTasks() {
 // handler may return it as it is, and the client learns nothing the store
 // said.
 func StartTask(ctx context.Context) error {
-	return edge.StartTask(ctx)
+	return tasks.StartTask(ctx)
 }
 
 // SetTaskStatus sets the statusMessage of the task ctx runs in: progress a
@@ -136,12 +137,12 @@ func StartTask(ctx context.Context) error {
 // wrapping ErrNoTask outside a task, store.ErrTaskNotFound once the task has
 // expired, and, when the store fails, an error as StartTask's.
 func SetTaskStatus(ctx context.Context, message string) error {
-	return edge.SetTaskStatus(ctx, message)
+	return tasks.SetTaskStatus(ctx, message)
 }
 
 // TaskID returns the id of the task ctx runs in, and false outside a task.
 func TaskID(ctx context.Context) (string, bool) {
-	return edge.TaskID(ctx)
+	return tasks.TaskID(ctx)
 }
 
 // TasksExtension is the identifier of the MCP tasks extension.
@@ -181,12 +182,12 @@ type TaskConfig struct {
 // The table is the app's own, made once under the app's lock and
 // configured with WithTasks' TaskConfig: apps never share one, and no
 // state outlives its app.
-func (a *App) tasks(create bool) *edge.TaskTable {
+func (a *App) tasks(create bool) *tasks.TaskTable {
 	a.taskMu.Lock()
 	defer a.taskMu.Unlock()
 	if a.taskTab == nil && create {
-		a.taskTab = edge.NewTaskTable()
-		a.taskTab.Configure(edge.TaskConfig(a.cfg.tasks))
+		a.taskTab = tasks.NewTaskTable()
+		a.taskTab.Configure(tasks.TaskConfig(a.cfg.tasks))
 	}
 	return a.taskTab
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/edge"
+	"github.com/vurb-go/vurb/internal/edge/tasks"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -44,7 +45,7 @@ type App struct {
 	// taskTab is what the app declared about tasks (task_registry.go),
 	// nil until an action runs as a task.
 	taskMu  sync.Mutex
-	taskTab *edge.TaskTable
+	taskTab *tasks.TaskTable
 }
 
 // New returns an empty App configured by opts.

@@ -59,7 +59,7 @@ func toolHandler(r engine.Route, vs *Views) mcp.ToolHandler {
 			meta = req.Params.Meta
 		}
 		o := OriginOf(ctx, req, meta)
-		seen := vs.seen(r.Wire().Name, r, &o) // this call's view of the route: r is shared by every call
+		seen := vs.Seen(r.Wire().Name, r, &o) // this call's view of the route: r is shared by every call
 		if seen == nil {
 			return nil, engine.UnknownTool(vs.plan.Runtime(), r.Wire().Name)
 		}

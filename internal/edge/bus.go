@@ -191,7 +191,7 @@ func (h *hub) deliver(data []byte) {
 		}
 	case busTaskCancelled:
 		if t := h.site.Tasks; t != nil {
-			t.running.interrupt(m.Session)
+			t.Running.Interrupt(m.Session)
 		}
 	case busEnded:
 		for _, f := range h.fronts.live() {
@@ -202,7 +202,7 @@ func (h *hub) deliver(data []byte) {
 			f.table.resave(ctx, m.Session)
 		}
 		if t := h.site.Tasks; t != nil {
-			_ = t.running.restore(m.Session, nil) // a task this replica runs, if the id is one
+			_ = t.Running.Restore(m.Session, nil) // a task this replica runs, if the id is one
 		}
 	case busSession:
 		for _, f := range h.fronts.live() {
@@ -248,4 +248,14 @@ func (h *hub) ask(ctx context.Context, id string) bool {
 	}
 	h.publishAndWait(ctx, busMessage{Kind: busResave, Session: id})
 	return true
+}
+
+// AskTask asks the other replicas whether one of them runs the task id
+// (ask): the tasks front's seam to the bus.
+func (h *hub) AskTask(ctx context.Context, id string) bool { return h.ask(ctx, id) }
+
+// CancelTask tells the other replicas that the task id was cancelled,
+// and waits for them to act on it.
+func (h *hub) CancelTask(ctx context.Context, id string) {
+	h.publishAndWait(ctx, busMessage{Kind: busTaskCancelled, Session: id})
 }

@@ -27,7 +27,7 @@ func (a *Site) Call(ctx context.Context, name string, args json.RawMessage, o en
 func (a *Site) callSeen(ctx context.Context, name string, args json.RawMessage, o engine.Origin) (*mcp.CallToolResult, error) {
 	p := a.Plan
 	own, _ := p.Route(name)
-	r := a.callViews.seen(name, own, &o)
+	r := a.callViews.Seen(name, own, &o)
 	if r == nil {
 		return nil, engine.UnknownTool(p.Runtime(), name)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -39,8 +40,8 @@ func (a *Site) challenger(cfg *serveConfig, server *mcp.Server, routes []engine.
 
 // refuses answers r, whose body is m, with a challenge when the token
 // lacks scopes its operations need, and reports whether it did.
-func (ch *challenger) refuses(w http.ResponseWriter, r *http.Request, m *message) bool {
-	if m == nil || !m.whole {
+func (ch *challenger) refuses(w http.ResponseWriter, r *http.Request, m *wire.Message) bool {
+	if m == nil || !m.Whole {
 		return false
 	}
 	need, what := ch.needs(r, m)
@@ -72,8 +73,8 @@ type challengedRequest struct {
 // does: encoding/json would fill Name from "Name" or "NAME" too, and the
 // challenge would then judge another call than the server answers.
 func (c *challengedRequest) UnmarshalJSON(data []byte) error {
-	var e rpc
-	if e.parse(data); c.fromRPC(&e) {
+	var e wire.RPC
+	if e.Parse(data); c.fromRPC(&e) {
 		return nil
 	}
 	var req, params map[string]json.RawMessage
@@ -91,19 +92,19 @@ func (c *challengedRequest) UnmarshalJSON(data []byte) error {
 // fromRPC reads the request from the message's parsed envelope, for the
 // common request: no key or string written with escapes, which it leaves
 // to UnmarshalJSON's decoding.
-func (c *challengedRequest) fromRPC(e *rpc) bool {
-	if !e.ok || !e.paramsOK {
+func (c *challengedRequest) fromRPC(e *wire.RPC) bool {
+	if !e.OK || !e.ParamsOK {
 		return false
 	}
-	c.Params.Arguments, c.Params.Meta = e.args, e.meta
+	c.Params.Arguments, c.Params.Meta = e.Args, e.Meta
 	ok := true
 	for _, m := range []struct {
 		raw []byte
 		dst *string
-	}{{e.method, &c.Method}, {e.name, &c.Params.Name}, {e.uri, &c.Params.URI}} {
+	}{{e.Method, &c.Method}, {e.Name, &c.Params.Name}, {e.URI, &c.Params.URI}} {
 		if m.raw != nil {
 			var plain bool
-			*m.dst, plain = plainString(m.raw)
+			*m.dst, plain = wire.PlainString(m.raw)
 			ok = ok && plain
 		}
 	}
@@ -124,9 +125,9 @@ func member(raw json.RawMessage, dst any) error {
 // body is not a request vurb answers (the handler behind then says what is
 // wrong with it). A batch is challenged for the scopes of all its
 // operations.
-func (ch *challenger) needs(r *http.Request, m *message) (need []string, what string) {
+func (ch *challenger) needs(r *http.Request, m *wire.Message) (need []string, what string) {
 	var reqs []challengedRequest
-	body := bytes.TrimSpace(m.body)
+	body := bytes.TrimSpace(m.Body)
 	switch {
 	case len(body) > 0 && body[0] == '[':
 		if json.Unmarshal(body, &reqs) != nil {
@@ -134,8 +135,8 @@ func (ch *challenger) needs(r *http.Request, m *message) (need []string, what st
 		}
 	default:
 		var one [1]challengedRequest
-		e := m.rpc()
-		if !e.valid {
+		e := m.RPC()
+		if !e.Valid {
 			return nil, ""
 		}
 		if !one[0].fromRPC(e) {
@@ -211,8 +212,8 @@ func (ch *challenger) origin(r *http.Request, token *auth.TokenInfo, req *challe
 	// On a session the handlers see the address that opened it, most
 	// likely this one.
 	o := engine.Origin{Token: token, Header: r.Header, RawMeta: req.Params.Meta,
-		Version: r.Header.Get(protocolVersionHeader), Remote: r.RemoteAddr}
-	id := r.Header.Get(sessionIDHeader)
+		Version: r.Header.Get(wire.ProtocolVersionHeader), Remote: r.RemoteAddr}
+	id := r.Header.Get(wire.SessionIDHeader)
 	if id == "" {
 		var meta map[string]json.RawMessage
 		if member(req.Params.Meta, &meta) == nil {

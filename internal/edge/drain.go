@@ -57,7 +57,7 @@ func (a *Site) drain(ctx context.Context, srv *http.Server) (cut bool, err error
 	}()
 	err = srv.Shutdown(ctx)
 	if t := a.Tasks; err == nil && t != nil {
-		t.running.wait(ctx)
+		t.Running.Wait(ctx)
 	}
 	if ctx.Err() == nil {
 		return false, err
@@ -73,10 +73,10 @@ func (a *Site) drain(ctx context.Context, srv *http.Server) (cut bool, err error
 // cutAnswers), the sessions and the connections.
 func (a *Site) cut(srv *http.Server, servings []*httpServing) error {
 	if t := a.Tasks; t != nil {
-		if n := t.running.cut(); n > 0 {
+		if n := t.Running.Cut(); n > 0 {
 			a.Logger.Warn("vurb: the shutdown grace period is over; cutting the tasks still running", "tasks", n)
 			settled, cancel := context.WithTimeout(context.Background(), cutAnswers)
-			t.running.wait(settled) // each records its failure
+			t.Running.Wait(settled) // each records its failure
 			cancel()
 		}
 	}

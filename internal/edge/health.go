@@ -99,11 +99,11 @@ type storeHealth struct {
 	wiped   func(ctx context.Context) bool
 }
 
-// recovering reports whether the store may not yet hold again what the
+// Recovering reports whether the store may not yet hold again what the
 // replicas keep in memory: it lost its data, or was out of reach, within
 // the probes' last few periods (each replica saves again what it holds
 // at its next probe), or it has just now.
-func (s *storeHealth) recovering(ctx context.Context) bool {
+func (s *storeHealth) Recovering(ctx context.Context) bool {
 	if s == nil {
 		return false
 	}

@@ -1,23 +1,18 @@
 package edge
 
 import (
-	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
-	"runtime/debug"
-	"slices"
-	"strconv"
-	"strings"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/fault"
+	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/internal/engine"
 )
 
@@ -37,25 +32,20 @@ import (
 // anything. Errors are the go-sdk's, except those a handler returns, which
 // the lane encodes as the go-sdk does.
 type lane struct {
-	sdk      http.Handler // the go-sdk's stateless handler: everything else
-	rt       *engine.Runtime
-	routes   map[string]engine.Route
-	headered map[string]bool // tools with x-mcp-header bindings: the go-sdk checks them
-	impl     *mcp.Implementation
-	json     bool // WithJSONResponse: application/json instead of an event stream
-	lists    *listCache
-	caps     *capsCache
-	// serverMeta is the _meta of a 2026-07-28 result, encoded once.
-	serverMeta []byte
+	sdk          http.Handler // the go-sdk's stateless handler: everything else
+	rt           *engine.Runtime
+	routes       map[string]engine.Route
+	headered     map[string]bool // tools with x-mcp-header bindings: the go-sdk checks them
+	wire.Encoder                 // writes the answers, as the tasks front does
+	lists        *listCache
+	caps         *wire.CapsCache
 	// wrapped runs a tools/call through the app's request middleware
 	// (WithRequestMiddleware), nil when it has none.
 	wrapped mcp.MethodHandler
-	// handshake are the handshake-era revisions the go-sdk negotiates.
-	handshake []string
 	// views are the app's per-caller tool lists, nil when it has none
 	// (see visibility.go); tools/list then goes to the go-sdk.
-	views   *Views
-	headers laneHeaders
+	views *Views
+	rules wire.RequestRules
 }
 
 // newLane returns the lane over the routes a server exposes, or nil when an
@@ -67,60 +57,49 @@ func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *
 		return nil
 	}
 	l := &lane{sdk: sdk, rt: rt, routes: make(map[string]engine.Route, len(routes)), headered: map[string]bool{},
-		impl: impl, json: ho.JSONResponse, lists: &listCache{sdk: sdk}, caps: &capsCache{},
-		headers: newLaneHeaders()}
-	meta, err := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: impl})
-	if err != nil {
+		lists: &listCache{sdk: sdk}, caps: &wire.CapsCache{}}
+	var err error
+	if l.Encoder, err = wire.NewEncoder(impl, ho.JSONResponse); err != nil {
 		return nil
 	}
-	l.serverMeta = meta
 	l.views = vs
-	l.handshake = handshakeRevisions()
+	l.rules = wire.NewRequestRules()
 	if len(mw) > 0 {
 		// Outermost, as on the go-sdk's path (newServer): a panicking
 		// middleware is an internal error, not a dropped connection.
-		l.wrapped = wrapMethod(l.runCall, append([]mcp.Middleware{containPanics(rt, rt.Logger)}, mw...))
+		l.wrapped = wire.Chain(l.runCall, append([]mcp.Middleware{fault.Contain(rt)}, mw...))
 	}
 	for _, r := range routes {
 		name := r.Wire().Name
 		l.routes[name] = r
-		if mirrorsHeaders(r) {
+		if wire.MirrorsHeaders(r) {
 			l.headered[name] = true
 		}
 	}
 	return l
 }
 
-// mirrorsHeaders reports whether r's tool binds fields to HTTP headers
-// (x-mcp-header): the go-sdk checks those headers, so the lane and the
-// tasks front hand its calls to the go-sdk.
-func mirrorsHeaders(r engine.Route) bool {
-	schema, ok := r.Wire().InputSchema.(json.RawMessage)
-	return ok && bytes.Contains(schema, []byte(`"x-mcp-header"`))
-}
-
 // laneRequest is what the lane understood of a request.
 type laneRequest struct {
-	id      jsonrpc.ID
-	method  string
-	version string // the revision, "" for a stateless handshake-era request
-	newRev  bool   // revision 2026-07-28 or later: per-request _meta
-	caps    *mcp.ClientCapabilities
-	meta    json.RawMessage // the request's _meta, decoded only when asked for
-	name    string          // tools/call
-	args    json.RawMessage // tools/call
+	wire.Reply // whom the answer goes to, and how
+	method     string
+	version    string // the revision, "" for a stateless handshake-era request
+	caps       *mcp.ClientCapabilities
+	meta       json.RawMessage // the request's _meta, decoded only when asked for
+	name       string          // tools/call
+	args       json.RawMessage // tools/call
 }
 
 // serve answers r from m when the lane may, and reports whether it did;
 // when it did not, it wrote nothing, and the go-sdk answers r.
-func (l *lane) serve(w http.ResponseWriter, r *http.Request, m *message) bool {
+func (l *lane) serve(w http.ResponseWriter, r *http.Request, m *wire.Message) bool {
 	req, ok := l.understand(r, m)
 	if !ok {
 		return false
 	}
 	switch req.method {
 	case "tools/list":
-		return l.views == nil && l.wrapped == nil && l.list(w, r, req, m.body)
+		return l.views == nil && l.wrapped == nil && l.list(w, r, req, m.Body)
 	case "tools/call":
 		l.call(w, r, req)
 		return true
@@ -128,77 +107,58 @@ func (l *lane) serve(w http.ResponseWriter, r *http.Request, m *message) bool {
 	return false
 }
 
-// understand says whether the lane answers r, whose body is m.
-func (l *lane) understand(r *http.Request, m *message) (req laneRequest, ok bool) {
-	if m == nil || !m.whole {
+// understand says whether the lane answers r, whose body is m: a request
+// that keeps the request rules (wire.RequestRules), of a method and tool the lane
+// serves.
+func (l *lane) understand(r *http.Request, m *wire.Message) (req laneRequest, ok bool) {
+	if l.rules.Check(r.Header, m) != "" {
 		return req, false
 	}
-	if !jsonContent(r.Header.Get("Content-Type")) {
+	version := r.Header.Get(wire.ProtocolVersionHeader)
+	req.NewRev = wire.SessionlessRevision(version)
+	if !l.parse(m.RPC(), &req) {
 		return req, false
 	}
-	if !acceptsBoth(r.Header.Values("Accept")) {
-		return req, false
+	if !req.NewRev {
+		req.version = cmp.Or(version, "2025-03-26") // what the go-sdk assumes without the header
 	}
-	version := r.Header.Get(protocolVersionHeader)
-	req.newRev = sessionlessRevision(version)
-	if !req.newRev && version != "" && !slices.Contains(l.handshake, version) {
-		return req, false
-	}
-	if !l.parse(m.rpc(), &req) {
-		return req, false
-	}
-	if len(m.body) > 2*sdkMaxDepth && nestsDeeper(m.body, sdkMaxDepth) {
-		return req, false // the go-sdk refuses it whole (400): so does the lane
-	}
-	if req.newRev {
-		// net/http has trimmed the values already; the go-sdk compares them
-		// as they are.
-		if req.version != version || r.Header.Get("Mcp-Method") != req.method {
-			return req, false
-		}
-		if req.method == "tools/call" && r.Header.Get("Mcp-Name") != req.name {
-			return req, false
-		}
-	} else if req.version != "" { // a handshake-era request with a new-revision _meta
-		return req, false
-	} else if req.version = version; version == "" {
-		req.version = "2025-03-26" // what the go-sdk assumes without the header
-	}
-	for k := range r.Header {
-		if strings.HasPrefix(k, "Mcp-Param-") {
-			return req, false
-		}
-	}
-	if req.method == "tools/call" {
-		if _, known := l.routes[req.name]; !known || l.headered[req.name] {
-			return req, false
-		}
-	}
-	return req, true
+	return req, l.serves(req)
 }
 
-// parse reads the envelope: one request, with exactly the members the lane
-// knows (anything else is the go-sdk's to judge).
-func (l *lane) parse(e *rpc, req *laneRequest) bool {
-	if !e.strict() || !e.paramsOK || e.paramsOthers || e.uri != nil || e.answers != nil || e.state != nil || e.taskID != nil {
+// serves reports whether the lane answers req's method and tool: a
+// tools/call of a tool it knows that binds no headers (the go-sdk checks
+// those).
+func (l *lane) serves(req laneRequest) bool {
+	if req.method != "tools/call" {
+		return true
+	}
+	_, known := l.routes[req.name]
+	return known && !l.headered[req.name]
+}
+
+// parse reads the envelope the request rules passed: one request, with
+// exactly the members the lane knows (anything else is the go-sdk's to
+// judge).
+func (l *lane) parse(e *wire.RPC, req *laneRequest) bool {
+	if e.ParamsOthers || e.URI != nil || e.Answers != nil || e.State != nil || e.TaskID != nil {
 		return false // a cursor, inputResponses, requestState, task: the go-sdk's
 	}
 	var ok bool
-	if req.id, ok = requestID(e.id); !ok {
+	if req.ID, ok = wire.RequestID(e.ID); !ok {
 		return false
 	}
-	switch string(e.method) { // the methods the lane answers, without copying them
+	switch string(e.Method) { // the methods the lane answers, without copying them
 	case `"tools/list"`:
 		req.method = "tools/list"
-		if e.name != nil || e.args != nil {
+		if e.Name != nil || e.Args != nil {
 			return false
 		}
 	case `"tools/call"`:
 		req.method = "tools/call"
-		if req.name, ok = l.toolName(e.name); !ok {
+		if req.name, ok = l.toolName(e.Name); !ok {
 			return false
 		}
-		req.args = e.args
+		req.args = e.Args
 	default:
 		return false
 	}
@@ -213,37 +173,37 @@ func (l *lane) toolName(raw []byte) (string, bool) {
 			return r.Wire().Name, true
 		}
 	}
-	return plainString(raw)
+	return wire.PlainString(raw)
 }
 
 // parseMeta reads the request's _meta: a 2026-07-28 request's protocol
 // revision and client capabilities. A progress token or a log level needs
 // a stream, and unknown members may mean something to the go-sdk: those go
 // there.
-func (l *lane) parseMeta(e *rpc, req *laneRequest) bool {
-	if e.meta == nil {
-		return !req.newRev
+func (l *lane) parseMeta(e *wire.RPC, req *laneRequest) bool {
+	if e.Meta == nil {
+		return !req.NewRev
 	}
-	if !e.metaOK || e.metaOthers {
+	if e.MetaOthers {
 		return false
 	}
-	for _, trace := range [2][]byte{e.traceparent, e.tracestate} { // trace context (SEP-414): the handler reads it through Caller.Meta
-		if _, ok := plainString(trace); trace != nil && !ok {
+	for _, trace := range [2][]byte{e.Traceparent, e.Tracestate} { // trace context (SEP-414): the handler reads it through Caller.Meta
+		if _, ok := wire.PlainString(trace); trace != nil && !ok {
 			return false
 		}
 	}
-	req.meta = e.meta
-	if !req.newRev {
-		return e.revision == nil && e.caps == nil && e.info == nil
+	req.meta = e.Meta
+	if !req.NewRev {
+		return e.Revision == nil && e.Caps == nil && e.Info == nil
 	}
 	var ok bool
-	if req.version, ok = plainString(e.revision); !ok || len(e.caps) == 0 || e.caps[0] != '{' {
+	if req.version, ok = wire.PlainString(e.Revision); !ok || len(e.Caps) == 0 || e.Caps[0] != '{' {
 		return false
 	}
-	if e.info != nil && e.info[0] != '{' {
+	if e.Info != nil && e.Info[0] != '{' {
 		return false
 	}
-	req.caps, ok = l.caps.get(e.caps)
+	req.caps, ok = l.caps.Get(e.Caps)
 	return ok
 }
 
@@ -253,7 +213,7 @@ func (l *lane) call(w http.ResponseWriter, r *http.Request, req laneRequest) {
 		Token: auth.TokenInfoFromContext(r.Context()), Remote: r.RemoteAddr}
 	if l.wrapped != nil {
 		res, err := l.callWrapped(r.Context(), req, o)
-		l.respond(w, r, req, res, err)
+		l.Respond(w, r, req.Reply, res, err)
 		return
 	}
 	l.answer(w, r, req, o)
@@ -267,7 +227,7 @@ func (l *lane) answer(w http.ResponseWriter, r *http.Request, req laneRequest, o
 	c := l.newCall(o, w, r, req)
 	rt := l.route(req.name, &c.o)
 	if rt == nil {
-		l.respond(w, r, req, nil, engine.UnknownTool(l.rt, req.name))
+		l.Respond(w, r, req.Reply, nil, engine.UnknownTool(l.rt, req.name))
 		return true
 	}
 	res, err := l.contained(r.Context(), rt, req, &c.o)
@@ -277,20 +237,16 @@ func (l *lane) answer(w http.ResponseWriter, r *http.Request, req laneRequest, o
 	case err == engine.ErrAnswered:
 		return true
 	}
-	l.respond(w, r, req, res, err)
+	l.Respond(w, r, req.Reply, res, err)
 	return true
 }
 
 // contained runs the call, answering a panic outside the handler (the
-// engine contains the handler's own) as the go-sdk path's containPanics
-// does: an internal error with a reference, the stack in the app's log.
+// engine contains the handler's own) as every path does (panicked).
 func (l *lane) contained(ctx context.Context, rt engine.Route, req laneRequest, o *engine.Origin) (res *mcp.CallToolResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			ref := l.rt.NewRef()
-			l.rt.Logger.Error("vurb: handler panicked", "ref", ref, "method", "tools/call", "target", "tool "+engine.Truncate(req.name, 128),
-				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(l.rt.Messages.Internal, ref)}
+			res, err = nil, fault.Panicked(l.rt, "tools/call", fault.ToolTarget(req.name), p)
 		}
 	}()
 	return rt.Call(ctx, req.args, o)
@@ -299,7 +255,7 @@ func (l *lane) contained(ctx context.Context, rt engine.Route, req laneRequest, 
 // route is the route a caller reaches by name: the app's own, or its view
 // for the caller when the app has per-caller lists. Nil is unknown to them.
 func (l *lane) route(name string, o *engine.Origin) engine.Route {
-	return l.views.seen(name, l.routes[name], o)
+	return l.views.Seen(name, l.routes[name], o)
 }
 
 // callWrapped runs a tools/call through the app's request middleware, as
@@ -362,286 +318,13 @@ type laneCaps struct {
 
 type laneCapsKey struct{}
 
-// respond writes what a tools/call returned as the go-sdk would.
-func (l *lane) respond(w http.ResponseWriter, r *http.Request, req laneRequest, res *mcp.CallToolResult, err error) {
-	if err != nil {
-		var rpcErr *jsonrpc.Error
-		if !errors.As(err, &rpcErr) {
-			if r.Context().Err() != nil {
-				return // the client went away: nobody reads an answer
-			}
-			rpcErr = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
-		}
-		l.writeError(w, req, rpcErr)
-		return
-	}
-	if res.InputRequests != nil && len(res.Content) > 0 {
-		l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "server bug: result has both content and inputRequests"})
-		return
-	}
-	meta, resultType := []byte(nil), ""
-	if req.newRev {
-		meta, resultType = l.serverMeta, "complete"
-		if res.InputRequests != nil {
-			resultType = "input_required"
-		}
-	}
-	if len(res.Meta) > 0 {
-		// The handler's _meta, with the server's identity for a 2026-07-28
-		// client unless the handler named one.
-		m := make(mcp.Meta, len(res.Meta)+1)
-		for k, v := range res.Meta {
-			m[k] = v
-		}
-		if _, ok := m[mcp.MetaKeyServerInfo]; !ok && req.newRev {
-			m[mcp.MetaKeyServerInfo] = l.impl
-		}
-		var err error
-		if meta, err = json.Marshal(m); err != nil {
-			l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
-			return
-		}
-	}
-	buf, framed := l.frameStart(make([]byte, 0, answerSize(res, meta)), req)
-	buf, err = appendCallResult(buf, meta, res, resultType)
-	if err != nil {
-		l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
-		return
-	}
-	if !framed { // a string id: the go-sdk's encoder writes it
-		l.write(w, req, buf)
-		return
-	}
-	l.sendFramed(w, http.StatusOK, l.frameEnd(buf))
-}
-
-// answerSize is room enough for the answer of res, most often: the
-// framing, _meta, and each text block's text with a margin for escapes.
-func answerSize(res *mcp.CallToolResult, meta []byte) int {
-	n := 128 + len(meta)
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok && t != nil {
-			n += 32 + len(t.Text) + len(t.Text)/8
-		} else {
-			n += 256
-		}
-	}
-	return n
-}
-
 // list answers tools/list with the go-sdk's own answer, asked once per
 // kind of request and kept: the app is frozen, so the list never changes.
 func (l *lane) list(w http.ResponseWriter, r *http.Request, req laneRequest, body []byte) bool {
-	result, ok := l.lists.get(r, req.newRev, body)
+	result, ok := l.lists.get(r, req.NewRev, body)
 	if !ok {
 		return false
 	}
-	l.write(w, req, result)
+	l.Write(w, req.Reply, result)
 	return true
-}
-
-// write sends a result the way the go-sdk's stateless handler does.
-func (l *lane) write(w http.ResponseWriter, req laneRequest, result []byte) {
-	if buf, framed := l.frameStart(make([]byte, 0, len(result)+64), req); framed && len(result) > 0 {
-		l.sendFramed(w, http.StatusOK, l.frameEnd(append(buf, result...)))
-		return
-	}
-	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.id, Result: result})
-	if err != nil {
-		l.writeError(w, req, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()})
-		return
-	}
-	l.send(w, http.StatusOK, data)
-}
-
-// writeError sends an error response as the go-sdk does: for a 2026-07-28
-// request, the codes the spec ties to an HTTP status are sent bare with
-// that status; everything else like a result.
-func (l *lane) writeError(w http.ResponseWriter, req laneRequest, rpcErr *jsonrpc.Error) {
-	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.id, Error: rpcErr})
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	if req.newRev {
-		status := 0
-		switch rpcErr.Code {
-		case jsonrpc.CodeMethodNotFound:
-			status = http.StatusNotFound
-		case jsonrpc.CodeInvalidParams, mcp.CodeUnsupportedProtocolVersion, mcp.CodeMissingRequiredClientCapabilities:
-			status = http.StatusBadRequest
-		}
-		if status != 0 {
-			h := w.Header()
-			h.Set("Cache-Control", "no-cache, no-transform")
-			if !l.json {
-				h.Set("Connection", "keep-alive")
-			}
-			h.Set("Content-Type", "application/json")
-			w.WriteHeader(status)
-			w.Write(data)
-			return
-		}
-	}
-	l.send(w, http.StatusOK, data)
-}
-
-// send frames one message as the go-sdk does: JSON, or an event stream of
-// one event.
-func (l *lane) send(w http.ResponseWriter, status int, data []byte) {
-	if !l.json {
-		buf := make([]byte, 0, len(sseEvent)+len(data)+2)
-		data = append(append(append(buf, sseEvent...), data...), "\n\n"...)
-	}
-	l.sendFramed(w, status, data)
-}
-
-// sseEvent opens the one event of an event-stream answer.
-const sseEvent = "event: message\ndata: "
-
-// frameStart begins, in buf, the answer to req as the go-sdk frames a
-// result: the event's opening unless the lane answers JSON, then the
-// response envelope up to its result, written as jsonrpc.EncodeMessage
-// writes it (members in its order, no HTML escaping, an integer id as a
-// JSON number). A string id is left to EncodeMessage (framed is false):
-// it is rare and its escaping is the encoder's. What follows must be
-// compact JSON, as EncodeMessage compacts a result, and frameEnd closes
-// it.
-func (l *lane) frameStart(buf []byte, req laneRequest) (_ []byte, framed bool) {
-	id, ok := req.id.Raw().(int64)
-	if !ok {
-		return buf, false
-	}
-	if !l.json {
-		buf = append(buf, sseEvent...)
-	}
-	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
-	buf = strconv.AppendInt(buf, id, 10)
-	return append(buf, `,"result":`...), true
-}
-
-// frameEnd closes what frameStart began.
-func (l *lane) frameEnd(buf []byte) []byte {
-	buf = append(buf, '}')
-	if !l.json {
-		buf = append(buf, "\n\n"...)
-	}
-	return buf
-}
-
-// sendFramed sends an answer framed as the lane answers (by send, or by
-// frameStart and frameEnd), with the go-sdk's headers. The header values
-// are the lane's own, made once: net/http copies them when the header is
-// written.
-func (l *lane) sendFramed(w http.ResponseWriter, status int, framed []byte) {
-	h := w.Header()
-	h["Cache-Control"] = l.headers.cacheControl
-	if l.json {
-		h["Content-Type"] = l.headers.json
-	} else {
-		h["Content-Type"] = l.headers.stream
-		h["Connection"] = l.headers.keepAlive
-	}
-	w.WriteHeader(status)
-	w.Write(framed)
-}
-
-// laneHeaders are the values of the headers every answer carries, made
-// once per lane rather than per answer.
-type laneHeaders struct {
-	cacheControl, json, stream, keepAlive []string
-}
-
-func newLaneHeaders() laneHeaders {
-	return laneHeaders{cacheControl: []string{"no-cache, no-transform"}, json: []string{"application/json"},
-		stream: []string{"text/event-stream"}, keepAlive: []string{"keep-alive"}}
-}
-
-// listCache keeps the go-sdk's tools/list results, one per kind of
-// request (handshake-era or 2026-07-28).
-type listCache struct {
-	sdk     http.Handler
-	mu      sync.Mutex
-	results map[bool][]byte
-}
-
-// get returns the result of a tools/list like r, asking the go-sdk once.
-func (c *listCache) get(r *http.Request, newRev bool, body []byte) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if res, ok := c.results[newRev]; ok {
-		return res, true
-	}
-	probe := r.Clone(context.WithoutCancel(r.Context()))
-	probe.Body = io.NopCloser(bytes.NewReader(body))
-	rec := &recorder{}
-	c.sdk.ServeHTTP(rec, probe)
-	data := rec.body.Bytes()
-	if bytes.HasPrefix(data, []byte("event: message\ndata: ")) {
-		data = bytes.TrimSuffix(bytes.TrimPrefix(data, []byte("event: message\ndata: ")), []byte("\n\n"))
-	}
-	var resp struct {
-		Result json.RawMessage `json:"result"`
-	}
-	if rec.status() != http.StatusOK || json.Unmarshal(data, &resp) != nil || len(resp.Result) == 0 ||
-		bytes.Contains(resp.Result, []byte(`"nextCursor"`)) {
-		return nil, false
-	}
-	if c.results == nil {
-		c.results = map[bool][]byte{}
-	}
-	c.results[newRev] = resp.Result
-	return resp.Result, true
-}
-
-// acceptsBoth reports whether Accept values list application/json and
-// text/event-stream (or */*), as the go-sdk requires of a POST.
-func acceptsBoth(values []string) bool {
-	var jsonOK, streamOK bool
-	for _, v := range values {
-		for v != "" {
-			var part string
-			part, v, _ = strings.Cut(v, ",")
-			mt, _, _ := strings.Cut(strings.TrimSpace(part), ";")
-			switch strings.TrimSpace(mt) {
-			case "application/json":
-				jsonOK = true
-			case "text/event-stream":
-				streamOK = true
-			case "*/*", "application/*":
-				jsonOK = jsonOK || mt != "text/*"
-				streamOK = streamOK || mt == "*/*"
-			}
-		}
-	}
-	return jsonOK && streamOK
-}
-
-// jsonContent reports whether a Content-Type value names JSON, as the
-// go-sdk reads it: the bare type, as clients send it, without parsing.
-func jsonContent(v string) bool {
-	if v == "application/json" {
-		return true
-	}
-	mt, _, err := mime.ParseMediaType(v)
-	return err == nil && mt == "application/json"
-}
-
-// handshakeRevisions are the handshake-era revisions the go-sdk
-// negotiates, from its own list, read once per lane.
-func handshakeRevisions() []string {
-	return slices.DeleteFunc(mcp.SupportedProtocolVersions(), engine.Sessionless)
-}
-
-// integer reports whether raw is a JSON integer: digits, perhaps a minus.
-func integer(raw []byte) bool {
-	if len(raw) > 0 && raw[0] == '-' {
-		raw = raw[1:]
-	}
-	for _, c := range raw {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return len(raw) > 0
 }

@@ -39,7 +39,7 @@ func (l *lane) newCall(o engine.Origin, w http.ResponseWriter, r *http.Request, 
 func (c *laneCall) AnswerLate(res *mcp.CallToolResult, err error) {
 	w := c.w
 	held := recorder{header: w.Header()}
-	c.l.respond(&held, c.r, c.req, res, err)
+	c.l.Respond(&held, c.r, c.req.Reply, res, err)
 	if held.code == 0 && held.body.Len() == 0 {
 		return // the client went away: nobody reads an answer
 	}

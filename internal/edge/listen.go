@@ -7,6 +7,9 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/vurb-go/vurb/internal/edge/guard"
+	"github.com/vurb-go/vurb/internal/edge/inflight"
 )
 
 // ListenAndServe is vurb.ListenAndServe; see its documentation there.
@@ -44,9 +47,9 @@ func (a *Site) ServeListener(ctx context.Context, ln net.Listener, opts ...Serve
 	// No ReadTimeout or WriteTimeout: withDeadlines sets them per request,
 	// so that event streams outlive them (see deadlines.go).
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: t.header, IdleTimeout: t.idle}
-	ln = limitListen(ln, cfg.connCap())
-	if l, ok := ln.(*limitListener); ok {
-		srv.ConnState = l.track // idle connections make room at the bound
+	ln = guard.LimitListen(ln, cfg.connCap())
+	if l, ok := ln.(*guard.LimitListener); ok {
+		srv.ConnState = l.Track // idle connections make room at the bound
 	}
 	stopped := make(chan error, 1)
 	go func() {
@@ -71,7 +74,7 @@ const cutAnswers = time.Second
 type inFlight struct {
 	mu   sync.Mutex
 	n    int
-	idle drained // when n drops to zero
+	idle inflight.Drained // when n drops to zero
 }
 
 func (f *inFlight) add(delta int) {
@@ -79,7 +82,7 @@ func (f *inFlight) add(delta int) {
 	defer f.mu.Unlock()
 	f.n += delta
 	if f.n == 0 {
-		f.idle.done()
+		f.idle.Done()
 	}
 }
 
@@ -97,7 +100,7 @@ func (f *inFlight) wait(ctx context.Context) {
 		f.mu.Unlock()
 		return
 	}
-	idle := f.idle.next()
+	idle := f.idle.Next()
 	f.mu.Unlock()
 	select {
 	case <-idle:

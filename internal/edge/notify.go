@@ -2,13 +2,13 @@ package edge
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/fault"
+	"github.com/vurb-go/vurb/internal/engine"
 )
 
 // The go-sdk sends a broadcast notification (a resource updated, a list
@@ -42,6 +42,7 @@ var queuedMethods = map[string]bool{
 type notifier struct {
 	size   int
 	logger *slog.Logger
+	rt     *engine.Runtime // a panic is logged as panicked logs it
 
 	mu     sync.Mutex
 	queues map[mcp.Session]*notifyQueue
@@ -60,11 +61,11 @@ type note struct {
 	req    mcp.Request
 }
 
-func newNotifier(size int, logger *slog.Logger) *notifier {
+func newNotifier(size int, rt *engine.Runtime) *notifier {
 	if size <= 0 {
 		size = DefaultNotifyBuffer
 	}
-	return &notifier{size: size, logger: logger, queues: map[mcp.Session]*notifyQueue{}}
+	return &notifier{size: size, logger: rt.Logger, rt: rt, queues: map[mcp.Session]*notifyQueue{}}
 }
 
 // middleware is the sending middleware that queues broadcasts.
@@ -129,8 +130,7 @@ func (n *notifier) send(s mcp.Session, nt note) {
 	defer cancel()
 	defer func() {
 		if p := recover(); p != nil {
-			n.logger.Error("vurb: sending a notification panicked", "session", s.ID(), "method", nt.method,
-				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			fault.Panicked(n.rt, nt.method, "session "+s.ID(), p) // logged: no client waits for a notification
 		}
 	}()
 	if _, err := nt.next(ctx, nt.method, nt.req); err != nil {

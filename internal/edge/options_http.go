@@ -1,9 +1,12 @@
 package edge
 
 import (
+	"fmt"
+	"net/netip"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/guard"
 )
 
 // Stateless is vurb.WithStateless; see its documentation there.
@@ -54,4 +57,20 @@ const DefaultShutdownGrace = 10 * time.Second
 // ShutdownGrace is vurb.WithShutdownGrace; see its documentation there.
 func ShutdownGrace(d time.Duration) ServeOption {
 	return func(c *serveConfig) { c.httpSetting("WithShutdownGrace"); c.shutdownGrace = d }
+}
+
+// TrustedProxies is vurb.WithTrustedProxies; see its documentation there.
+func TrustedProxies(proxies ...string) ServeOption {
+	set := make([]netip.Prefix, 0, len(proxies))
+	for _, p := range proxies {
+		prefix, err := guard.ParseProxy(p)
+		if err != nil {
+			panic(fmt.Sprintf("vurb: WithTrustedProxies(%q): %v; give an address (10.0.0.5) or a network in CIDR form (10.0.0.0/8)", p, err))
+		}
+		set = append(set, prefix)
+	}
+	return func(c *serveConfig) {
+		c.httpSetting("WithTrustedProxies")
+		c.trustedProxies = append(c.trustedProxies, set...)
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/store"
 )
 
@@ -42,9 +43,9 @@ func (f *front) inject(ctx context.Context, e *sessionEntry, rec *store.Session,
 	h := r.Header
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json, text/event-stream")
-	h.Set(sessionIDHeader, rec.ID)
+	h.Set(wire.SessionIDHeader, rec.ID)
 	if rec.Negotiated != "" {
-		h.Set(protocolVersionHeader, rec.Negotiated)
+		h.Set(wire.ProtocolVersionHeader, rec.Negotiated)
 	}
 	w := &discardWriter{header: http.Header{}}
 	f.table.mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/fault"
 )
 
 // NewServer is vurb.NewServer; see its documentation there.
@@ -47,13 +48,13 @@ func (a *Site) newServer(cfg *serveConfig, vs *Views) *mcp.Server {
 		a.Extend(server, p.Runtime(), so.SetCacheable) // skills: inside the request middleware, as tools are
 	}
 	server.AddReceivingMiddleware(a.RequestMW...)
-	server.AddSendingMiddleware(newNotifier(a.NotifyBuffer, a.Logger).middleware)
+	server.AddSendingMiddleware(newNotifier(a.NotifyBuffer, p.Runtime()).middleware)
 	a.attach(server, cfg, vs)
 	if a.Register != nil {
 		a.Register(server, p.Runtime()) // prompts and resources
 	}
 	// Last, so outermost: no handler's panic gets past it.
-	server.AddReceivingMiddleware(containPanics(p.Runtime(), a.Logger))
+	server.AddReceivingMiddleware(fault.Contain(p.Runtime()))
 	a.servers.add(server)
 	return server
 }

@@ -2,10 +2,9 @@ package edge
 
 import (
 	"net/http"
-	"slices"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/store"
 )
@@ -26,13 +25,13 @@ import (
 // serveSession answers r, a POST on the live session of rec whose body is
 // m, when the lane may, and reports whether it did; when it did not, it
 // wrote nothing.
-func (l *lane) serveSession(w http.ResponseWriter, r *http.Request, m *message, rec *store.Session) bool {
+func (l *lane) serveSession(w http.ResponseWriter, r *http.Request, m *wire.Message, rec *store.Session) bool {
 	req, ok := l.understandSession(r, m, rec)
 	if !ok {
 		return false
 	}
 	if req.method == "tools/list" {
-		return l.views == nil && l.list(w, r, req, m.body)
+		return l.views == nil && l.list(w, r, req, m.Body)
 	}
 	return l.answer(w, r, req, engine.Origin{Detached: true, SessionID: rec.ID, Version: rec.Version, Capabilities: rec.Capabilities,
 		Client: rec.Client, LogLevel: rec.LogLevel, Remote: rec.Remote, RawMeta: req.meta, Header: r.Header,
@@ -40,37 +39,22 @@ func (l *lane) serveSession(w http.ResponseWriter, r *http.Request, m *message, 
 }
 
 // understandSession says whether the lane answers r on the session of
-// rec, as the go-sdk's session would.
-func (l *lane) understandSession(r *http.Request, m *message, rec *store.Session) (req laneRequest, ok bool) {
-	if m == nil || !m.whole || !rec.Initialized || l.wrapped != nil || !mayUseSession(rec, auth.TokenInfoFromContext(r.Context())) {
+// rec, as the go-sdk's session would: a request that keeps the request
+// rules (wire.RequestRules), of the session's own revision, on a session its
+// caller may use, of a method and tool the lane serves.
+func (l *lane) understandSession(r *http.Request, m *wire.Message, rec *store.Session) (req laneRequest, ok bool) {
+	if l.rules.Check(r.Header, m) != "" {
 		return req, false
 	}
-	h := r.Header
-	if !jsonContent(h.Get("Content-Type")) {
+	if !rec.Initialized || l.wrapped != nil || !mayUseSession(rec, auth.TokenInfoFromContext(r.Context())) {
 		return req, false
 	}
-	if !acceptsBoth(h.Values("Accept")) || len(h.Values("Last-Event-ID")) > 0 {
+	if wire.SessionlessRevision(r.Header.Get(wire.ProtocolVersionHeader)) {
+		return req, false // a session speaks the revision it negotiated
+	}
+	if !l.parse(m.RPC(), &req) { // a _meta naming capabilities or a client is the go-sdk's
 		return req, false
-	}
-	if v := h.Get(protocolVersionHeader); v != "" && !slices.Contains(l.handshake, v) {
-		return req, false
-	}
-	for k := range h {
-		if strings.HasPrefix(k, "Mcp-Param-") || k == "Mcp-Method" || k == "Mcp-Name" {
-			return req, false // the go-sdk checks them against the body
-		}
-	}
-	if !l.parse(m.rpc(), &req) { // a _meta naming a revision, capabilities or a client is the go-sdk's
-		return req, false
-	}
-	if len(m.body) > 2*sdkMaxDepth && nestsDeeper(m.body, sdkMaxDepth) {
-		return req, false
-	}
-	if req.method == "tools/call" {
-		if _, known := l.routes[req.name]; !known || l.headered[req.name] {
-			return req, false
-		}
 	}
 	req.version = rec.Version
-	return req, true
+	return req, l.serves(req)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/internal/limit"
 )
@@ -65,11 +66,11 @@ func perCallerSessions(limit int) int {
 }
 
 func (q *sessionQuota) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	id := r.Header.Get(sessionIDHeader)
+	id := r.Header.Get(wire.SessionIDHeader)
 	switch {
 	case id != "":
 		q.use(w, r, id)
-	case r.Method == http.MethodPost && !sessionlessRevision(r.Header.Get(protocolVersionHeader)):
+	case r.Method == http.MethodPost && !wire.SessionlessRevision(r.Header.Get(wire.ProtocolVersionHeader)):
 		q.opening(w, r)
 	default:
 		q.next.ServeHTTP(w, r)
@@ -253,7 +254,7 @@ func (w *sessionWriter) header() {
 		return
 	}
 	w.written = true
-	if id := w.Header().Get(sessionIDHeader); id != "" && w.opened != nil {
+	if id := w.Header().Get(wire.SessionIDHeader); id != "" && w.opened != nil {
 		w.opened(id)
 	}
 }

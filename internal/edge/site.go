@@ -1,12 +1,19 @@
-// Package edge serves a built app: the HTTP stack and its guards, bearer
-// auth, the front door that reads and parses each request once, scope
-// challenges, the fast lane, the per-caller views, the session quota, the
-// tasks extension, stdio and the go-sdk server vurb puts behind them. It
-// stands apart from the root package, which holds what a user declares
-// and configures, so that the compiler holds the boundary: edge never
-// imports the root. The root hands it a Site (what one app declared,
-// lowered to plain data and functions) and the serve options;
-// internal/engine answers the calls.
+// Package edge serves a built app: the HTTP stack, bearer auth, the front
+// door, scope challenges, the fast lane and the session lane, the
+// per-caller views, the session quota, the tasks extension and the go-sdk
+// server vurb puts behind them. It stands apart from the root package,
+// which holds what a user declares and configures, so that the compiler
+// holds the boundary: edge never imports the root. The root hands it a
+// Site (what one app declared, lowered to plain data and functions) and
+// the serve options; internal/engine answers the calls.
+//
+// What stands alone lives in packages below it, which import nothing of
+// it: wire (each request read and parsed once, the one list of request
+// rules every front applies, answers encoded as the go-sdk encodes them),
+// guard (the HTTP guards: client address, Host and Origin, connection
+// bound), tasks (the tasks extension, its front and its runs), fault (the
+// one answer to a panic or a handler's error), stdio (the stdio
+// transport) and inflight (the drained signal).
 //
 // How a served tools/call flows is written once, in the doc comment of
 // httpServing (stack.go).
@@ -20,6 +27,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/tasks"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/store"
 )
@@ -67,7 +75,7 @@ type Site struct {
 	// SkillCacheable sets the cache hints of skills' lists and files.
 	SkillCacheable func(req mcp.Request, c *mcp.Cacheable, listTTLMs int)
 	// Tasks is what the app declared about tasks (nil: no task action).
-	Tasks *TaskTable
+	Tasks *tasks.TaskTable
 	// Bus carries what one replica learns to the others (WithReplicas;
 	// nil: one process, no bus). SessionStore is the handlers' session
 	// store when their options name none.

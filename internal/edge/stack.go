@@ -7,7 +7,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/internal/edge/guard"
+	"github.com/vurb-go/vurb/internal/edge/tasks"
+	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/store"
 )
 
@@ -30,19 +32,19 @@ type httpServing struct {
 // in this order:
 //
 //  0. the client's address, read from a trusted proxy's forwarding
-//     headers (WithTrustedProxies, proxies.go), for every quota keyed on it;
+//     headers (WithTrustedProxies, guard.ClientAddress), for every quota keyed on it;
 //  1. the resource metadata document (WithBearerAuth), public and
 //     cross-origin: answered before any guard;
 //  2. the guard: Host and Origin, the loopback rule against DNS rebinding
-//     (guard.go);
+//     (guard.HostAndOrigin);
 //  3. bearer auth: the token verified, 401/403 otherwise (auth.go);
 //  4. the front door (front): the in-flight count for a graceful
 //     shutdown, then, for a POST that some front reads, the body read
-//     once within WithMaxBodyBytes and its envelope parsed once (message.go);
+//     once within WithMaxBodyBytes and its envelope parsed once (wire.Message);
 //  5. the scope challenge (WithScopeChallenges: 403 naming the scopes a call
 //     needs, challenge.go);
 //  6. a sessionless request (2026-07-28 without a session, or any under
-//     WithStateless): the tasks front (tasks_front.go), then the fast lane
+//     WithStateless): the tasks front (package tasks), then the fast lane
 //     (lane.go), each answering what it recognises, then the
 //     go-sdk's stateless handler;
 //  7. anything else (initialize, a session's requests, its GET stream and
@@ -114,7 +116,7 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 				f.table.health = &a.store // the probe's findings, for the health detail (health.go)
 				a.store.watch(f.table.wiped)
 				if a.Tasks != nil {
-					f.table.onLost = a.Tasks.running.restoreAll
+					f.table.onLost = a.Tasks.Running.RestoreAll
 				}
 				f.table.watchStore(storeProbeEvery)
 				if f.table.hub = a.replicaHub(); f.table.hub != nil {
@@ -149,7 +151,8 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 		cfg.bearer = cfg.bearer.forApp(a.Scopes)
 		served = cfg.bearer.protect(served, a.Logger) // every request, the fast lane's included
 	}
-	hs.handler = clientAddress(guard(served, &cfg), cfg.trustedProxies)
+	localhost := cfg.sdkHTTP == nil || !cfg.sdkHTTP.DisableLocalhostProtection
+	hs.handler = guard.ClientAddress(guard.HostAndOrigin(served, cfg.allowedHosts, cfg.allowedOrigins, localhost), cfg.trustedProxies)
 	if cfg.bearer != nil {
 		hs.handler = cfg.bearer.withMetadata(hs.handler) // public, cross-origin: outside the guard
 	}
@@ -166,10 +169,10 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 type front struct {
 	inFlight   *inFlight
 	maxBody    int64
-	stateless  bool        // WithStateless: every request is sessionless
-	challenger *challenger // nil: no scope challenges
-	tasks      *taskFront  // nil: no action runs as a task
-	lane       *lane       // nil: WithFastLane(false), or an option it cannot honour
+	stateless  bool             // WithStateless: every request is sessionless
+	challenger *challenger      // nil: no scope challenges
+	tasks      *tasks.TaskFront // nil: no action runs as a task
+	lane       *lane            // nil: WithFastLane(false), or an option it cannot honour
 
 	sdkStateless http.Handler
 	sessions     http.Handler  // the session quota and the go-sdk's stateful handler; nil under WithStateless
@@ -184,10 +187,10 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.inFlight.add(1)
 		defer f.inFlight.add(-1)
 	}
-	sessionless := f.stateless || (r.Header.Get(sessionIDHeader) == "" && sessionlessRevision(r.Header.Get(protocolVersionHeader)))
-	var m *message
+	sessionless := f.stateless || (r.Header.Get(wire.SessionIDHeader) == "" && wire.SessionlessRevision(r.Header.Get(wire.ProtocolVersionHeader)))
+	var m *wire.Message
 	if f.challenger != nil || (sessionless && (f.lane != nil || f.tasks != nil)) {
-		m = readMessage(r, f.maxBody)
+		m = wire.ReadMessage(r, f.maxBody)
 	}
 	if f.challenger != nil && f.challenger.refuses(w, r, m) {
 		return
@@ -196,7 +199,7 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.serveSession(w, r, m)
 		return
 	}
-	if f.tasks != nil && f.tasks.serve(w, r, m) {
+	if f.tasks != nil && f.tasks.Serve(w, r, m) {
 		return
 	}
 	if f.lane != nil && f.lane.serve(w, r, m) {
@@ -205,24 +208,14 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.sdkStateless.ServeHTTP(w, r) // r.Body reads what readMessage read: no front consumes it
 }
 
-// The MCP HTTP headers vurb reads (net/http canonicalises their case).
-const (
-	sessionIDHeader       = "Mcp-Session-Id"
-	protocolVersionHeader = "Mcp-Protocol-Version"
-)
-
-// sessionlessRevision reports whether version (a YYYY-MM-DD revision, as
-// the header carries it) is one without sessions.
-func sessionlessRevision(version string) bool { return engine.Sessionless(version) }
-
 // serveSession serves r, a request of the handshake era, whose body m
 // may be read already: the session lane answers a plain call on a live
 // session, the go-sdk everything else. With a store.Sessions, a session
 // opened on another replica is served here too: its record is read from
 // the store, and the go-sdk's session is connected here from it when a
 // request needs one.
-func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message) {
-	id := r.Header.Get(sessionIDHeader)
+func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *wire.Message) {
+	id := r.Header.Get(wire.SessionIDHeader)
 	if f.table == nil || id == "" {
 		f.sessions.ServeHTTP(w, r)
 		return
@@ -232,7 +225,7 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message)
 		// The store does not know it; a replica may hold it all the same.
 		rec, e, err = f.table.begin(r.Context(), id)
 	}
-	if e == nil && err == nil && f.table.store != nil && f.table.health.recovering(r.Context()) {
+	if e == nil && err == nil && f.table.store != nil && f.table.health.Recovering(r.Context()) {
 		err = errStoreWiped // it may live on a replica that has not saved it again yet
 	}
 	defer f.table.end(e)
@@ -248,15 +241,15 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *message)
 	}
 	if e != nil && f.table.hub != nil && r.Method == http.MethodPost {
 		if m == nil {
-			m = readMessage(r, f.maxBody)
+			m = wire.ReadMessage(r, f.maxBody)
 		}
 		if relayed(m) { // what answers or stops a request of this session another replica may hold
-			f.table.hub.announce(r.Context(), id, markReplayed(m.body))
+			f.table.hub.announce(r.Context(), id, markReplayed(m.Body))
 		}
 	}
 	if e != nil && f.lane != nil && r.Method == http.MethodPost && rec.Initialized {
 		if m == nil {
-			m = readMessage(r, f.maxBody)
+			m = wire.ReadMessage(r, f.maxBody)
 		}
 		u := f.quota.busy(id)
 		answered := f.lane.serveSession(w, r, m, &rec)
@@ -311,20 +304,20 @@ func (f *front) serveAdopted(w http.ResponseWriter, r *http.Request, e *sessionE
 // sampling, roots), which the replica that sent it waits for, or a
 // notification that the session is initialized, about a request in
 // flight, or about the client's roots.
-func relayed(m *message) bool {
-	if m == nil || !m.whole {
+func relayed(m *wire.Message) bool {
+	if m == nil || !m.Whole {
 		return false
 	}
-	e := m.rpc()
-	if !e.ok {
+	e := m.RPC()
+	if !e.OK {
 		return false
 	}
-	if e.method == nil { // a response: an id, and a result or an error
-		return len(e.id) > 0 && e.others
+	if e.Method == nil { // a response: an id, and a result or an error
+		return len(e.ID) > 0 && e.Others
 	}
-	switch string(e.method) {
+	switch string(e.Method) {
 	case `"notifications/initialized"`, `"notifications/cancelled"`, `"notifications/roots/list_changed"`:
-		return e.id == nil
+		return e.ID == nil
 	}
 	return false
 }

@@ -56,11 +56,11 @@ func (a *Site) views(cfg *serveConfig) *Views {
 	return vs
 }
 
-// seen is the route called name as the caller of o sees it, nil when it
+// Seen is the route called name as the caller of o sees it, nil when it
 // does not: own (the server's route of that name, nil when it has none)
 // when every caller sees the same tools. vs may be nil. It also marks o
 // with what the caller's lists leave out, for the errors it may read.
-func (vs *Views) seen(name string, own engine.Route, o *engine.Origin) engine.Route {
+func (vs *Views) Seen(name string, own engine.Route, o *engine.Origin) engine.Route {
 	if vs == nil {
 		return own
 	}
