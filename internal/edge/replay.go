@@ -157,3 +157,13 @@ func (w *discardWriter) WriteHeader(code int) {
 	}
 }
 func (w *discardWriter) Flush() {}
+
+// replayMetaKey marks a request one replica replays on another's behalf,
+// so that the replica replaying it does not announce it again.
+const replayMetaKey = "vurb/replayed"
+
+// replayed reports whether meta marks a replayed request.
+func replayed(meta mcp.Meta) bool {
+	_, ok := meta[replayMetaKey]
+	return ok
+}

@@ -56,7 +56,7 @@ func (s *weakSet[T]) live() []*T {
 // NotifyResourceUpdated is vurb.NotifyResourceUpdated; see its documentation there.
 func (a *Site) NotifyResourceUpdated(ctx context.Context, uri string) error {
 	if h := a.replicaHub(); h != nil {
-		h.publish(ctx, busMessage{Kind: busResource, URI: uri})
+		h.Resource(ctx, uri)
 	}
 	return a.notifyLocal(ctx, uri)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/bus"
 	"github.com/vurb-go/vurb/internal/limit"
 	"github.com/vurb-go/vurb/store"
 )
@@ -42,8 +43,8 @@ type sessionTable struct {
 	store store.Sessions
 	adopt func(rec *store.Session) (*mcp.StreamableServerTransport, *mcp.ServerSession, error)
 	// hub, when not nil, carries to the other replicas what a session's
-	// requests changed here (bus.go).
-	hub *hub
+	// requests changed here (internal/edge/bus).
+	hub *bus.Hub
 	// perCaller is the sessions one caller may hold over all replicas
 	// sharing the store (0: no bound).
 	perCaller int
@@ -280,7 +281,7 @@ func (t *sessionTable) tell(ctx context.Context, id string, meta mcp.Meta, metho
 		return
 	}
 	if msg := replayRequest(method, params); msg != nil {
-		t.hub.announceAndWait(ctx, id, msg)
+		t.hub.AnnounceAndWait(ctx, id, msg)
 	}
 }
 
@@ -435,7 +436,7 @@ func (t *sessionTable) ended(ctx context.Context, id string) {
 		}
 	}
 	if t.hub != nil {
-		t.hub.publishAndWait(ctx, busMessage{Kind: busEnded, Session: id}) // a DELETE answered is ended everywhere
+		t.hub.Ended(ctx, id) // a DELETE answered is ended everywhere
 	}
 }
 

@@ -112,7 +112,7 @@ func (t *sessionTable) held() []store.Session {
 }
 
 // resave saves again the record of the session id, if this process holds
-// it: the store lost it, and another replica asked (hub.ask).
+// it: the store lost it, and another replica asked (bus.Hub.Ask).
 func (t *sessionTable) resave(ctx context.Context, id string) {
 	t.mu.Lock()
 	e := t.live[id]

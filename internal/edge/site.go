@@ -11,9 +11,12 @@
 // it: wire (each request read and parsed once, the one list of request
 // rules every front applies, answers encoded as the go-sdk encodes them),
 // guard (the HTTP guards: client address, Host and Origin, connection
-// bound), tasks (the tasks extension, its front and its runs), fault (the
-// one answer to a panic or a handler's error), stdio (the stdio
-// transport) and inflight (the drained signal).
+// bound), tasks (the tasks extension, its front and its runs), bus (the
+// replicas' bus: what one replica learns that the others act on, sealed
+// and checked), fault (the one answer to a panic or a handler's error),
+// stdio (the stdio transport) and inflight (the drained signal). Each
+// names what it needs of the edge as interfaces of its own (seams.go),
+// which the edge's own types meet (tasks_site.go, bus_site.go).
 //
 // How a served tools/call flows is written once, in the doc comment of
 // httpServing (stack.go).
@@ -27,6 +30,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/bus"
 	"github.com/vurb-go/vurb/internal/edge/tasks"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/store"
@@ -95,7 +99,10 @@ type Site struct {
 	store    storeHealth
 
 	hubOnce sync.Once
-	hub     *hub
+	hub     *bus.Hub
+	// busFronts are the fronts that hold sessions, which the hub
+	// delivers to (bus_site.go): a handler may be dropped.
+	busFronts weakSet[front]
 
 	callViewsOnce sync.Once
 	callViews     *Views

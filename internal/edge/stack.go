@@ -120,7 +120,7 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 				}
 				f.table.watchStore(storeProbeEvery)
 				if f.table.hub = a.replicaHub(); f.table.hub != nil {
-					f.table.hub.fronts.add(f)
+					a.busFronts.add(f)
 				}
 			}
 		}
@@ -221,7 +221,7 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *wire.Mes
 		return
 	}
 	rec, e, err := f.table.begin(r.Context(), id)
-	if e == nil && err == nil && f.table.hub != nil && f.table.hub.ask(r.Context(), id) {
+	if e == nil && err == nil && f.table.hub != nil && f.table.hub.Ask(r.Context(), id) {
 		// The store does not know it; a replica may hold it all the same.
 		rec, e, err = f.table.begin(r.Context(), id)
 	}
@@ -244,7 +244,7 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *wire.Mes
 			m = wire.ReadMessage(r, f.maxBody)
 		}
 		if relayed(m) { // what answers or stops a request of this session another replica may hold
-			f.table.hub.announce(r.Context(), id, markReplayed(m.Body))
+			f.table.hub.Announce(r.Context(), id, markReplayed(m.Body))
 		}
 	}
 	if e != nil && f.lane != nil && r.Method == http.MethodPost && rec.Initialized {

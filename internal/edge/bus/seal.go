@@ -1,4 +1,4 @@
-package edge
+package bus
 
 import (
 	"encoding/binary"
@@ -16,28 +16,28 @@ import (
 // Redis's password or a neighbour on a shared Redis, can make no replica
 // act, and a sealed message played again is refused. The text is
 //
-//	"vb1" | nonce | AES-GCM(sent unix milliseconds, 8 bytes big-endian | JSON busMessage)
+//	"vb1" | nonce | AES-GCM(sent unix milliseconds, 8 bytes big-endian | JSON message)
 //
 // with "vurb bus v1" as the additional data.
 
 const (
-	busSealVersion = "vb1"
-	busPurpose     = "vurb bus v1"
-	// busMaxSkew is how far a message's date may lie from this replica's
+	sealVersion = "vb1"
+	purpose     = "vurb bus v1"
+	// maxSkew is how far a message's date may lie from this replica's
 	// clock: the publish, Redis and the delivery take milliseconds, and
 	// replicas' clocks are kept in step (NTP).
-	busMaxSkew = 30 * time.Second
+	maxSkew = 30 * time.Second
 )
 
 // The reasons a delivered message is dropped.
 var (
-	errBusForged = errors.New("not sealed by a replica of this app (another key, another app, or forged)")
-	errBusStale  = errors.New("dated outside the accepted window (played again later, or a clock far off)")
-	errBusPlayed = errors.New("delivered before (played again)")
+	errForged = errors.New("not sealed by a replica of this app (another key, another app, or forged)")
+	errStale  = errors.New("dated outside the accepted window (played again later, or a clock far off)")
+	errPlayed = errors.New("delivered before (played again)")
 )
 
-// busSealer seals and opens the bus messages of one app.
-type busSealer struct {
+// sealer seals and opens the bus messages of one app.
+type sealer struct {
 	box engine.Box
 	now func() time.Time
 
@@ -46,12 +46,12 @@ type busSealer struct {
 	last int64            // the last sweep of seen
 }
 
-func newBusSealer(box engine.Box) *busSealer {
-	return &busSealer{box: box, now: time.Now, seen: map[string]int64{}}
+func newSealer(box engine.Box) *sealer {
+	return &sealer{box: box, now: time.Now, seen: map[string]int64{}}
 }
 
 // seal returns m sealed for the bus, dated now.
-func (s *busSealer) seal(m *busMessage) ([]byte, error) {
+func (s *sealer) seal(m *message) ([]byte, error) {
 	body, err := json.Marshal(m)
 	if err != nil {
 		return nil, err
@@ -59,32 +59,32 @@ func (s *busSealer) seal(m *busMessage) ([]byte, error) {
 	plain := make([]byte, 8+len(body))
 	binary.BigEndian.PutUint64(plain, uint64(s.now().UnixMilli()))
 	copy(plain[8:], body)
-	return s.box.Seal([]byte(busSealVersion), plain, []byte(busPurpose)), nil
+	return s.box.Seal([]byte(sealVersion), plain, []byte(purpose)), nil
 }
 
 // open returns the message data holds, or why it must be dropped: not
-// sealed under the app's keys, dated outside busMaxSkew, or delivered
+// sealed under the app's keys, dated outside maxSkew, or delivered
 // before.
-func (s *busSealer) open(data []byte) (*busMessage, error) {
-	if len(data) < len(busSealVersion) || string(data[:len(busSealVersion)]) != busSealVersion {
-		return nil, errBusForged
+func (s *sealer) open(data []byte) (*message, error) {
+	if len(data) < len(sealVersion) || string(data[:len(sealVersion)]) != sealVersion {
+		return nil, errForged
 	}
-	plain, nonce, ok := s.box.Open(data[len(busSealVersion):], []byte(busPurpose))
+	plain, nonce, ok := s.box.Open(data[len(sealVersion):], []byte(purpose))
 	if !ok || len(plain) < 8 {
-		return nil, errBusForged
+		return nil, errForged
 	}
 	sent := int64(binary.BigEndian.Uint64(plain))
 	now := s.now().UnixMilli()
-	skew := busMaxSkew.Milliseconds()
+	skew := maxSkew.Milliseconds()
 	if sent < now-skew || sent > now+skew {
-		return nil, errBusStale
+		return nil, errStale
 	}
 	if !s.first(string(nonce), sent+skew, now) {
-		return nil, errBusPlayed
+		return nil, errPlayed
 	}
-	var m busMessage
+	var m message
 	if err := json.Unmarshal(plain[8:], &m); err != nil {
-		return nil, errBusForged // sealed by a replica, yet not a message: another version's
+		return nil, errForged // sealed by a replica, yet not a message: another version's
 	}
 	return &m, nil
 }
@@ -92,7 +92,7 @@ func (s *busSealer) open(data []byte) (*busMessage, error) {
 // first reports whether nonce is new, remembering it until stale (unix
 // ms), when its message is refused for its date anyway. The nonces of
 // the last minute are all there is to remember.
-func (s *busSealer) first(nonce string, stale, now int64) bool {
+func (s *sealer) first(nonce string, stale, now int64) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if now-s.last > time.Second.Milliseconds() {

@@ -1,4 +1,4 @@
-package edge
+package bus
 
 import (
 	"encoding/json"
@@ -11,33 +11,33 @@ import (
 // answer to a request the server sent, the notifications relayed, a log
 // level, a subscription), never a call. Sealing proves a replica sent m;
 // this bounds what even a replica's message can make another do.
-func (m *busMessage) check() error {
+func (m *message) check() error {
 	switch m.Kind {
-	case busAck:
+	case kindAck:
 		if m.Nonce == "" {
-			return errBusMalformed
+			return errMalformed
 		}
-	case busEnded, busTaskCancelled, busResave:
+	case kindEnded, kindTaskCancelled, kindResave:
 		if m.Session == "" {
-			return errBusMalformed
+			return errMalformed
 		}
-	case busResource:
+	case kindResource:
 		if m.URI == "" {
-			return errBusMalformed
+			return errMalformed
 		}
-	case busSession:
+	case kindSession:
 		if m.Session == "" || !replayable(m.Body) {
-			return errBusNotReplayable
+			return errNotReplayable
 		}
 	default:
-		return errBusMalformed
+		return errMalformed
 	}
 	return nil
 }
 
 var (
-	errBusMalformed     = errors.New("not a message of a kind a replica sends")
-	errBusNotReplayable = errors.New("a session message no replica relays (only answers, relayed notifications, log levels and subscriptions are)")
+	errMalformed     = errors.New("not a message of a kind a replica sends")
+	errNotReplayable = errors.New("a session message no replica relays (only answers, relayed notifications, log levels and subscriptions are)")
 )
 
 // replayable reports whether body is a JSON-RPC message one replica
