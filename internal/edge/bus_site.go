@@ -45,7 +45,7 @@ func (s busSite) RestoreTask(id string) {
 // ForgetSession drops the session id from every front's table.
 func (s busSite) ForgetSession(id string) {
 	for _, f := range s.a.busFronts.live() {
-		f.table.forget(id)
+		f.table.Forget(id)
 	}
 }
 
@@ -53,7 +53,7 @@ func (s busSite) ForgetSession(id string) {
 // fronts that hold it.
 func (s busSite) ResaveSession(ctx context.Context, id string) {
 	for _, f := range s.a.busFronts.live() {
-		f.table.resave(ctx, id)
+		f.table.Resave(ctx, id)
 	}
 }
 

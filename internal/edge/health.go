@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vurb-go/vurb/internal/edge/sessions"
 	"github.com/vurb-go/vurb/store"
 )
 
@@ -65,7 +66,7 @@ func (a *Site) HealthHandler() http.Handler {
 }
 
 // storeState says how the app's shared store last answered, from what
-// the session tables' probes found (sessions_resave.go). When none has
+// the session tables' probes found (internal/edge/sessions, resave.go). When none has
 // reported lately (a stateless handler has no table), it probes the
 // store itself, in the background: a health answer never waits for the
 // store.
@@ -76,10 +77,10 @@ func (a *Site) storeState() string {
 	state, fresh := a.store.state(time.Now())
 	if !fresh && a.SessionStore != nil && a.store.startProbe() {
 		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), storeProbeEvery)
+			ctx, cancel := context.WithTimeout(context.Background(), sessions.ProbeEvery)
 			defer cancel()
 			_, err := a.SessionStore.Load(ctx, "vurb-health-probe")
-			a.store.found(err)
+			a.store.Found(err)
 			a.store.probeDone()
 		}()
 	}
@@ -108,21 +109,21 @@ func (s *storeHealth) Recovering(ctx context.Context) bool {
 		return false
 	}
 	s.mu.Lock()
-	recent := !s.wipedAt.IsZero() && time.Since(s.wipedAt) < 3*storeProbeEvery
+	recent := !s.wipedAt.IsZero() && time.Since(s.wipedAt) < 3*sessions.ProbeEvery
 	check := s.wiped
 	s.mu.Unlock()
 	if recent {
 		return true
 	}
 	if check != nil && check(ctx) {
-		s.lost()
+		s.Lost()
 		return true
 	}
 	return false
 }
 
-// lost records that the store lost its data, or was out of reach.
-func (s *storeHealth) lost() {
+// Lost records that the store lost its data, or was out of reach.
+func (s *storeHealth) Lost() {
 	if s == nil {
 		return
 	}
@@ -140,9 +141,9 @@ func (s *storeHealth) watch(wiped func(ctx context.Context) bool) {
 	}
 }
 
-// found records what a probe's read of the store returned: not found
+// Found records what a probe's read of the store returned: not found
 // is an answer, so the store is up.
-func (s *storeHealth) found(err error) {
+func (s *storeHealth) Found(err error) {
 	if s == nil {
 		return
 	}
@@ -159,7 +160,7 @@ func (s *storeHealth) reported() bool {
 }
 
 // state is the last finding, and whether it is recent: the tables'
-// probes report every storeProbeEvery; half a period more is their lag.
+// probes report every sessions.ProbeEvery; half a period more is their lag.
 func (s *storeHealth) state(now time.Time) (state string, fresh bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -171,7 +172,7 @@ func (s *storeHealth) state(now time.Time) (state string, fresh bool) {
 	default:
 		state = healthStoreDown
 	}
-	return state, now.Sub(s.at) <= storeProbeEvery*3/2
+	return state, now.Sub(s.at) <= sessions.ProbeEvery*3/2
 }
 
 // startProbe claims the health answers' own probe, if none is under way.

@@ -3,6 +3,7 @@ package edge
 import (
 	"time"
 
+	"github.com/vurb-go/vurb/internal/edge/sessions"
 	"github.com/vurb-go/vurb/store"
 )
 
@@ -31,7 +32,7 @@ const (
 	// DefaultSessionIdleTimeout closes a session that has received no
 	// request for this long. A client that keeps a session without calls
 	// pings it (the go-sdk client's WithKeepAlive option) to keep it.
-	DefaultSessionIdleTimeout = 30 * time.Minute
+	DefaultSessionIdleTimeout = sessions.DefaultIdleTimeout
 	// DefaultMaxSessions bounds the sessions open at once.
 	DefaultMaxSessions = 10_000
 )
@@ -112,7 +113,7 @@ func (c *serveConfig) sessionShare() int {
 	if c.sessionsPerCaller > 0 {
 		return c.sessionsPerCaller
 	}
-	return perCallerSessions(c.sessionCap())
+	return sessions.DefaultPerCaller(c.sessionCap())
 }
 
 // sessionTimeout is the go-sdk's SessionTimeout from the options.

@@ -34,3 +34,9 @@ func withRemote(h http.Handler) http.Handler {
 		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), remoteKey{}, r.RemoteAddr)))
 	})
 }
+
+// initializeOrigin is where the initialize request r came from: the
+// session table's seam to OriginOf (sessions.Table.Origin).
+func initializeOrigin(ctx context.Context, r *mcp.ServerRequest[*mcp.InitializeParams]) engine.Origin {
+	return OriginOf(ctx, r, nil)
+}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/edge/sessions"
 	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/store"
 )
@@ -27,7 +27,7 @@ func (f *front) replay(ctx context.Context, id string, msg []byte) {
 	if f.table == nil {
 		return
 	}
-	e, rec := f.table.holding(id)
+	e, rec := f.table.Holding(id)
 	if e == nil {
 		return
 	}
@@ -35,7 +35,7 @@ func (f *front) replay(ctx context.Context, id string, msg []byte) {
 }
 
 // inject serves msg on the go-sdk session of e, whose record is rec.
-func (f *front) inject(ctx context.Context, e *sessionEntry, rec *store.Session, msg []byte) {
+func (f *front) inject(ctx context.Context, e *sessions.Entry, rec *store.Session, msg []byte) {
 	r, err := http.NewRequestWithContext(ctx, http.MethodPost, "/", bytes.NewReader(msg))
 	if err != nil {
 		return
@@ -48,9 +48,7 @@ func (f *front) inject(ctx context.Context, e *sessionEntry, rec *store.Session,
 		h.Set(wire.ProtocolVersionHeader, rec.Negotiated)
 	}
 	w := &discardWriter{header: http.Header{}}
-	f.table.mu.Lock()
-	tr := e.transport
-	f.table.mu.Unlock()
+	tr := f.table.Transport(e)
 	switch {
 	case tr != nil: // adopted: its transport is ours
 		tr.ServeHTTP(w, r)
@@ -62,7 +60,7 @@ func (f *front) inject(ctx context.Context, e *sessionEntry, rec *store.Session,
 		f.sdkReplay.ServeHTTP(w, r)
 	}
 	if w.code >= 300 {
-		f.table.logger.Debug("vurb: a message from another replica was refused here", "session", rec.ID, "status", w.code)
+		f.table.Logger.Debug("vurb: a message from another replica was refused here", "session", rec.ID, "status", w.code)
 	}
 }
 
@@ -85,22 +83,7 @@ func replayAs(sdk http.Handler) http.Handler {
 	return auth.RequireBearerToken(verify, nil)(sdk)
 }
 
-// replayRequest is the JSON-RPC request that replays method with params
-// (whose _meta carries replayMetaKey) on another replica.
-func replayRequest(method string, params any) []byte {
-	data, err := json.Marshal(struct {
-		Version string `json:"jsonrpc"`
-		ID      string `json:"id"`
-		Method  string `json:"method"`
-		Params  any    `json:"params"`
-	}{"2.0", "vurb-replay", method, params})
-	if err != nil {
-		return nil
-	}
-	return data
-}
-
-// markReplayed returns the notification msg with replayMetaKey in its
+// markReplayed returns the notification msg with sessions.ReplayMetaKey in its
 // params' _meta (a response, which has none, as it is). The other members
 // keep their bytes: nothing is decoded into Go values and back.
 func markReplayed(msg []byte) []byte {
@@ -120,7 +103,7 @@ func markReplayed(msg []byte) []byte {
 	if meta == nil {
 		meta = map[string]json.RawMessage{}
 	}
-	meta[replayMetaKey] = json.RawMessage("true")
+	meta[sessions.ReplayMetaKey] = json.RawMessage("true")
 	var err error
 	if params["_meta"], err = json.Marshal(meta); err != nil {
 		return msg
@@ -134,9 +117,6 @@ func markReplayed(msg []byte) []byte {
 	}
 	return out
 }
-
-// replayMeta is the _meta of a replayed request.
-func replayMeta() mcp.Meta { return mcp.Meta{replayMetaKey: true} }
 
 // discardWriter is the reply of a replayed request: nobody reads it.
 type discardWriter struct {
@@ -157,13 +137,3 @@ func (w *discardWriter) WriteHeader(code int) {
 	}
 }
 func (w *discardWriter) Flush() {}
-
-// replayMetaKey marks a request one replica replays on another's behalf,
-// so that the replica replaying it does not announce it again.
-const replayMetaKey = "vurb/replayed"
-
-// replayed reports whether meta marks a replayed request.
-func replayed(meta mcp.Meta) bool {
-	_, ok := meta[replayMetaKey]
-	return ok
-}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/vurb-go/vurb/internal/edge/sessions"
 	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/store"
@@ -14,7 +15,7 @@ import (
 // go-sdk each of those calls crosses the session's JSON-RPC connection and
 // a stream made for it; the lane answers a session's plain tools/call and
 // tools/list itself, as it does sessionless ones, with the session's facts
-// read from the record vurb keeps (sessions.go). Initialize, GET streams,
+// read from the record vurb keeps (internal/edge/sessions). Initialize, GET streams,
 // DELETE, notifications, responses, subscriptions and anything unusual
 // stay the go-sdk's, and so does a call whose handler reaches for the
 // session itself (a log message at a level the client asked for, an input
@@ -46,7 +47,7 @@ func (l *lane) understandSession(r *http.Request, m *wire.Message, rec *store.Se
 	if l.rules.Check(r.Header, m) != "" {
 		return req, false
 	}
-	if !rec.Initialized || l.wrapped != nil || !mayUseSession(rec, auth.TokenInfoFromContext(r.Context())) {
+	if !rec.Initialized || l.wrapped != nil || !sessions.MayUse(rec, auth.TokenInfoFromContext(r.Context())) {
 		return req, false
 	}
 	if wire.SessionlessRevision(r.Header.Get(wire.ProtocolVersionHeader)) {

@@ -13,10 +13,11 @@
 // guard (the HTTP guards: client address, Host and Origin, connection
 // bound), tasks (the tasks extension, its front and its runs), bus (the
 // replicas' bus: what one replica learns that the others act on, sealed
-// and checked), fault (the one answer to a panic or a handler's error),
+// and checked), sessions (the records of the handshake-era sessions,
+// shared through a store, and their quota), fault (the one answer to a panic or a handler's error),
 // stdio (the stdio transport) and inflight (the drained signal). Each
 // names what it needs of the edge as interfaces of its own (seams.go),
-// which the edge's own types meet (tasks_site.go, bus_site.go).
+// which the edge's own types meet (tasks_site.go, bus_site.go, the session table set up in stack.go).
 //
 // How a served tools/call flows is written once, in the doc comment of
 // httpServing (stack.go).

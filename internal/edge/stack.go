@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/edge/guard"
+	"github.com/vurb-go/vurb/internal/edge/sessions"
 	"github.com/vurb-go/vurb/internal/edge/tasks"
 	"github.com/vurb-go/vurb/internal/edge/wire"
 	"github.com/vurb-go/vurb/store"
@@ -50,8 +51,8 @@ type httpServing struct {
 //  7. anything else (initialize, a session's requests, its GET stream and
 //     DELETE): a live session's plain tools/call and tools/list are the
 //     session lane's (session_lane.go), answered from the record vurb
-//     keeps of the session (sessions.go); the rest passes the session
-//     quota (session_quota.go) to the go-sdk's stateful handler.
+//     keeps of the session (internal/edge/sessions); the rest passes the session
+//     quota (internal/edge/sessions) to the go-sdk's stateful handler.
 //
 // Behind the go-sdk's handlers, the server newServer makes answers with
 // the same compiled plan, views and middleware. Connection limits and
@@ -100,38 +101,39 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 			// store, answer calls this go-sdk handler never sees, so its
 			// idle timer would close busy sessions: the table times them
 			// out instead.
-			f.table = newSessionTable(ho.SessionTimeout, a.Logger)
-			f.table.store = cfg.sessionStore
+			f.table = sessions.NewTable(ho.SessionTimeout, a.Logger)
+			f.table.Store = cfg.sessionStore
+			f.table.Origin = initializeOrigin
 			if cfg.sessionCap() > 0 {
-				f.table.perCaller = min(cfg.sessionShare(), cfg.sessionCap())
+				f.table.PerCaller = min(cfg.sessionShare(), cfg.sessionCap())
 			}
-			f.table.adopt = func(rec *store.Session) (*mcp.StreamableServerTransport, *mcp.ServerSession, error) {
+			f.table.Adopt = func(rec *store.Session) (*mcp.StreamableServerTransport, *mcp.ServerSession, error) {
 				tr := &mcp.StreamableServerTransport{SessionID: rec.ID}
-				ss, err := server.Connect(context.Background(), tr, &mcp.ServerSessionOptions{State: sessionState(rec)})
+				ss, err := server.Connect(context.Background(), tr, &mcp.ServerSessionOptions{State: sessions.State(rec)})
 				return tr, ss, err
 			}
-			server.AddReceivingMiddleware(f.table.observe)
+			server.AddReceivingMiddleware(f.table.Observe)
 			ho.SessionTimeout = 0
-			if f.table.store != nil {
-				f.table.health = &a.store // the probe's findings, for the health detail (health.go)
-				a.store.watch(f.table.wiped)
+			if f.table.Store != nil {
+				f.table.Health = &a.store // the probe's findings, for the health detail (health.go)
+				a.store.watch(f.table.Wiped)
 				if a.Tasks != nil {
-					f.table.onLost = a.Tasks.Running.RestoreAll
+					f.table.OnLost = a.Tasks.Running.RestoreAll
 				}
-				f.table.watchStore(storeProbeEvery)
-				if f.table.hub = a.replicaHub(); f.table.hub != nil {
+				f.table.WatchStore(sessions.ProbeEvery)
+				if f.table.Hub = a.replicaHub(); f.table.Hub != nil {
 					a.busFronts.add(f)
 				}
 			}
 		}
 		f.sdkSessions = withRemote(mcp.NewStreamableHTTPHandler(getServer, &ho))
 		f.sdkReplay = replayAs(f.sdkSessions)
-		f.sessions = capSessions(f.sdkSessions, server, cfg.sessionCap(), cfg.sessionShare(), false)
-		f.quota, _ = f.sessions.(*sessionQuota)
-		if f.quota != nil && f.table != nil && f.table.store != nil {
+		f.sessions = sessions.Cap(f.sdkSessions, server, cfg.sessionCap(), cfg.sessionShare(), false)
+		f.quota, _ = f.sessions.(*sessions.Quota)
+		if f.quota != nil && f.table != nil && f.table.Store != nil {
 			// A session closed to make room ends everywhere: its record
 			// must not let another replica serve it on.
-			f.quota.ended = func(id string) { f.table.ended(context.Background(), id) }
+			f.quota.Ended = func(id string) { f.table.Ended(context.Background(), id) }
 		}
 	}
 	f.tasks = a.taskFront(routes, vs, &ho)
@@ -175,11 +177,11 @@ type front struct {
 	lane       *lane            // nil: WithFastLane(false), or an option it cannot honour
 
 	sdkStateless http.Handler
-	sessions     http.Handler  // the session quota and the go-sdk's stateful handler; nil under WithStateless
-	sdkSessions  http.Handler  // the go-sdk's stateful handler alone, for replayed messages (replay.go)
-	sdkReplay    http.Handler  // sdkSessions for a replayed message of a session with a subject
-	quota        *sessionQuota // nil: sessions unbounded, or none
-	table        *sessionTable // the sessions' records, for the session lane; nil without it
+	sessions     http.Handler    // the session quota and the go-sdk's stateful handler; nil under WithStateless
+	sdkSessions  http.Handler    // the go-sdk's stateful handler alone, for replayed messages (replay.go)
+	sdkReplay    http.Handler    // sdkSessions for a replayed message of a session with a subject
+	quota        *sessions.Quota // nil: sessions unbounded, or none
+	table        *sessions.Table // the sessions' records, for the session lane; nil without it
 }
 
 func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -220,52 +222,52 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *wire.Mes
 		f.sessions.ServeHTTP(w, r)
 		return
 	}
-	rec, e, err := f.table.begin(r.Context(), id)
-	if e == nil && err == nil && f.table.hub != nil && f.table.hub.Ask(r.Context(), id) {
+	rec, e, err := f.table.Begin(r.Context(), id)
+	if e == nil && err == nil && f.table.Hub != nil && f.table.Hub.Ask(r.Context(), id) {
 		// The store does not know it; a replica may hold it all the same.
-		rec, e, err = f.table.begin(r.Context(), id)
+		rec, e, err = f.table.Begin(r.Context(), id)
 	}
-	if e == nil && err == nil && f.table.store != nil && f.table.health.Recovering(r.Context()) {
-		err = errStoreWiped // it may live on a replica that has not saved it again yet
+	if e == nil && err == nil && f.table.Store != nil && f.table.Health.Recovering(r.Context()) {
+		err = sessions.ErrStoreWiped // it may live on a replica that has not saved it again yet
 	}
-	defer f.table.end(e)
+	defer f.table.End(e)
 	if err != nil { // the store failed: the session may well live on
-		sessionStoreUnavailable(w, f.table.logger, "reading a session's record", id, err)
+		sessions.StoreUnavailable(w, f.table.Logger, "reading a session's record", id, err)
 		return
 	}
-	if e != nil && !mayUseSession(&rec, auth.TokenInfoFromContext(r.Context())) {
+	if e != nil && !sessions.MayUse(&rec, auth.TokenInfoFromContext(r.Context())) {
 		// Refused before any path may act on it: a DELETE by another
 		// caller must not end the session, nor anything else use it.
 		http.Error(w, "session user mismatch", http.StatusForbidden)
 		return
 	}
-	if e != nil && f.table.hub != nil && r.Method == http.MethodPost {
+	if e != nil && f.table.Hub != nil && r.Method == http.MethodPost {
 		if m == nil {
 			m = wire.ReadMessage(r, f.maxBody)
 		}
 		if relayed(m) { // what answers or stops a request of this session another replica may hold
-			f.table.hub.Announce(r.Context(), id, markReplayed(m.Body))
+			f.table.Hub.Announce(r.Context(), id, markReplayed(m.Body))
 		}
 	}
 	if e != nil && f.lane != nil && r.Method == http.MethodPost && rec.Initialized {
 		if m == nil {
 			m = wire.ReadMessage(r, f.maxBody)
 		}
-		u := f.quota.busy(id)
+		u := f.quota.Busy(id)
 		answered := f.lane.serveSession(w, r, m, &rec)
-		f.quota.idle(u)
+		f.quota.Idle(u)
 		if answered {
 			return
 		}
 	}
-	if e != nil && f.table.store != nil && !f.table.local(e) {
+	if e != nil && f.table.Store != nil && !f.table.Local(e) {
 		f.serveAdopted(w, r, e, id)
 		return
 	}
-	if r.Method == http.MethodDelete && e != nil && f.table.store != nil {
+	if r.Method == http.MethodDelete && e != nil && f.table.Store != nil {
 		// Its owner ended it (checked above): after the go-sdk's answer,
 		// everywhere.
-		defer f.table.ended(r.Context(), id)
+		defer f.table.Ended(r.Context(), id)
 	}
 	f.sessions.ServeHTTP(w, r)
 }
@@ -273,9 +275,9 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *wire.Mes
 // serveAdopted serves r on a session another replica opened, from a
 // go-sdk session connected here from its record; id is the session the
 // request names (e.rec changes under the table's lock: read it through it).
-func (f *front) serveAdopted(w http.ResponseWriter, r *http.Request, e *sessionEntry, id string) {
+func (f *front) serveAdopted(w http.ResponseWriter, r *http.Request, e *sessions.Entry, id string) {
 	if r.Method == http.MethodDelete {
-		f.table.ended(r.Context(), id)
+		f.table.Ended(r.Context(), id)
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
@@ -284,18 +286,18 @@ func (f *front) serveAdopted(w http.ResponseWriter, r *http.Request, e *sessionE
 		http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	tr, fresh, err := f.table.connect(e)
+	tr, fresh, err := f.table.Connect(e)
 	if err != nil {
 		http.Error(w, "session not found", http.StatusNotFound)
 		return
 	}
 	if fresh { // subscribed on other replicas: here too, for this replica's streams
-		rec := f.table.record(e)
+		rec := f.table.Record(e)
 		for _, uri := range rec.Subscriptions {
-			f.inject(r.Context(), e, &rec, replayRequest("resources/subscribe", &mcp.SubscribeParams{Meta: replayMeta(), URI: uri}))
+			f.inject(r.Context(), e, &rec, sessions.ReplayRequest("resources/subscribe", &mcp.SubscribeParams{Meta: sessions.ReplayMeta(), URI: uri}))
 		}
 	}
-	defer f.quota.idle(f.quota.busy(id))
+	defer f.quota.Idle(f.quota.Busy(id))
 	tr.ServeHTTP(w, r)
 }
 

@@ -1,4 +1,4 @@
-package edge
+package sessions
 
 import (
 	"context"
@@ -14,24 +14,24 @@ import (
 // persistence, an outage during which a record's save failed, a record
 // evicted under memory pressure. Every other replica then reads a live
 // session as ended. So a table that shares a store watches it: a marker
-// record of its own, read every storeProbeEvery, tells that the store
+// record of its own, read every ProbeEvery, tells that the store
 // lost its data (the marker is gone) or was out of reach (the read
 // failed); either way, once the store answers, the table saves again the
 // record of every session it holds. The probe is one read in
-// storeProbeEvery per handler, never on a call's path.
+// ProbeEvery per handler, never on a call's path.
 
-// storeProbeEvery is how often a table reads its marker: how long, after
+// ProbeEvery is how often a table reads its marker: how long, after
 // the store is back, other replicas may not find a session this replica
 // holds.
-const storeProbeEvery = 2 * time.Second
+const ProbeEvery = 2 * time.Second
 
 // markerSubject is the subject of a marker record: no verified token
 // carries it, so no request can use the marker as a session.
 const markerSubject = "\x00vurb: a replica's marker, not a session"
 
-// watchStore starts the probe of t's store, which ends once t is no
+// WatchStore starts the probe of t's store, which ends once t is no
 // longer used (the handler dropped).
-func (t *sessionTable) watchStore(every time.Duration) {
+func (t *Table) WatchStore(every time.Duration) {
 	wp := weak.Make(t)
 	marker := "vurb-marker-" + rand.Text()
 	t.marker = marker
@@ -48,15 +48,15 @@ func (t *sessionTable) watchStore(every time.Duration) {
 	}()
 }
 
-// wiped reports whether the store lost the marker this table saved in
+// Wiped reports whether the store lost the marker this table saved in
 // it: restarted empty, or out of reach. A session the store does not
 // know may then live on, held by a replica that has not saved it again
 // yet, and is answered 503, not 404.
-func (t *sessionTable) wiped(ctx context.Context) bool {
+func (t *Table) Wiped(ctx context.Context) bool {
 	if !t.markerSaved.Load() {
 		return false // too early to tell
 	}
-	_, err := t.store.Load(ctx, t.marker)
+	_, err := t.Store.Load(ctx, t.marker)
 	return err != nil
 }
 
@@ -64,33 +64,33 @@ func (t *sessionTable) wiped(ctx context.Context) bool {
 // it so (an earlier probe found the store down), saves every record
 // this table holds, then the marker; it reports whether that is still
 // to be done.
-func (t *sessionTable) probe(marker string, lost bool) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), storeProbeEvery)
+func (t *Table) probe(marker string, lost bool) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), ProbeEvery)
 	defer cancel()
-	_, err := t.store.Load(ctx, marker)
-	t.health.found(err)
+	_, err := t.Store.Load(ctx, marker)
+	t.Health.Found(err)
 	switch {
 	case errors.Is(err, store.ErrSessionNotFound):
 		lost = true
 		if t.markerSaved.Load() {
-			t.health.lost() // it had it: the store lost its data
+			t.Health.Lost() // it had it: the store lost its data
 		}
 	case err != nil:
-		t.health.lost()
+		t.Health.Lost()
 		return true // out of reach: once it answers, save everything again
 	}
 	if !lost {
 		return false
 	}
-	if t.onLost != nil {
-		t.onLost() // the tasks this replica runs
+	if t.OnLost != nil {
+		t.OnLost() // the tasks this replica runs
 	}
 	for _, rec := range t.held() {
-		if err := t.store.Save(ctx, &rec, t.ttl()); err != nil {
+		if err := t.Store.Save(ctx, &rec, t.ttl()); err != nil {
 			return true
 		}
 	}
-	if t.store.Save(ctx, &store.Session{ID: marker, Subject: markerSubject}, t.ttl()) != nil {
+	if t.Store.Save(ctx, &store.Session{ID: marker, Subject: markerSubject}, t.ttl()) != nil {
 		return true
 	}
 	t.markerSaved.Store(true)
@@ -99,7 +99,7 @@ func (t *sessionTable) probe(marker string, lost bool) bool {
 
 // held returns the records of the sessions this process holds a go-sdk
 // session of, initialized ones only.
-func (t *sessionTable) held() []store.Session {
+func (t *Table) held() []store.Session {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var out []store.Session
@@ -111,9 +111,9 @@ func (t *sessionTable) held() []store.Session {
 	return out
 }
 
-// resave saves again the record of the session id, if this process holds
+// Resave saves again the record of the session id, if this process holds
 // it: the store lost it, and another replica asked (bus.Hub.Ask).
-func (t *sessionTable) resave(ctx context.Context, id string) {
+func (t *Table) Resave(ctx context.Context, id string) {
 	t.mu.Lock()
 	e := t.live[id]
 	if e == nil || e.ss == nil || e.rec.Version == "" {

@@ -1,4 +1,4 @@
-package edge
+package sessions
 
 import (
 	"net/http"
@@ -13,7 +13,7 @@ import (
 	"github.com/vurb-go/vurb/internal/limit"
 )
 
-// sessionQuota bounds the handshake-era sessions of one server: limit in
+// Quota bounds the handshake-era sessions of one server: limit in
 // all, perCaller for one caller (its verified subject, else its host: the
 // key PerCaller uses, never a value the client chooses). When a caller at
 // its share opens one more, its own session used least recently with no
@@ -23,49 +23,50 @@ import (
 // request in flight is closed to make room; only when every session is
 // busy is the new one refused, with 503. Only a stateful
 // POST without a session id opens a session; every other request passes.
-type sessionQuota struct {
+type Quota struct {
 	next      http.Handler
 	server    *mcp.Server
 	limit     int
 	perCaller int
 	now       func() time.Time
-	// ended, when set, ends a session closed to make room on every
+	// Ended, when set, ends a session closed to make room on every
 	// replica (its record deleted from the shared store), not only here.
-	ended func(id string)
+	Ended func(id string)
 
 	mu      sync.Mutex
-	open    map[string]*sessionUse // by session id
-	callers map[string]int         // sessions open or being opened, by caller
-	total   int                    // the sum of callers
+	open    map[string]*Use // by session id
+	callers map[string]int  // sessions open or being opened, by caller
+	total   int             // the sum of callers
 }
 
-// sessionUse is what the quota knows of one session.
-type sessionUse struct {
+// Use is what the quota knows of one session.
+type Use struct {
 	caller string
 	last   time.Time // its last request, or when it opened
 	active int       // requests in flight (a standing GET stream included)
 }
 
-// capSessions puts a sessionQuota in front of next, or returns next when
+// Cap puts a Quota in front of next, or returns next when
 // sessions are unbounded or the server keeps none.
-func capSessions(next http.Handler, server *mcp.Server, limit, perCaller int, stateless bool) http.Handler {
+func Cap(next http.Handler, server *mcp.Server, limit, perCaller int, stateless bool) http.Handler {
 	if limit <= 0 || stateless {
 		return next
 	}
 	if perCaller <= 0 || perCaller > limit {
 		perCaller = limit
 	}
-	return &sessionQuota{next: next, server: server, limit: limit, perCaller: perCaller, now: time.Now,
-		open: map[string]*sessionUse{}, callers: map[string]int{}}
+	return &Quota{next: next, server: server, limit: limit, perCaller: perCaller, now: time.Now,
+		open: map[string]*Use{}, callers: map[string]int{}}
 }
 
-// perCallerSessions is the default share of one caller: a sixteenth of the
+// DefaultPerCaller is the default share of one caller: a sixteenth of the
 // limit, but at least 16 sessions (all of them under 16).
-func perCallerSessions(limit int) int {
+func DefaultPerCaller(limit int) int {
 	return max(limit/16, min(limit, 16))
 }
 
-func (q *sessionQuota) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP counts r against the quota and passes it on, or refuses it.
+func (q *Quota) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := r.Header.Get(wire.SessionIDHeader)
 	switch {
 	case id != "":
@@ -78,16 +79,16 @@ func (q *sessionQuota) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // use serves a request on the session id, counting it as in flight.
-func (q *sessionQuota) use(w http.ResponseWriter, r *http.Request, id string) {
-	u := q.busy(id)
+func (q *Quota) use(w http.ResponseWriter, r *http.Request, id string) {
+	u := q.Busy(id)
 	if r.Method != http.MethodDelete {
 		q.next.ServeHTTP(w, r)
-		q.idle(u)
+		q.Idle(u)
 		return
 	}
-	sw := &sessionWriter{ResponseWriter: w}
+	sw := &writer{ResponseWriter: w}
 	q.next.ServeHTTP(sw, r)
-	q.idle(u)
+	q.Idle(u)
 	if sw.code < 300 { // ended by its owner; a refused DELETE leaves it counted
 		q.mu.Lock()
 		q.forget(id)
@@ -95,9 +96,9 @@ func (q *sessionQuota) use(w http.ResponseWriter, r *http.Request, id string) {
 	}
 }
 
-// busy counts a request on the session id as in flight until idle is
+// Busy counts a request on the session id as in flight until idle is
 // given what busy returned; q may be nil (no quota).
-func (q *sessionQuota) busy(id string) *sessionUse {
+func (q *Quota) Busy(id string) *Use {
 	if q == nil {
 		return nil
 	}
@@ -111,8 +112,8 @@ func (q *sessionQuota) busy(id string) *sessionUse {
 	return u
 }
 
-// idle ends the request busy counted on u (nil: none was).
-func (q *sessionQuota) idle(u *sessionUse) {
+// Idle ends the request busy counted on u (nil: none was).
+func (q *Quota) Idle(u *Use) {
 	if u == nil {
 		return
 	}
@@ -124,7 +125,7 @@ func (q *sessionQuota) idle(u *sessionUse) {
 
 // opening serves a request that opens a session, if the caller and the
 // server have room for it.
-func (q *sessionQuota) opening(w http.ResponseWriter, r *http.Request) {
+func (q *Quota) opening(w http.ResponseWriter, r *http.Request) {
 	caller := limit.CallerBucket(r.Context(), engine.Origin{Token: auth.TokenInfoFromContext(r.Context()), Remote: r.RemoteAddr})
 	if status, why := q.reserve(caller); status != 0 {
 		w.Header().Set("Retry-After", "30")
@@ -132,12 +133,12 @@ func (q *sessionQuota) opening(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	opened := false
-	sw := &sessionWriter{ResponseWriter: w, opened: func(id string) {
+	sw := &writer{ResponseWriter: w, opened: func(id string) {
 		// Before the answer leaves: the client may use the session at once.
 		q.mu.Lock()
 		defer q.mu.Unlock()
 		if q.open[id] == nil {
-			q.open[id] = &sessionUse{caller: caller, last: q.now()}
+			q.open[id] = &Use{caller: caller, last: q.now()}
 			opened = true
 		}
 	}}
@@ -152,7 +153,7 @@ func (q *sessionQuota) opening(w http.ResponseWriter, r *http.Request) {
 
 // reserve takes a place for a session of caller, making room if it must,
 // or returns the status and the text of the refusal.
-func (q *sessionQuota) reserve(caller string) (int, string) {
+func (q *Quota) reserve(caller string) (int, string) {
 	q.mu.Lock()
 	if q.callers[caller] >= q.perCaller || q.total >= q.limit {
 		q.prune() // sessions the go-sdk closed (idle, or their client left)
@@ -184,7 +185,7 @@ func (q *sessionQuota) reserve(caller string) (int, string) {
 
 // idlest is the session (of caller, or of anyone when caller is "") used
 // least recently with no request in flight, "" when every one is busy.
-func (q *sessionQuota) idlest(caller string) string {
+func (q *Quota) idlest(caller string) string {
 	var id string
 	var oldest time.Time
 	for k, u := range q.open {
@@ -196,7 +197,7 @@ func (q *sessionQuota) idlest(caller string) string {
 }
 
 // prune forgets the sessions the server no longer has.
-func (q *sessionQuota) prune() {
+func (q *Quota) prune() {
 	live := make(map[string]bool, len(q.open))
 	for ss := range q.server.Sessions() {
 		live[ss.ID()] = true
@@ -209,14 +210,14 @@ func (q *sessionQuota) prune() {
 }
 
 // forget drops the session id from the counts.
-func (q *sessionQuota) forget(id string) {
+func (q *Quota) forget(id string) {
 	if u := q.open[id]; u != nil {
 		delete(q.open, id)
 		q.release(u.caller)
 	}
 }
 
-func (q *sessionQuota) release(caller string) {
+func (q *Quota) release(caller string) {
 	q.total--
 	if q.callers[caller]--; q.callers[caller] <= 0 {
 		delete(q.callers, caller)
@@ -224,9 +225,9 @@ func (q *sessionQuota) release(caller string) {
 }
 
 // close ends the session id, which made room for another.
-func (q *sessionQuota) close(id string) {
-	if q.ended != nil {
-		q.ended(id)
+func (q *Quota) close(id string) {
+	if q.Ended != nil {
+		q.Ended(id)
 		return
 	}
 	for ss := range q.server.Sessions() {
@@ -237,11 +238,11 @@ func (q *sessionQuota) close(id string) {
 	}
 }
 
-// sessionWriter passes everything through; the quota reads the session id
+// writer passes everything through; the quota reads the session id
 // the go-sdk sets in its header (opened, when set), and the status, when
 // the header is written. Unwrap lets http.ResponseController (the go-sdk's
 // flushes and deadlines) reach the writer beneath.
-type sessionWriter struct {
+type writer struct {
 	http.ResponseWriter
 	opened  func(id string)
 	written bool
@@ -249,7 +250,7 @@ type sessionWriter struct {
 }
 
 // header reports the session id of the answer, once.
-func (w *sessionWriter) header() {
+func (w *writer) header() {
 	if w.written {
 		return
 	}
@@ -259,7 +260,8 @@ func (w *sessionWriter) header() {
 	}
 }
 
-func (w *sessionWriter) WriteHeader(code int) {
+// WriteHeader reports the session id, then writes the status.
+func (w *writer) WriteHeader(code int) {
 	w.header()
 	if w.code == 0 {
 		w.code = code
@@ -267,7 +269,8 @@ func (w *sessionWriter) WriteHeader(code int) {
 	w.ResponseWriter.WriteHeader(code)
 }
 
-func (w *sessionWriter) Write(p []byte) (int, error) {
+// Write reports the session id, then writes p.
+func (w *writer) Write(p []byte) (int, error) {
 	w.header()
 	if w.code == 0 {
 		w.code = http.StatusOK
@@ -275,10 +278,11 @@ func (w *sessionWriter) Write(p []byte) (int, error) {
 	return w.ResponseWriter.Write(p)
 }
 
-func (w *sessionWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+// Unwrap is the writer beneath, for http.ResponseController.
+func (w *writer) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // Flush sends what is buffered, for code that asserts http.Flusher.
-func (w *sessionWriter) Flush() {
+func (w *writer) Flush() {
 	w.header()
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
 		f.Flush()

@@ -1,4 +1,4 @@
-package edge
+package sessions
 
 import (
 	"context"
@@ -13,13 +13,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/edge/bus"
+	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/internal/limit"
 	"github.com/vurb-go/vurb/store"
 )
 
-// sessionState is the go-sdk's state of a session with rec's facts, to
+// State is the go-sdk's state of a session with rec's facts, to
 // connect it anew on another replica.
-func sessionState(rec *store.Session) *mcp.ServerSessionState {
+func State(rec *store.Session) *mcp.ServerSessionState {
 	st := &mcp.ServerSessionState{InitializeParams: &mcp.InitializeParams{ProtocolVersion: rec.Version,
 		ClientInfo: rec.Client, Capabilities: rec.Capabilities}, NegotiatedProtocolVersion: rec.Negotiated, LogLevel: rec.LogLevel}
 	if rec.Initialized {
@@ -28,42 +29,48 @@ func sessionState(rec *store.Session) *mcp.ServerSessionState {
 	return st
 }
 
-// sessionTable holds the records of one server's live sessions. A record
+// Table holds the records of one server's live sessions. A record
 // is made when a session is initialized and dropped when the go-sdk's
 // session ends; the table also closes a session idle for longer than the
 // idle timeout, since requests the session lane answers never reach the
 // go-sdk, whose own idle timer would close a busy session.
-type sessionTable struct {
-	idle   time.Duration // 0: sessions never idle out
-	logger *slog.Logger
+type Table struct {
+	idle time.Duration // 0: sessions never idle out
+	// Logger logs what the table cannot do (a store that fails).
+	Logger *slog.Logger
 	now    func() time.Time
-	// store, when not nil, holds the records every replica reads: a
+	// Store, when not nil, holds the records every replica reads: a
 	// session this process does not hold is loaded from it, and connected
-	// here (adopt) when a request needs the go-sdk's session.
-	store store.Sessions
-	adopt func(rec *store.Session) (*mcp.StreamableServerTransport, *mcp.ServerSession, error)
-	// hub, when not nil, carries to the other replicas what a session's
+	// here (Adopt) when a request needs the go-sdk's session.
+	Store store.Sessions
+	// Adopt connects a go-sdk session here from a record another replica
+	// saved.
+	Adopt func(rec *store.Session) (*mcp.StreamableServerTransport, *mcp.ServerSession, error)
+	// Hub, when not nil, carries to the other replicas what a session's
 	// requests changed here (internal/edge/bus).
-	hub *bus.Hub
-	// perCaller is the sessions one caller may hold over all replicas
+	Hub *bus.Hub
+	// PerCaller is the sessions one caller may hold over all replicas
 	// sharing the store (0: no bound).
-	perCaller int
+	PerCaller int
+	// Origin is where the initialize request r came from, for the
+	// record's caller and address.
+	Origin func(ctx context.Context, r *mcp.ServerRequest[*mcp.InitializeParams]) engine.Origin
 	// marker is the id of the record that tells whether the store lost
-	// its data (sessions_resave.go); markerSaved that it was saved once.
+	// its data (resave.go); markerSaved that it was saved once.
 	marker      string
 	markerSaved atomic.Bool
-	// health, when not nil, is told what each probe found (health.go).
-	health *storeHealth
-	// onLost, when set, saves again what else this replica holds when a
+	// Health, when not nil, is told what each probe found.
+	Health Health
+	// OnLost, when set, saves again what else this replica holds when a
 	// probe finds the store lost its data.
-	onLost func()
+	OnLost func()
 
 	mu   sync.Mutex
-	live map[string]*sessionEntry
+	live map[string]*Entry
 }
 
-// sessionEntry is a record with what the process knows of its use.
-type sessionEntry struct {
+// Entry is a record with what the process knows of its use.
+type Entry struct {
 	rec    store.Session
 	ss     *mcp.ServerSession // nil: loaded from the store, not connected here yet
 	last   time.Time          // the last request's end, or when it opened
@@ -76,13 +83,15 @@ type sessionEntry struct {
 	loaded    time.Time // when the record was read from the store
 }
 
-func newSessionTable(idle time.Duration, logger *slog.Logger) *sessionTable {
-	return &sessionTable{idle: idle, logger: logger, now: time.Now, live: map[string]*sessionEntry{}}
+// NewTable returns an empty table whose sessions idle out after idle
+// (0: never).
+func NewTable(idle time.Duration, logger *slog.Logger) *Table {
+	return &Table{idle: idle, Logger: logger, now: time.Now, live: map[string]*Entry{}}
 }
 
-// observe is the server's receiving middleware that keeps the records:
+// Observe is the server's receiving middleware that keeps the records:
 // a session's facts are read from what the go-sdk accepted.
-func (t *sessionTable) observe(next mcp.MethodHandler) mcp.MethodHandler {
+func (t *Table) Observe(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
 		ss, ok := req.GetSession().(*mcp.ServerSession)
@@ -109,31 +118,31 @@ func (t *sessionTable) observe(next mcp.MethodHandler) mcp.MethodHandler {
 			if r.Params != nil {
 				meta = r.Params.Meta
 			}
-			t.update(ss.ID(), !replayed(meta), func(rec *store.Session) bool { rec.Initialized = true; return true })
+			t.update(ss.ID(), !Replayed(meta), func(rec *store.Session) bool { rec.Initialized = true; return true })
 		case *mcp.ServerRequest[*mcp.SetLoggingLevelParams]:
 			if p := r.Params; p != nil {
-				t.update(ss.ID(), !replayed(p.Meta), func(rec *store.Session) bool { rec.LogLevel = p.Level; return true })
-				t.tell(ctx, ss.ID(), p.Meta, method, &mcp.SetLoggingLevelParams{Meta: replayMeta(), Level: p.Level})
+				t.update(ss.ID(), !Replayed(p.Meta), func(rec *store.Session) bool { rec.LogLevel = p.Level; return true })
+				t.tell(ctx, ss.ID(), p.Meta, method, &mcp.SetLoggingLevelParams{Meta: ReplayMeta(), Level: p.Level})
 			}
 		case *mcp.SubscribeRequest:
 			if p := r.Params; p != nil {
-				t.update(ss.ID(), !replayed(p.Meta), func(rec *store.Session) bool {
+				t.update(ss.ID(), !Replayed(p.Meta), func(rec *store.Session) bool {
 					if slices.Contains(rec.Subscriptions, p.URI) {
 						return false
 					}
 					rec.Subscriptions = append(rec.Subscriptions, p.URI)
 					return true
 				})
-				t.tell(ctx, ss.ID(), p.Meta, method, &mcp.SubscribeParams{Meta: replayMeta(), URI: p.URI})
+				t.tell(ctx, ss.ID(), p.Meta, method, &mcp.SubscribeParams{Meta: ReplayMeta(), URI: p.URI})
 			}
 		case *mcp.UnsubscribeRequest:
 			if p := r.Params; p != nil {
-				t.update(ss.ID(), !replayed(p.Meta), func(rec *store.Session) bool {
+				t.update(ss.ID(), !Replayed(p.Meta), func(rec *store.Session) bool {
 					n := len(rec.Subscriptions)
 					rec.Subscriptions = slices.DeleteFunc(rec.Subscriptions, func(u string) bool { return u == p.URI })
 					return len(rec.Subscriptions) != n
 				})
-				t.tell(ctx, ss.ID(), p.Meta, method, &mcp.UnsubscribeParams{Meta: replayMeta(), URI: p.URI})
+				t.tell(ctx, ss.ID(), p.Meta, method, &mcp.UnsubscribeParams{Meta: ReplayMeta(), URI: p.URI})
 			}
 		}
 		return res, err
@@ -141,8 +150,8 @@ func (t *sessionTable) observe(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // opened records the session ss, which the client initialized with r.
-func (t *sessionTable) opened(ctx context.Context, ss *mcp.ServerSession, r *mcp.ServerRequest[*mcp.InitializeParams], res mcp.Result) {
-	o := OriginOf(ctx, r, nil)
+func (t *Table) opened(ctx context.Context, ss *mcp.ServerSession, r *mcp.ServerRequest[*mcp.InitializeParams], res mcp.Result) {
+	o := t.Origin(ctx, r)
 	rec := store.Session{ID: ss.ID(), Remote: o.Remote}
 	if r.Params != nil {
 		rec.Version, rec.Client, rec.Capabilities = r.Params.ProtocolVersion, r.Params.ClientInfo, r.Params.Capabilities
@@ -154,7 +163,7 @@ func (t *sessionTable) opened(ctx context.Context, ss *mcp.ServerSession, r *mcp
 	if ir, ok := res.(*mcp.InitializeResult); ok && ir != nil {
 		rec.Negotiated = ir.ProtocolVersion
 	}
-	e := &sessionEntry{rec: rec, ss: ss, last: t.now()}
+	e := &Entry{rec: rec, ss: ss, last: t.now()}
 	t.mu.Lock()
 	if cur := t.live[rec.ID]; cur != nil {
 		if cur.rec.Version != "" || cur.ss != ss { // initialized twice: the go-sdk refuses that, keep the first
@@ -179,35 +188,35 @@ func (t *sessionTable) opened(ctx context.Context, ss *mcp.ServerSession, r *mcp
 // admit counts rec among its caller's sessions in the store, and ends,
 // everywhere, those of the caller's sessions beyond its share. A store
 // that fails is logged: the replica's own quota still holds.
-func (t *sessionTable) admit(ctx context.Context, rec store.Session) {
-	if t.store == nil || t.perCaller <= 0 {
+func (t *Table) admit(ctx context.Context, rec store.Session) {
+	if t.Store == nil || t.PerCaller <= 0 {
 		return
 	}
-	evicted, err := t.store.Admit(context.WithoutCancel(ctx), &rec, t.perCaller, t.ttl())
+	evicted, err := t.Store.Admit(context.WithoutCancel(ctx), &rec, t.PerCaller, t.ttl())
 	if err != nil {
-		t.logger.Warn("vurb: counting a session in the shared store failed; only this replica's quota holds", "session", rec.ID, "err", err)
+		t.Logger.Warn("vurb: counting a session in the shared store failed; only this replica's quota holds", "session", rec.ID, "err", err)
 	}
 	for _, id := range evicted {
-		t.ended(ctx, id)
+		t.Ended(ctx, id)
 	}
 }
 
 // ttl is how long the store keeps a record nobody renews.
-func (t *sessionTable) ttl() time.Duration {
+func (t *Table) ttl() time.Duration {
 	if t.idle > 0 {
 		return t.idle
 	}
-	return DefaultSessionIdleTimeout
+	return DefaultIdleTimeout
 }
 
 // save writes rec, the record of e, to the store, if there is one. A store
 // that fails is logged: the session goes on in this process.
-func (t *sessionTable) save(ctx context.Context, e *sessionEntry, rec store.Session) {
-	if t.store == nil {
+func (t *Table) save(ctx context.Context, e *Entry, rec store.Session) {
+	if t.Store == nil {
 		return
 	}
-	if err := t.store.Save(context.WithoutCancel(ctx), &rec, t.ttl()); err != nil {
-		t.logger.Warn("vurb: saving a session's record failed; other replicas cannot serve it", "session", rec.ID, "err", err)
+	if err := t.Store.Save(context.WithoutCancel(ctx), &rec, t.ttl()); err != nil {
+		t.Logger.Warn("vurb: saving a session's record failed; other replicas cannot serve it", "session", rec.ID, "err", err)
 		return
 	}
 	t.mu.Lock()
@@ -216,14 +225,14 @@ func (t *sessionTable) save(ctx context.Context, e *sessionEntry, rec store.Sess
 }
 
 // seen keeps ss, which no initialize opened, so that it idles out.
-func (t *sessionTable) seen(ss *mcp.ServerSession) {
+func (t *Table) seen(ss *mcp.ServerSession) {
 	t.mu.Lock()
 	if t.live[ss.ID()] != nil {
 		t.mu.Unlock()
 		return
 	}
 	id := ss.ID()
-	e := &sessionEntry{rec: store.Session{ID: id}, ss: ss, last: t.now()}
+	e := &Entry{rec: store.Session{ID: id}, ss: ss, last: t.now()}
 	t.live[id] = e
 	if t.idle > 0 {
 		e.timer = time.AfterFunc(t.idle, func() { t.expire(id) })
@@ -233,10 +242,10 @@ func (t *sessionTable) seen(ss *mcp.ServerSession) {
 }
 
 // dropAfter forgets ss once it has ended.
-func (t *sessionTable) dropAfter(ss *mcp.ServerSession) {
+func (t *Table) dropAfter(ss *mcp.ServerSession) {
 	defer func() {
 		if p := recover(); p != nil {
-			t.logger.Error("vurb: forgetting a session panicked", "panic", fmt.Sprint(p))
+			t.Logger.Error("vurb: forgetting a session panicked", "panic", fmt.Sprint(p))
 		}
 	}()
 	_ = ss.Wait()
@@ -252,7 +261,7 @@ func (t *sessionTable) dropAfter(ss *mcp.ServerSession) {
 
 // update changes the record of the session id, if it is live, and, when
 // save is set, saves it for the other replicas if f reports a change.
-func (t *sessionTable) update(id string, save bool, f func(*store.Session) bool) {
+func (t *Table) update(id string, save bool, f func(*store.Session) bool) {
 	t.mu.Lock()
 	e := t.live[id]
 	if e == nil {
@@ -276,19 +285,19 @@ func (t *sessionTable) update(id string, save bool, f func(*store.Session) bool)
 // request method with params, unless meta marks it as replayed here
 // already. It runs before the go-sdk answers the request, so that the
 // client's next request, wherever it lands, finds the change made.
-func (t *sessionTable) tell(ctx context.Context, id string, meta mcp.Meta, method string, params any) {
-	if t.hub == nil || replayed(meta) {
+func (t *Table) tell(ctx context.Context, id string, meta mcp.Meta, method string, params any) {
+	if t.Hub == nil || Replayed(meta) {
 		return
 	}
-	if msg := replayRequest(method, params); msg != nil {
-		t.hub.AnnounceAndWait(ctx, id, msg)
+	if msg := ReplayRequest(method, params); msg != nil {
+		t.Hub.AnnounceAndWait(ctx, id, msg)
 	}
 }
 
-// holding returns the entry of the session id when this process holds a
+// Holding returns the entry of the session id when this process holds a
 // go-sdk session of it. A record read from the store and not connected
 // is forgotten instead, to be read anew.
-func (t *sessionTable) holding(id string) (*sessionEntry, store.Session) {
+func (t *Table) Holding(id string) (*Entry, store.Session) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	e := t.live[id]
@@ -302,9 +311,9 @@ func (t *sessionTable) holding(id string) (*sessionEntry, store.Session) {
 	return e, e.rec
 }
 
-// forget drops what this process holds of the session id, which another
+// Forget drops what this process holds of the session id, which another
 // replica ended.
-func (t *sessionTable) forget(id string) {
+func (t *Table) Forget(id string) {
 	t.mu.Lock()
 	e := t.live[id]
 	delete(t.live, id)
@@ -314,14 +323,14 @@ func (t *sessionTable) forget(id string) {
 	}
 }
 
-// begin counts a request on the session id as in flight, and returns its
+// Begin counts a request on the session id as in flight, and returns its
 // record and entry when the session is live here or in the store (a nil
 // entry otherwise), or the store's error when it could not tell: a store
 // down is no proof that the session ended. A record read from the store
 // is kept for a moment, so that a session's calls do not each read it; a
 // record the store holds is renewed, at most once in a quarter of its
 // life.
-func (t *sessionTable) begin(ctx context.Context, id string) (store.Session, *sessionEntry, error) {
+func (t *Table) Begin(ctx context.Context, id string) (store.Session, *Entry, error) {
 	t.mu.Lock()
 	e := t.live[id]
 	now := t.now()
@@ -331,14 +340,14 @@ func (t *sessionTable) begin(ctx context.Context, id string) (store.Session, *se
 	}
 	if e == nil {
 		t.mu.Unlock()
-		if t.store == nil {
+		if t.Store == nil {
 			return store.Session{}, nil, nil
 		}
-		return t.load(ctx, id)
+		return t.Load(ctx, id)
 	}
 	e.active++
 	rec := e.rec
-	renew := t.store != nil && now.Sub(e.saved) > t.ttl()/4
+	renew := t.Store != nil && now.Sub(e.saved) > t.ttl()/4
 	if renew {
 		e.saved = now // one renewal at a time
 	}
@@ -349,9 +358,9 @@ func (t *sessionTable) begin(ctx context.Context, id string) (store.Session, *se
 	return rec, e, nil
 }
 
-// local reports whether e is a session this process's go-sdk handler
+// Local reports whether e is a session this process's go-sdk handler
 // opened (and serves), rather than one read from the store.
-func (t *sessionTable) local(e *sessionEntry) bool {
+func (t *Table) Local(e *Entry) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return e.ss != nil && e.transport == nil
@@ -361,10 +370,10 @@ func (t *sessionTable) local(e *sessionEntry) bool {
 // session's requests before it is read again.
 const storedRecordFresh = time.Second
 
-// load reads the session id's record from the store and keeps it, not
+// Load reads the session id's record from the store and keeps it, not
 // connected yet (see connect).
-func (t *sessionTable) load(ctx context.Context, id string) (store.Session, *sessionEntry, error) {
-	rec, err := t.store.Load(ctx, id)
+func (t *Table) Load(ctx context.Context, id string) (store.Session, *Entry, error) {
+	rec, err := t.Store.Load(ctx, id)
 	if errors.Is(err, store.ErrSessionNotFound) {
 		return store.Session{}, nil, nil
 	}
@@ -375,7 +384,7 @@ func (t *sessionTable) load(ctx context.Context, id string) (store.Session, *ses
 		return store.Session{}, nil, fmt.Errorf("the store answered session %q with the record of %q", id, rec.ID)
 	}
 	now := t.now()
-	e := &sessionEntry{rec: *rec, last: now, loaded: now, saved: now, active: 1}
+	e := &Entry{rec: *rec, last: now, loaded: now, saved: now, active: 1}
 	t.mu.Lock()
 	if cur := t.live[id]; cur != nil { // loaded or opened meanwhile
 		cur.active++
@@ -388,10 +397,10 @@ func (t *sessionTable) load(ctx context.Context, id string) (store.Session, *ses
 	return *rec, e, nil
 }
 
-// connect gives the entry of a session opened on another replica a
+// Connect gives the entry of a session opened on another replica a
 // go-sdk session here, from its record, and returns the transport that
 // serves it; fresh reports that this call connected it.
-func (t *sessionTable) connect(e *sessionEntry) (_ *mcp.StreamableServerTransport, fresh bool, _ error) {
+func (t *Table) Connect(e *Entry) (_ *mcp.StreamableServerTransport, fresh bool, _ error) {
 	t.mu.Lock()
 	if e.transport != nil {
 		tr := e.transport
@@ -400,7 +409,7 @@ func (t *sessionTable) connect(e *sessionEntry) (_ *mcp.StreamableServerTranspor
 	}
 	rec := e.rec
 	t.mu.Unlock()
-	tr, ss, err := t.adopt(&rec)
+	tr, ss, err := t.Adopt(&rec)
 	if err != nil {
 		return nil, false, err
 	}
@@ -421,8 +430,8 @@ func (t *sessionTable) connect(e *sessionEntry) (_ *mcp.StreamableServerTranspor
 	return tr, true, nil
 }
 
-// ended forgets the session id everywhere: its client ended it.
-func (t *sessionTable) ended(ctx context.Context, id string) {
+// Ended forgets the session id everywhere: its client ended it.
+func (t *Table) Ended(ctx context.Context, id string) {
 	t.mu.Lock()
 	e := t.live[id]
 	delete(t.live, id)
@@ -430,25 +439,25 @@ func (t *sessionTable) ended(ctx context.Context, id string) {
 	if e != nil && e.ss != nil {
 		e.ss.Close()
 	}
-	if t.store != nil {
-		if err := t.store.Delete(context.WithoutCancel(ctx), id); err != nil {
-			t.logger.Warn("vurb: deleting a session's record failed; it expires by itself", "session", id, "err", err)
+	if t.Store != nil {
+		if err := t.Store.Delete(context.WithoutCancel(ctx), id); err != nil {
+			t.Logger.Warn("vurb: deleting a session's record failed; it expires by itself", "session", id, "err", err)
 		}
 	}
-	if t.hub != nil {
-		t.hub.Ended(ctx, id) // a DELETE answered is ended everywhere
+	if t.Hub != nil {
+		t.Hub.Ended(ctx, id) // a DELETE answered is ended everywhere
 	}
 }
 
-// record returns e's record as it stands.
-func (t *sessionTable) record(e *sessionEntry) store.Session {
+// Record returns e's record as it stands.
+func (t *Table) Record(e *Entry) store.Session {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return e.rec
 }
 
-// end counts the request begin counted as done.
-func (t *sessionTable) end(e *sessionEntry) {
+// End counts the request begin counted as done.
+func (t *Table) End(e *Entry) {
 	if e == nil {
 		return
 	}
@@ -460,7 +469,7 @@ func (t *sessionTable) end(e *sessionEntry) {
 
 // expire closes the session id if it has had no request for the idle
 // timeout, and otherwise looks again when it might have.
-func (t *sessionTable) expire(id string) {
+func (t *Table) expire(id string) {
 	t.mu.Lock()
 	e := t.live[id]
 	if e == nil {
@@ -479,11 +488,19 @@ func (t *sessionTable) expire(id string) {
 	}
 }
 
-// mayUseSession reports whether the holder of token may use the session
+// MayUse reports whether the holder of token may use the session
 // of rec: the subject that opened it, as the go-sdk checks.
-func mayUseSession(rec *store.Session, token *auth.TokenInfo) bool {
+func MayUse(rec *store.Session, token *auth.TokenInfo) bool {
 	if rec.Subject == "" {
 		return true
 	}
 	return token != nil && token.UserID == rec.Subject
+}
+
+// Transport returns the transport that serves e, a session adopted from
+// the store; nil for one the go-sdk's handler opened.
+func (t *Table) Transport(e *Entry) *mcp.StreamableServerTransport {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return e.transport
 }

@@ -1,4 +1,4 @@
-package edge
+package sessions
 
 import (
 	"context"
@@ -22,9 +22,9 @@ func FuzzStoredSessionRecord(f *testing.F) {
 		if json.Unmarshal(data, &rec) != nil {
 			return
 		}
-		table := newSessionTable(time.Minute, slog.New(slog.DiscardHandler))
-		table.store = recordStore{rec: &rec}
-		got, e, err := table.load(context.Background(), id)
+		table := NewTable(time.Minute, slog.New(slog.DiscardHandler))
+		table.Store = recordStore{rec: &rec}
+		got, e, err := table.Load(context.Background(), id)
 		if rec.ID != id {
 			if err == nil || e != nil {
 				t.Fatalf("the record of %q served a request of %q", rec.ID, id)
@@ -34,9 +34,9 @@ func FuzzStoredSessionRecord(f *testing.F) {
 		if err != nil || e == nil || got.ID != id {
 			t.Fatalf("the record of %q not served: %v", id, err)
 		}
-		_ = sessionState(&got)
-		_ = mayUseSession(&got, nil)
-		_ = replayRequest("resources/subscribe", got.Subscriptions)
+		_ = State(&got)
+		_ = MayUse(&got, nil)
+		_ = ReplayRequest("resources/subscribe", got.Subscriptions)
 	})
 }
 
