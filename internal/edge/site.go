@@ -14,10 +14,13 @@
 // bound), tasks (the tasks extension, its front and its runs), bus (the
 // replicas' bus: what one replica learns that the others act on, sealed
 // and checked), sessions (the records of the handshake-era sessions,
-// shared through a store, and their quota), fault (the one answer to a panic or a handler's error),
-// stdio (the stdio transport) and inflight (the drained signal). Each
-// names what it needs of the edge as interfaces of its own (seams.go),
-// which the edge's own types meet (tasks_site.go, bus_site.go, the session table set up in stack.go).
+// shared through a store, and their quota), lane (the fast lane and the
+// session lane, answering the common calls from the compiled plan),
+// fault (the one answer to a panic or a handler's error), stdio (the
+// stdio transport) and inflight (the drained signal). Each names what it
+// needs of the edge as interfaces of its own (seams.go), which the
+// edge's own types meet (tasks_site.go, bus_site.go, lane_site.go, and
+// the session table set up in stack.go).
 //
 // How a served tools/call flows is written once, in the doc comment of
 // httpServing (stack.go).

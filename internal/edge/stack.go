@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/edge/guard"
+	"github.com/vurb-go/vurb/internal/edge/lane"
 	"github.com/vurb-go/vurb/internal/edge/sessions"
 	"github.com/vurb-go/vurb/internal/edge/tasks"
 	"github.com/vurb-go/vurb/internal/edge/wire"
@@ -46,11 +47,11 @@ type httpServing struct {
 //     needs, challenge.go);
 //  6. a sessionless request (2026-07-28 without a session, or any under
 //     WithStateless): the tasks front (package tasks), then the fast lane
-//     (lane.go), each answering what it recognises, then the
+//     (internal/edge/lane), each answering what it recognises, then the
 //     go-sdk's stateless handler;
 //  7. anything else (initialize, a session's requests, its GET stream and
 //     DELETE): a live session's plain tools/call and tools/list are the
-//     session lane's (session_lane.go), answered from the record vurb
+//     session lane's (internal/edge/lane), answered from the record vurb
 //     keeps of the session (internal/edge/sessions); the rest passes the session
 //     quota (internal/edge/sessions) to the go-sdk's stateful handler.
 //
@@ -174,7 +175,7 @@ type front struct {
 	stateless  bool             // WithStateless: every request is sessionless
 	challenger *challenger      // nil: no scope challenges
 	tasks      *tasks.TaskFront // nil: no action runs as a task
-	lane       *lane            // nil: WithFastLane(false), or an option it cannot honour
+	lane       *lane.Lane       // nil: WithFastLane(false), or an option it cannot honour
 
 	sdkStateless http.Handler
 	sessions     http.Handler    // the session quota and the go-sdk's stateful handler; nil under WithStateless
@@ -204,7 +205,7 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if f.tasks != nil && f.tasks.Serve(w, r, m) {
 		return
 	}
-	if f.lane != nil && f.lane.serve(w, r, m) {
+	if f.lane != nil && f.lane.Serve(w, r, m) {
 		return
 	}
 	f.sdkStateless.ServeHTTP(w, r) // r.Body reads what readMessage read: no front consumes it
@@ -254,7 +255,7 @@ func (f *front) serveSession(w http.ResponseWriter, r *http.Request, m *wire.Mes
 			m = wire.ReadMessage(r, f.maxBody)
 		}
 		u := f.quota.Busy(id)
-		answered := f.lane.serveSession(w, r, m, &rec)
+		answered := f.lane.ServeSession(w, r, m, &rec)
 		f.quota.Idle(u)
 		if answered {
 			return

@@ -1,4 +1,4 @@
-package edge
+package lane
 
 import (
 	"net/http"
@@ -20,14 +20,14 @@ import (
 // late takes, in one allocation; it is the origin's Answerer.
 type laneCall struct {
 	o   engine.Origin
-	l   *lane
+	l   *Lane
 	w   http.ResponseWriter
 	r   *http.Request
 	req laneRequest
 }
 
 // newCall returns the call of req with origin o, answered on w.
-func (l *lane) newCall(o engine.Origin, w http.ResponseWriter, r *http.Request, req laneRequest) *laneCall {
+func (l *Lane) newCall(o engine.Origin, w http.ResponseWriter, r *http.Request, req laneRequest) *laneCall {
 	c := &laneCall{o: o, l: l, w: w, r: r, req: req}
 	c.o.Answerer = c
 	return c

@@ -1,4 +1,4 @@
-package edge
+package lane
 
 import (
 	"cmp"
@@ -31,7 +31,7 @@ import (
 // x-mcp-header tools), it hands to the go-sdk untouched, before writing
 // anything. Errors are the go-sdk's, except those a handler returns, which
 // the lane encodes as the go-sdk does.
-type lane struct {
+type Lane struct {
 	sdk          http.Handler // the go-sdk's stateless handler: everything else
 	rt           *engine.Runtime
 	routes       map[string]engine.Route
@@ -43,20 +43,20 @@ type lane struct {
 	// (WithRequestMiddleware), nil when it has none.
 	wrapped mcp.MethodHandler
 	// views are the app's per-caller tool lists, nil when it has none
-	// (see visibility.go); tools/list then goes to the go-sdk.
-	views *Views
+	// (the edge's Views); tools/list then goes to the go-sdk.
+	views Viewer
 	rules wire.RequestRules
 }
 
-// newLane returns the lane over the routes a server exposes, or nil when an
+// New returns the lane over the routes a server exposes, or nil when an
 // option it cannot honour is set (an event store, a custom SetCacheable,
 // the SDK's own cross-origin protection).
-func newLane(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *mcp.Implementation, ho *mcp.StreamableHTTPOptions, userCacheable bool,
-	mw []mcp.Middleware, vs *Views) *lane {
+func New(sdk http.Handler, rt *engine.Runtime, routes []engine.Route, impl *mcp.Implementation, ho *mcp.StreamableHTTPOptions, userCacheable bool,
+	mw []mcp.Middleware, vs Viewer) *Lane {
 	if ho.EventStore != nil || ho.CrossOriginProtection != nil || userCacheable {
 		return nil
 	}
-	l := &lane{sdk: sdk, rt: rt, routes: make(map[string]engine.Route, len(routes)), headered: map[string]bool{},
+	l := &Lane{sdk: sdk, rt: rt, routes: make(map[string]engine.Route, len(routes)), headered: map[string]bool{},
 		lists: &listCache{sdk: sdk}, caps: &wire.CapsCache{}}
 	var err error
 	if l.Encoder, err = wire.NewEncoder(impl, ho.JSONResponse); err != nil {
@@ -90,9 +90,9 @@ type laneRequest struct {
 	args       json.RawMessage // tools/call
 }
 
-// serve answers r from m when the lane may, and reports whether it did;
+// Serve answers r from m when the lane may, and reports whether it did;
 // when it did not, it wrote nothing, and the go-sdk answers r.
-func (l *lane) serve(w http.ResponseWriter, r *http.Request, m *wire.Message) bool {
+func (l *Lane) Serve(w http.ResponseWriter, r *http.Request, m *wire.Message) bool {
 	req, ok := l.understand(r, m)
 	if !ok {
 		return false
@@ -110,7 +110,7 @@ func (l *lane) serve(w http.ResponseWriter, r *http.Request, m *wire.Message) bo
 // understand says whether the lane answers r, whose body is m: a request
 // that keeps the request rules (wire.RequestRules), of a method and tool the lane
 // serves.
-func (l *lane) understand(r *http.Request, m *wire.Message) (req laneRequest, ok bool) {
+func (l *Lane) understand(r *http.Request, m *wire.Message) (req laneRequest, ok bool) {
 	if l.rules.Check(r.Header, m) != "" {
 		return req, false
 	}
@@ -128,7 +128,7 @@ func (l *lane) understand(r *http.Request, m *wire.Message) (req laneRequest, ok
 // serves reports whether the lane answers req's method and tool: a
 // tools/call of a tool it knows that binds no headers (the go-sdk checks
 // those).
-func (l *lane) serves(req laneRequest) bool {
+func (l *Lane) serves(req laneRequest) bool {
 	if req.method != "tools/call" {
 		return true
 	}
@@ -139,7 +139,7 @@ func (l *lane) serves(req laneRequest) bool {
 // parse reads the envelope the request rules passed: one request, with
 // exactly the members the lane knows (anything else is the go-sdk's to
 // judge).
-func (l *lane) parse(e *wire.RPC, req *laneRequest) bool {
+func (l *Lane) parse(e *wire.RPC, req *laneRequest) bool {
 	if e.ParamsOthers || e.URI != nil || e.Answers != nil || e.State != nil || e.TaskID != nil {
 		return false // a cursor, inputResponses, requestState, task: the go-sdk's
 	}
@@ -167,7 +167,7 @@ func (l *lane) parse(e *wire.RPC, req *laneRequest) bool {
 
 // toolName is the name a tools/call names: a tool's own name when it
 // is one, read without a copy.
-func (l *lane) toolName(raw []byte) (string, bool) {
+func (l *Lane) toolName(raw []byte) (string, bool) {
 	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
 		if r, ok := l.routes[string(raw[1:len(raw)-1])]; ok {
 			return r.Wire().Name, true
@@ -180,7 +180,7 @@ func (l *lane) toolName(raw []byte) (string, bool) {
 // revision and client capabilities. A progress token or a log level needs
 // a stream, and unknown members may mean something to the go-sdk: those go
 // there.
-func (l *lane) parseMeta(e *wire.RPC, req *laneRequest) bool {
+func (l *Lane) parseMeta(e *wire.RPC, req *laneRequest) bool {
 	if e.Meta == nil {
 		return !req.NewRev
 	}
@@ -208,7 +208,7 @@ func (l *lane) parseMeta(e *wire.RPC, req *laneRequest) bool {
 }
 
 // call runs a tools/call through the plan and writes the answer.
-func (l *lane) call(w http.ResponseWriter, r *http.Request, req laneRequest) {
+func (l *Lane) call(w http.ResponseWriter, r *http.Request, req laneRequest) {
 	o := engine.Origin{Version: req.version, Capabilities: req.caps, RawMeta: req.meta, Header: r.Header,
 		Token: auth.TokenInfoFromContext(r.Context()), Remote: r.RemoteAddr}
 	if l.wrapped != nil {
@@ -220,10 +220,10 @@ func (l *lane) call(w http.ResponseWriter, r *http.Request, req laneRequest) {
 }
 
 // answer runs the tools/call req with origin o and answers it on w, or
-// lets the call's watch answer it late (lane_overdue.go). It reports
+// lets the call's watch answer it late (overdue.go). It reports
 // false, having written nothing, when the call was handed over to the
 // go-sdk (engine.ErrHandover), which only a detached origin's can be.
-func (l *lane) answer(w http.ResponseWriter, r *http.Request, req laneRequest, o engine.Origin) bool {
+func (l *Lane) answer(w http.ResponseWriter, r *http.Request, req laneRequest, o engine.Origin) bool {
 	c := l.newCall(o, w, r, req)
 	rt := l.route(req.name, &c.o)
 	if rt == nil {
@@ -243,7 +243,7 @@ func (l *lane) answer(w http.ResponseWriter, r *http.Request, req laneRequest, o
 
 // contained runs the call, answering a panic outside the handler (the
 // engine contains the handler's own) as every path does (panicked).
-func (l *lane) contained(ctx context.Context, rt engine.Route, req laneRequest, o *engine.Origin) (res *mcp.CallToolResult, err error) {
+func (l *Lane) contained(ctx context.Context, rt engine.Route, req laneRequest, o *engine.Origin) (res *mcp.CallToolResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			res, err = nil, fault.Panicked(l.rt, "tools/call", fault.ToolTarget(req.name), p)
@@ -254,14 +254,17 @@ func (l *lane) contained(ctx context.Context, rt engine.Route, req laneRequest, 
 
 // route is the route a caller reaches by name: the app's own, or its view
 // for the caller when the app has per-caller lists. Nil is unknown to them.
-func (l *lane) route(name string, o *engine.Origin) engine.Route {
+func (l *Lane) route(name string, o *engine.Origin) engine.Route {
+	if l.views == nil {
+		return l.routes[name]
+	}
 	return l.views.Seen(name, l.routes[name], o)
 }
 
 // callWrapped runs a tools/call through the app's request middleware, as
 // the go-sdk would: a CallToolRequest with the request's _meta and its
 // verified token and headers, answered by runCall.
-func (l *lane) callWrapped(ctx context.Context, req laneRequest, o engine.Origin) (*mcp.CallToolResult, error) {
+func (l *Lane) callWrapped(ctx context.Context, req laneRequest, o engine.Origin) (*mcp.CallToolResult, error) {
 	params := &mcp.CallToolParamsRaw{Name: req.name, Arguments: req.args}
 	if len(req.meta) > 0 && json.Unmarshal(req.meta, &params.Meta) != nil {
 		params.Meta = nil
@@ -281,7 +284,7 @@ func (l *lane) callWrapped(ctx context.Context, req laneRequest, o engine.Origin
 
 // runCall is the innermost handler of callWrapped: the call itself, as the
 // middleware passes it on.
-func (l *lane) runCall(ctx context.Context, _ string, req mcp.Request) (mcp.Result, error) {
+func (l *Lane) runCall(ctx context.Context, _ string, req mcp.Request) (mcp.Result, error) {
 	call := req.(*mcp.CallToolRequest)
 	lc, ok := ctx.Value(laneCapsKey{}).(laneCaps)
 	o := engine.Origin{Version: call.ProtocolVersion(), Meta: call.Params.Meta, Remote: lc.remote}
@@ -320,7 +323,7 @@ type laneCapsKey struct{}
 
 // list answers tools/list with the go-sdk's own answer, asked once per
 // kind of request and kept: the app is frozen, so the list never changes.
-func (l *lane) list(w http.ResponseWriter, r *http.Request, req laneRequest, body []byte) bool {
+func (l *Lane) list(w http.ResponseWriter, r *http.Request, req laneRequest, body []byte) bool {
 	result, ok := l.lists.get(r, req.NewRev, body)
 	if !ok {
 		return false

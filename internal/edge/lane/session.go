@@ -1,4 +1,4 @@
-package edge
+package lane
 
 import (
 	"net/http"
@@ -23,10 +23,10 @@ import (
 // written (engine.ErrHandover) and the go-sdk runs it again on its
 // session, as a handler that asks for input already runs again.
 
-// serveSession answers r, a POST on the live session of rec whose body is
+// ServeSession answers r, a POST on the live session of rec whose body is
 // m, when the lane may, and reports whether it did; when it did not, it
 // wrote nothing.
-func (l *lane) serveSession(w http.ResponseWriter, r *http.Request, m *wire.Message, rec *store.Session) bool {
+func (l *Lane) ServeSession(w http.ResponseWriter, r *http.Request, m *wire.Message, rec *store.Session) bool {
 	req, ok := l.understandSession(r, m, rec)
 	if !ok {
 		return false
@@ -43,7 +43,7 @@ func (l *lane) serveSession(w http.ResponseWriter, r *http.Request, m *wire.Mess
 // rec, as the go-sdk's session would: a request that keeps the request
 // rules (wire.RequestRules), of the session's own revision, on a session its
 // caller may use, of a method and tool the lane serves.
-func (l *lane) understandSession(r *http.Request, m *wire.Message, rec *store.Session) (req laneRequest, ok bool) {
+func (l *Lane) understandSession(r *http.Request, m *wire.Message, rec *store.Session) (req laneRequest, ok bool) {
 	if l.rules.Check(r.Header, m) != "" {
 		return req, false
 	}
