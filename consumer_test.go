@@ -167,7 +167,9 @@ func goModReplaces(t *testing.T, goMod string) []string {
 	t.Helper()
 	out, err := exec.Command("go", "mod", "edit", "-json", goMod).Output()
 	must(t, err)
-	var m struct{ Replace []struct{ Old struct{ Path string } } }
+	var m struct {
+		Replace []struct{ Old struct{ Path string } }
+	}
 	must(t, json.Unmarshal(out, &m))
 	var paths []string
 	for _, r := range m.Replace {
