@@ -1,9 +1,7 @@
 package vurb_test
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -89,19 +87,8 @@ func postRule(t *testing.T, url, session, tool string, c ruleCase) (int, string)
 	for k, v := range c.headers {
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "data: "); ok {
-			data = []byte(rest)
-			break
-		}
-	}
-	return resp.StatusCode, string(bytes.TrimSpace(data))
+	a := send(t, req)
+	return a.status, string(a.body)
 }
 
 // TestAttackEveryFrontAppliesTheSameRequestRules sends each bad request

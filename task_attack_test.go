@@ -96,6 +96,14 @@ func rawPost(t *testing.T, url, token, version, session, method, name, body stri
 	if name != "" {
 		req.Header.Set("Mcp-Name", name)
 	}
+	return send(t, req)
+}
+
+// send sends req and reads its answer: the status, the session the
+// server named, and the one JSON-RPC message (an SSE event's data, or
+// the body).
+func send(t *testing.T, req *http.Request) rawAnswer {
+	t.Helper()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
