@@ -64,6 +64,7 @@ const k1 = 1.2
 type Index struct {
 	docs     []string           // names, by doc number
 	terms    map[string]int32   // stem → term
+	stems    []string           // term → stem
 	surface  map[string]int32   // a word as written at build → its term
 	names    map[string]int32   // a whole name, lowercased → doc
 	postings [][]posting        // by term
@@ -109,6 +110,7 @@ func Build(docs []Doc) *Index {
 				if t, ok = ix.terms[stem]; !ok {
 					t = int32(len(counts))
 					ix.terms[stem] = t
+					ix.stems = append(ix.stems, stem)
 					counts = append(counts, nil)
 				}
 				ix.surface[w] = t

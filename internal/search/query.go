@@ -69,11 +69,15 @@ func (ix *Index) Search(query string, limit int, allow func(doc int) bool, hits 
 // scoreWord adds one query word's best match in each doc to acc: its own
 // term's impact, or a synonym's at synonymWeight, whichever is more.
 func (ix *Index) scoreWord(acc *accumulator, w string) {
-	stem := english.Stem(w, false)
-	if t, ok := ix.surface[w]; ok {
+	var stem string
+	if t, ok := ix.surface[w]; ok { // a word the index has seen: stemmed at build
+		stem = ix.stems[t]
 		ix.match(acc, t, 1)
-	} else if t, ok := ix.terms[stem]; ok {
-		ix.match(acc, t, 1)
+	} else {
+		stem = english.Stem(w, false)
+		if t, ok := ix.terms[stem]; ok {
+			ix.match(acc, t, 1)
+		}
 	}
 	for _, t := range ix.expand[stem] {
 		ix.match(acc, t, synonymWeight)
