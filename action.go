@@ -77,6 +77,9 @@ type ActionDef struct {
 	invalidates []string
 	headers     map[string]string // input field -> Mcp-Param header name
 	limits      limitSet          // limits.go
+	alwaysLoad  bool              // search.go
+	hint        string
+	isFinder    bool
 
 	codec        *schema.Codec   // of the input struct
 	outputSchema json.RawMessage // nil when Out has none

@@ -5,7 +5,7 @@ import (
 	"net"
 	"time"
 
-	"github.com/vurb-go/vurb/internal/limit"
+	"github.com/vurb-go/vurb/internal/buckets"
 	"github.com/vurb-go/vurb/store"
 )
 
@@ -15,10 +15,17 @@ func (a *App) ServeListener(ctx context.Context, ln net.Listener, opts ...ServeO
 	return a.site().ServeListener(ctx, ln, serveOptions(opts)...)
 }
 
-// NewMemoryRateStoreClock returns a NewMemoryRateStore that reads the
+// NewMemoryRateStoreClock returns a store.MemoryRates that reads the
 // time with clock, which it calls once per Take, under the lock of the
 // bucket's shard: a test records there the exact time each decision was
 // made at.
 func NewMemoryRateStoreClock(maxKeys int, clock func() time.Time) store.Rates {
-	return limit.NewMemoryStore(maxKeys, clock)
+	return clockedRates{buckets.New(maxKeys, clock)}
+}
+
+type clockedRates struct{ b *buckets.Store }
+
+func (c clockedRates) Take(_ context.Context, key string, r store.Rate) (bool, time.Duration, error) {
+	ok, after := c.b.Take(key, buckets.Rate(r))
+	return ok, after, nil
 }

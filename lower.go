@@ -20,7 +20,8 @@ func (a *App) lower() engine.Spec {
 	for i, t := range a.tools {
 		specs[i] = t.lower(rt, policies)
 	}
-	return engine.Spec{Tools: specs, Exposition: a.cfg.exposition.engine(), Separator: a.cfg.separator, Runtime: rt}
+	return engine.Spec{Tools: specs, Exposition: a.cfg.exposition.engine(), Separator: a.cfg.separator, Runtime: rt,
+		Search: a.cfg.search}
 }
 
 // runtime is what the plan's calls share, taken from the options once.
@@ -109,6 +110,9 @@ func (d *ActionDef) lower(rt *engine.Runtime, policies []compiledPolicy) *engine
 		Sync:         resolveSync(key, d.cache, d.invalidates, policies, app.cfg.defaultCache),
 		Scopes:       d.requiredScopes(),
 		Limits:       d.lowerLimits(),
+		Hint:         d.hint,
+		AlwaysLoad:   d.alwaysLoad,
+		Finder:       d.isFinder,
 	}
 	return spec
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	ipresenter "github.com/vurb-go/vurb/internal/presenter"
+	"github.com/vurb-go/vurb/internal/search"
 
 	"github.com/go-playground/validator/v10"
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -63,8 +64,9 @@ type config struct {
 	logContext   func(context.Context) []slog.Attr
 	class        func(*Caller) string // WithVisibility
 	visible      func(string, ActionInfo) bool
-	skillVisible func(string, SkillInfo) bool // WithSkillVisibility
-	presenters   []*presenterDef              // WithPresenters (presenter.go)
+	skillVisible func(string, SkillInfo) bool    // WithSkillVisibility
+	presenters   []*presenterDef                 // WithPresenters (presenter.go)
+	search       func([]search.Doc) engine.Index // WithToolSearch (search.go)
 
 	// bounds (limits.go, notify_queue.go)
 	maxRunning   int
@@ -504,7 +506,7 @@ func WithPresenters(presenters ...presenter.Any) Option {
 }
 
 // WithRateStore sets the store of the app's rate limits (default: a
-// NewMemoryRateStore of the app's own).
+// store.NewMemoryRates of the app's own).
 func WithRateStore(s store.Rates) Option { return func(c *config) { c.rateStore = s } }
 
 // WithRateLimit adds rate limits on the calls of the whole app: a

@@ -9,18 +9,6 @@ import (
 	"github.com/vurb-go/vurb/store"
 )
 
-// NewMemoryRateStore returns the default store.Rates: token buckets
-// (golang.org/x/time/rate limiters) in the process's memory, right for
-// one replica, keeping at most maxKeys buckets (100,000, about 20 MB of
-// memory at most, when maxKeys <= 0).
-//
-// It never holds more than its bound of buckets, however many callers
-// come. A bucket left alone long enough to have refilled is the same as
-// none, so it is forgotten without changing any answer; when the store is
-// full of buckets still refilling, it forgets the least recently used
-// eighth, whose callers get a full bucket back. Its Take never fails.
-func NewMemoryRateStore(maxKeys int) store.Rates { return limit.NewMemoryStore(maxKeys, nil) }
-
 // RateLimit is a rate limit on the calls of the scope that declares it:
 // the app (WithRateLimit), a tool, a group or an action (their RateLimit
 // methods). Make one with PerCaller or AllCallers.

@@ -7,14 +7,13 @@ import (
 	"time"
 
 	"github.com/matryer/is"
-	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/store"
 )
 
 func TestMemoryRateStoreBucket(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
-	s := vurb.NewMemoryRateStore(0)
+	s := store.NewMemoryRates(0)
 	r := store.Rate{Calls: 10, Per: time.Second, Burst: 2}
 	for range 2 {
 		ok, _, err := s.Take(context.Background(), "k", r)
@@ -35,13 +34,13 @@ func TestMemoryRateStoreIsBounded(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	const bound = 256
-	s := vurb.NewMemoryRateStore(bound)
+	s := store.NewMemoryRates(bound)
 	slow := store.Rate{Calls: 1, Per: time.Hour, Burst: 1} // never refills during the test
 	for i := range 20_000 {
 		ok, _, err := s.Take(context.Background(), fmt.Sprint("caller-", i), slow)
 		is.NoErr(err)
 		is.True(ok) // a new caller has a full bucket
-		if n := s.(interface{ Len() int }).Len(); n > bound {
+		if n := s.Len(); n > bound {
 			t.Fatalf("after %d callers the store holds %d buckets; the bound is %d", i+1, n, bound)
 		}
 	}
@@ -56,7 +55,7 @@ func TestMemoryRateStoreIsBounded(t *testing.T) {
 func TestMemoryRateStoreForgetsRefilledBucketsFirst(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
-	s := vurb.NewMemoryRateStore(128)
+	s := store.NewMemoryRates(128)
 	slow := store.Rate{Calls: 1, Per: time.Hour, Burst: 1}
 	ok, _, _ := s.Take(context.Background(), "victim", slow) // the oldest bucket, empty for an hour
 	is.True(ok)
@@ -64,7 +63,7 @@ func TestMemoryRateStoreForgetsRefilledBucketsFirst(t *testing.T) {
 	for i := range 5_000 {
 		_, _, _ = s.Take(context.Background(), fmt.Sprint("fast-", i), fast)
 	}
-	is.True(s.(interface{ Len() int }).Len() <= 128)
+	is.True(s.Len() <= 128)
 	ok, _, _ = s.Take(context.Background(), "victim", slow)
 	is.True(!ok) // still remembered: forgetting it would have given it a token
 }

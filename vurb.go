@@ -55,6 +55,9 @@ func New(opts ...Option) *App {
 		opt(&a.cfg)
 	}
 	a.cfg.finish()
+	if a.cfg.search != nil {
+		a.addSearchTools()
+	}
 	return a
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/store"
 )
 
 // BenchmarkRateLimit is one in-process call of an app of 1,000 actions
@@ -38,7 +39,7 @@ func BenchmarkRateLimit(b *testing.B) {
 		})
 	}
 	b.Run("store", func(b *testing.B) {
-		s := vurb.NewMemoryRateStore(0)
+		s := store.NewMemoryRates(0)
 		r := lots.Rate()
 		b.ReportAllocs()
 		for b.Loop() {

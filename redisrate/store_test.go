@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/matryer/is"
-	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/redisrate"
 	"github.com/vurb-go/vurb/store"
 )
@@ -117,7 +116,7 @@ func TestRateChangeKeepsTokens(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	s := redisrate.New(startRedis(t).client(t))
-	mem := vurb.NewMemoryRateStore(0)
+	mem := store.NewMemoryRates(0)
 	slow := func(burst int) store.Rate { return store.Rate{Calls: 1, Per: time.Hour, Burst: burst} }
 	steps := []struct {
 		r     store.Rate
@@ -249,7 +248,7 @@ func TestRatesOutsideVurbsOwn(t *testing.T) {
 	is.NoErr(err)
 	is.True(!ok)
 	is.Equal(after, time.Second)
-	memOK, memAfter, _ := vurb.NewMemoryRateStore(0).Take(ctx, "k", store.Rate{Calls: 1, Per: time.Second})
+	memOK, memAfter, _ := store.NewMemoryRates(0).Take(ctx, "k", store.Rate{Calls: 1, Per: time.Second})
 	is.Equal(memOK, ok)
 	is.Equal(memAfter, after)
 }

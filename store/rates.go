@@ -34,7 +34,7 @@ func (r Rate) String() string {
 }
 
 // Rates keeps the token buckets of an app's rate limits. The default,
-// vurb.NewMemoryRateStore, keeps them in the process; a store shared by
+// NewMemoryRates, keeps them in the process; a store shared by
 // the replicas of a server (redisrate's, in Redis) lets them hold one
 // limit together. vurb calls Take on the path of every rate-limited call,
 // with nothing in between.

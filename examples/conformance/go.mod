@@ -21,6 +21,7 @@ require (
 	github.com/go-playground/universal-translator v0.18.2 // indirect
 	github.com/go-playground/validator/v10 v10.30.6 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
+	github.com/kljensen/snowball v0.10.0 // indirect
 	github.com/leodido/go-urn v1.5.0 // indirect
 	github.com/samber/lo v1.53.0 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect

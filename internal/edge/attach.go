@@ -2,6 +2,7 @@ package edge
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
@@ -19,8 +20,13 @@ func (a *Site) Attach(server ToolServer, opts ...ServeOption) (detach func()) {
 	cfg.mustNotNeedHTTP("Attach")
 	cfg.mustNotStateLocal("Attach")
 	vs := a.views(&cfg)
-	if s, ok := server.(*mcp.Server); ok && vs != nil {
-		s.AddReceivingMiddleware(vs.listMiddleware) // each caller lists what it may call
+	if s, ok := server.(*mcp.Server); ok {
+		if mw := listMiddleware(a.Plan, vs); mw != nil {
+			s.AddReceivingMiddleware(mw) // each caller lists what it may call
+		}
+		if mw := carriedCalls(a.Plan); mw != nil {
+			s.AddReceivingMiddleware(mw)
+		}
 	}
 	return a.attach(server, &cfg, vs)
 }
@@ -31,7 +37,7 @@ func (a *Site) attach(server ToolServer, cfg *serveConfig, vs *Views) (detach fu
 	routes := a.view(cfg)
 	names := make([]string, len(routes))
 	for i, r := range routes {
-		server.AddTool(r.Wire(), toolHandler(r, vs))
+		server.AddTool(r.Wire(), toolHandler(a.Plan, r, vs))
 		names[i] = r.Wire().Name
 	}
 	return func() { server.RemoveTools(names...) }
@@ -49,25 +55,35 @@ func (a *Site) view(cfg *serveConfig) []engine.Route {
 // toolHandler adapts a route to the SDK's ToolHandler. With per-caller
 // views (vs), the route is the caller's view of it, and a tool the caller
 // does not see is unknown.
-func toolHandler(r engine.Route, vs *Views) mcp.ToolHandler {
+//
+// Under tool search, a call of call_tool is the call it carries
+// (engine.Plan.Resolve): a go-sdk server's middleware has unwrapped it
+// already (carriedCalls); a ToolServer of another kind, which vurb
+// cannot wrap, calls it here.
+func toolHandler(p *engine.Plan, r engine.Route, vs *Views) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if req == nil {
 			return r.Call(ctx, nil, &engine.Origin{})
 		}
 		var meta mcp.Meta
+		var args json.RawMessage
 		if req.Params != nil {
-			meta = req.Params.Meta
+			meta, args = req.Params.Meta, req.Params.Arguments
 		}
 		o := OriginOf(ctx, req, meta)
-		seen := vs.Seen(r.Wire().Name, r, &o) // this call's view of the route: r is shared by every call
+		name, own := r.Wire().Name, r
+		if inner, innerArgs, ok := p.Resolve(name, args); ok {
+			name, args = inner, innerArgs
+			own, _ = p.Route(inner)
+		}
+		seen := vs.Seen(name, own, &o) // this call's view of the route: r is shared by every call
 		if seen == nil {
-			return nil, engine.UnknownTool(vs.plan.Runtime(), r.Wire().Name)
+			return nil, engine.UnknownTool(p.Runtime(), name)
 		}
-		if req.Params == nil {
-			return seen.Call(ctx, nil, &o)
+		if req.Params != nil {
+			o.ProgressToken = req.Params.GetProgressToken()
+			o.Answers, o.RequestState = req.Params.InputResponses, req.Params.RequestState
 		}
-		o.ProgressToken = req.Params.GetProgressToken()
-		o.Answers, o.RequestState = req.Params.InputResponses, req.Params.RequestState
-		return seen.Call(ctx, req.Params.Arguments, &o)
+		return seen.Call(ctx, args, &o)
 	}
 }

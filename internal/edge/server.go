@@ -41,8 +41,8 @@ func (a *Site) newServer(cfg *serveConfig, vs *Views) *mcp.Server {
 	server := mcp.NewServer(&mcp.Implementation{Name: a.Name, Version: a.Version}, &so)
 	subs.server = server
 	server.AddReceivingMiddleware(shortEchoes(p.Runtime()))
-	if vs != nil {
-		server.AddReceivingMiddleware(vs.listMiddleware)
+	if mw := listMiddleware(p, vs); mw != nil {
+		server.AddReceivingMiddleware(mw)
 	}
 	if a.Extend != nil {
 		a.Extend(server, p.Runtime(), so.SetCacheable) // skills: inside the request middleware, as tools are
@@ -52,6 +52,9 @@ func (a *Site) newServer(cfg *serveConfig, vs *Views) *mcp.Server {
 	a.attach(server, cfg, vs)
 	if a.Register != nil {
 		a.Register(server, p.Runtime()) // prompts and resources
+	}
+	if mw := carriedCalls(p); mw != nil {
+		server.AddReceivingMiddleware(mw) // outside the app's: they see the call that runs
 	}
 	// Last, so outermost: no handler's panic gets past it.
 	server.AddReceivingMiddleware(fault.Contain(p.Runtime()))

@@ -12,6 +12,7 @@ import (
 	"github.com/vurb-go/vurb/internal/edge/sessions"
 	"github.com/vurb-go/vurb/internal/edge/tasks"
 	"github.com/vurb-go/vurb/internal/edge/wire"
+	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/store"
 )
 
@@ -82,7 +83,7 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 	getServer := func(*http.Request) *mcp.Server { return server }
 	sessionless := ho
 	sessionless.Stateless = true
-	f := &front{stateless: ho.Stateless, maxBody: ho.MaxRequestBodyBytes,
+	f := &front{plan: a.Plan, stateless: ho.Stateless, maxBody: ho.MaxRequestBodyBytes,
 		sdkStateless: withRemote(mcp.NewStreamableHTTPHandler(getServer, &sessionless))}
 	if f.maxBody < 0 { // no limit (the go-sdk's negative MaxRequestBodyBytes)
 		f.maxBody = math.MaxInt64 - 1
@@ -171,6 +172,7 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 // which the go-sdk refuses to let answer the new revision.
 type front struct {
 	inFlight   *inFlight
+	plan       *engine.Plan
 	maxBody    int64
 	stateless  bool             // WithStateless: every request is sessionless
 	challenger *challenger      // nil: no scope challenges
@@ -192,8 +194,11 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	sessionless := f.stateless || (r.Header.Get(wire.SessionIDHeader) == "" && wire.SessionlessRevision(r.Header.Get(wire.ProtocolVersionHeader)))
 	var m *wire.Message
-	if f.challenger != nil || (sessionless && (f.lane != nil || f.tasks != nil)) {
+	if f.challenger != nil || f.plan.Searching() || (sessionless && (f.lane != nil || f.tasks != nil)) {
 		m = wire.ReadMessage(r, f.maxBody)
+	}
+	if f.plan.Searching() { // tool search: call_tool is the call it carries, for every front
+		m = wire.Carried(r, m, engine.CallToolName, engine.Unwrap)
 	}
 	if f.challenger != nil && f.challenger.refuses(w, r, m) {
 		return

@@ -44,7 +44,7 @@ func (a *Site) views(cfg *serveConfig) *Views {
 	if cfg.challenges {
 		scoped = nil // a challenge asks for the scopes: lists keep the actions
 	}
-	if a.Class == nil && len(scoped) == 0 && !(cfg.filters() && a.Suggests) { // presenter_sight.go
+	if a.Class == nil && len(scoped) == 0 && !(cfg.filters() && (a.Suggests || p.Searching())) { // presenter_sight.go, engine/search.go
 		return nil
 	}
 	vs := &Views{plan: p, class: a.Class, visible: a.Visible, scoped: scoped,
@@ -121,6 +121,9 @@ func (vs *Views) listed(class string, token *auth.TokenInfo) (string, func(*engi
 // rule.
 func (vs *Views) shows(class string, permits func(*engine.Endpoint) bool) func(*engine.Endpoint) bool {
 	return func(ep *engine.Endpoint) bool {
+		if ep.Spec().Finder {
+			return true // tool search's own tools: every caller's
+		}
 		if vs.base != nil && !vs.base(ep) {
 			return false
 		}
@@ -153,34 +156,54 @@ func (vs *Views) get(cache map[string]view, key, class string, permits func(*eng
 }
 
 // listMiddleware gives each caller of the go-sdk's tools/list its own
-// list: each tool of the page as the caller sees it, or not at all.
-func (vs *Views) listMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		res, err := next(ctx, method, req)
-		lr, ok := res.(*mcp.ListToolsResult)
-		if method != "tools/list" || err != nil || !ok || lr == nil {
-			return res, err
-		}
-		list, ok := req.(*mcp.ListToolsRequest)
-		if !ok {
-			return res, err
-		}
-		var meta mcp.Meta
-		if list.Params != nil {
-			meta = list.Params.Meta
-		}
-		o := OriginOf(ctx, list, meta)
-		v := vs.list(&o)
-		out := *lr
-		out.Tools = make([]*mcp.Tool, 0, len(lr.Tools))
-		for _, t := range lr.Tools {
-			if r, ok := v[t.Name]; ok {
-				out.Tools = append(out.Tools, r.Wire())
-			} else if !vs.plan.Has(t.Name) {
-				out.Tools = append(out.Tools, t) // not the app's: the server's own
+// list (vs, when not nil): each tool of the page as the caller sees it, or
+// not at all. Under tool search the list is the search listing, whole on
+// one page (the go-sdk pages over every tool it serves). It is nil when
+// every caller lists every tool the go-sdk serves.
+func listMiddleware(p *engine.Plan, vs *Views) mcp.Middleware {
+	if vs == nil && !p.Searching() {
+		return nil
+	}
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			lr, ok := res.(*mcp.ListToolsResult)
+			if method != "tools/list" || err != nil || !ok || lr == nil {
+				return res, err
 			}
+			list, ok := req.(*mcp.ListToolsRequest)
+			if !ok {
+				return res, err
+			}
+			var v view
+			if vs != nil {
+				var meta mcp.Meta
+				if list.Params != nil {
+					meta = list.Params.Meta
+				}
+				o := OriginOf(ctx, list, meta)
+				v = vs.list(&o)
+			}
+			out := *lr
+			if p.Searching() {
+				out.Tools, out.NextCursor = p.Listing(v), ""
+				for _, t := range lr.Tools {
+					if !p.Has(t.Name) {
+						out.Tools = append(out.Tools, t) // not the app's: the server's own
+					}
+				}
+				return &out, nil
+			}
+			out.Tools = make([]*mcp.Tool, 0, len(lr.Tools))
+			for _, t := range lr.Tools {
+				if r, ok := v[t.Name]; ok {
+					out.Tools = append(out.Tools, r.Wire())
+				} else if !p.Has(t.Name) {
+					out.Tools = append(out.Tools, t) // not the app's: the server's own
+				}
+			}
+			return &out, nil
 		}
-		return &out, nil
 	}
 }
 

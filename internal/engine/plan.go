@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/search"
 )
 
 // Spec is a whole app, lowered by the definition layer.
@@ -17,6 +18,10 @@ type Spec struct {
 	Exposition Exposition
 	Separator  string
 	Runtime    *Runtime
+	// Search, when not nil, serves tool search (search.go) with the index
+	// it builds; the actions marked Finder are its tools. A func, so that
+	// an app without search links no index (its synonyms are a megabyte).
+	Search func([]search.Doc) Index
 }
 
 // Plan is the compiled, immutable form of an app: what tools/list returns
@@ -31,6 +36,7 @@ type Plan struct {
 	owners []int   // index in specs of each route's tool
 	tools  []*mcp.Tool
 	byName map[string]Route
+	finder *finder // tool search; nil without it
 
 	// views memoizes the wire tools of partial subsets of a tool (a
 	// grouped tool some of whose actions a filter hides), keyed by the
@@ -69,6 +75,10 @@ func Compile(s Spec) *Plan {
 			p.tools = append(p.tools, r.Wire())
 		}
 	}
+	if s.Search != nil {
+		p.finder = buildFinder(p, s.Search)
+		p.tools = p.Listing(nil)
+	}
 	if obs := p.rt.Observer; obs != nil {
 		for i, r := range p.routes {
 			obs(context.Background(), Event{Kind: ToolRegistered, Time: time.Now(), Tool: p.specs[p.owners[i]].Name, Name: r.Wire().Name})
@@ -80,7 +90,8 @@ func Compile(s Spec) *Plan {
 // Runtime returns the plan's runtime.
 func (p *Plan) Runtime() *Runtime { return p.rt }
 
-// Tools returns the tools/list entries in declaration order. Shared: do not
+// Tools returns the tools/list entries in declaration order (under tool
+// search, the search tools and those marked always-load). Shared: do not
 // modify.
 func (p *Plan) Tools() []*mcp.Tool { return p.tools }
 
@@ -97,6 +108,7 @@ func (p *Plan) Route(name string) (Route, bool) {
 // the same pipeline a served call takes. An unknown name is a protocol
 // error (see UnknownTool).
 func (p *Plan) Call(ctx context.Context, name string, args json.RawMessage, o *Origin) (*mcp.CallToolResult, error) {
+	name, args, _ = p.Resolve(name, args)
 	r, ok := p.byName[name]
 	if !ok {
 		return nil, UnknownTool(p.rt, name)

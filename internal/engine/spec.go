@@ -68,6 +68,13 @@ type ActionSpec struct {
 	// Limits are its rate limits, concurrency cap and output cap (see
 	// limits.go).
 	Limits Limits
+	// Hint holds words tool search matches and no listing shows.
+	Hint string
+	// AlwaysLoad lists the action's tool under tool search.
+	AlwaysLoad bool
+	// Finder marks search_tools and call_tool: listed under tool search,
+	// shown to every caller, never found by a search.
+	Finder bool
 }
 
 // SyncRule is the state-sync behaviour resolved for one action.

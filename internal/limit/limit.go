@@ -1,7 +1,7 @@
 // Package limit is the implementation of the call limits a vurb app
 // declares (the root's limits.go and rate.go): it resolves an action's
 // limits across its levels into the engine's Limits, names the buckets of
-// per-caller rate limits, and keeps token buckets in memory (MemoryStore,
+// per-caller rate limits, and keeps token buckets in memory (store.MemoryRates,
 // the default rate store). The engine applies the result to each call.
 //
 // It stands apart from the root package, which it never imports, so that
@@ -13,6 +13,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	vstore "github.com/vurb-go/vurb/store"
 
 	"github.com/vurb-go/vurb/internal/engine"
 )
@@ -116,14 +118,14 @@ func CheckMaxOutput(where string, n int) {
 }
 
 // Apply sets the handler bounds of rt and its rate store: a bound of 0 or
-// less leaves rt's (none), and a nil store is a MemoryStore of rt's own,
+// less leaves rt's (none), and a nil store is a store.MemoryRates of rt's own,
 // so that two apps never share buckets.
 func Apply(rt *engine.Runtime, maxRunning int, store engine.RateStore) {
 	if maxRunning > 0 {
 		rt.MaxRunning = int64(maxRunning)
 	}
 	if store == nil {
-		store = NewMemoryStore(0, nil)
+		store = vstore.NewMemoryRates(0)
 	}
 	rt.RateStore = store
 }

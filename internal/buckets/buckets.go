@@ -1,18 +1,20 @@
-package limit
+// Package buckets keeps token buckets (golang.org/x/time/rate limiters)
+// in the process's memory, bounded: store.MemoryRates, the default store
+// of an app's rate limits, is this, and tests read it with a clock of
+// their own.
+package buckets
 
 import (
 	"cmp"
-	"context"
 	"hash/maphash"
 	"slices"
 	"sync"
 	"time"
 
-	"github.com/vurb-go/vurb/internal/engine"
 	"golang.org/x/time/rate"
 )
 
-// DefaultMaxKeys bounds the buckets a MemoryStore keeps, by default:
+// DefaultMaxKeys bounds the buckets a Store keeps, by default:
 // about 20 MB of memory at most.
 const DefaultMaxKeys = 100_000
 
@@ -20,16 +22,14 @@ const DefaultMaxKeys = 100_000
 // calls of different callers seldom wait on each other.
 const shardCount = 16
 
-// MemoryStore keeps token buckets (golang.org/x/time/rate limiters) in
-// the process's memory: the default engine.RateStore, right for one
-// replica (store.Rates).
+// Store keeps token buckets in the process's memory.
 //
 // It never holds more than its bound of buckets, however many callers
 // come. A bucket left alone long enough to have refilled is the same as
 // none, so it is forgotten without changing any answer; when the store is
 // full of buckets still refilling, it forgets the least recently used
 // eighth, whose callers get a full bucket back.
-type MemoryStore struct {
+type Store struct {
 	seed     maphash.Seed
 	perShard int
 	shards   [shardCount]shard
@@ -43,30 +43,37 @@ type shard struct {
 
 type bucket struct {
 	lim  *rate.Limiter
-	rate engine.Rate
+	rate Rate
 	seen time.Time     // the last call
 	fill time.Duration // how long an empty bucket takes to refill
 }
 
-// NewMemoryStore returns an empty store that keeps at most maxKeys
+// New returns an empty store that keeps at most maxKeys
 // buckets (DefaultMaxKeys when maxKeys <= 0) and reads the time with
 // clock (nil: time.Now). The store calls clock once per Take, under the
 // lock of the bucket's shard, so a test's clock records the exact time
 // each decision was made at.
-func NewMemoryStore(maxKeys int, clock func() time.Time) *MemoryStore {
+func New(maxKeys int, clock func() time.Time) *Store {
 	if maxKeys <= 0 {
 		maxKeys = DefaultMaxKeys
 	}
-	s := &MemoryStore{seed: maphash.MakeSeed(), perShard: max(maxKeys/shardCount, 1), clock: clock}
+	s := &Store{seed: maphash.MakeSeed(), perShard: max(maxKeys/shardCount, 1), clock: clock}
 	for i := range s.shards {
 		s.shards[i].buckets = map[string]*bucket{}
 	}
 	return s
 }
 
-// Take spends a token of the bucket named key (engine.RateStore). It
-// never fails.
-func (s *MemoryStore) Take(_ context.Context, key string, r engine.Rate) (bool, time.Duration, error) {
+// Rate is a bucket's: Burst tokens at most, refilled at Calls per Per.
+type Rate struct {
+	Calls int
+	Per   time.Duration
+	Burst int
+}
+
+// Take spends a token of the bucket named key, which follows r, or
+// reports how long until it has one.
+func (s *Store) Take(key string, r Rate) (bool, time.Duration) {
 	sh := &s.shards[maphash.String(s.seed, key)%shardCount]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -90,16 +97,16 @@ func (s *MemoryStore) Take(_ context.Context, key string, r engine.Rate) (bool, 
 	b.seen = now
 	res := b.lim.ReserveN(now, 1)
 	if !res.OK() { // a burst below 1: never
-		return false, r.Per, nil
+		return false, r.Per
 	}
 	if d := res.DelayFrom(now); d > 0 {
 		res.CancelAt(now)
-		return false, d, nil
+		return false, d
 	}
-	return true, 0, nil
+	return true, 0
 }
 
-func (s *MemoryStore) now() time.Time {
+func (s *Store) now() time.Time {
 	if s.clock != nil {
 		return s.clock()
 	}
@@ -107,7 +114,7 @@ func (s *MemoryStore) now() time.Time {
 }
 
 // Len returns the number of buckets the store holds.
-func (s *MemoryStore) Len() int {
+func (s *Store) Len() int {
 	n := 0
 	for i := range s.shards {
 		sh := &s.shards[i]
@@ -147,9 +154,9 @@ func (sh *shard) shrink(now time.Time, bound int) {
 }
 
 // limitOf is r's refill rate in tokens per second.
-func limitOf(r engine.Rate) rate.Limit { return rate.Limit(float64(r.Calls) / r.Per.Seconds()) }
+func limitOf(r Rate) rate.Limit { return rate.Limit(float64(r.Calls) / r.Per.Seconds()) }
 
 // fillTime is how long r's empty bucket takes to refill.
-func fillTime(r engine.Rate) time.Duration {
+func fillTime(r Rate) time.Duration {
 	return time.Duration(float64(r.Burst) / float64(r.Calls) * float64(r.Per))
 }

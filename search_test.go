@@ -1,0 +1,215 @@
+package vurb_test
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"strings"
+	"testing"
+
+	"github.com/matryer/is"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb"
+)
+
+// searchApp is a small app of a few domains, served with tool search or
+// without it; one action is always loaded.
+func searchApp(expo vurb.Exposition, opts ...vurb.Option) *vurb.App {
+	app := vurb.New(append([]vurb.Option{vurb.WithLogger(slog.New(slog.DiscardHandler)), vurb.WithExposition(expo)}, opts...)...)
+	type invoiceID struct {
+		ID string `json:"id" validate:"required" description:"The invoice's id"`
+	}
+	type refund struct {
+		Payment string `json:"payment" validate:"required" description:"The payment to refund"`
+		Cents   int    `json:"cents" validate:"min=1" description:"How much to give back, in cents"`
+	}
+	vurb.Query(app, "invoices.list", func(context.Context, struct{}) (string, error) { return "2 invoices", nil }).
+		Describe("List the invoices sent to customers")
+	vurb.Query(app, "invoices.list_items", func(context.Context, invoiceID) (string, error) { return "3 items", nil }).
+		Describe("List the line items of one invoice")
+	vurb.Mutation(app, "invoices.void", func(context.Context, invoiceID) (string, error) { return "voided", nil }).
+		Describe("Void an invoice that was sent by mistake")
+	vurb.Mutation(app, "payments.refund", func(_ context.Context, in refund) (string, error) { return "refunded " + in.Payment, nil }).
+		Describe("Refund part or all of a payment").SearchHint("give money back reimburse")
+	vurb.Query(app, "files.search", func(context.Context, struct{}) (string, error) { return "found", nil }).
+		Describe("Search files by their content").AlwaysLoad()
+	vurb.Mutation(app, "files.delete", func(context.Context, struct{}) (string, error) { return "deleted", nil }).
+		Describe("Delete a file")
+	return app
+}
+
+func TestToolSearchListsTheSearchToolsAndTheAlwaysLoaded(t *testing.T) {
+	for _, expo := range []vurb.Exposition{vurb.Flat, vurb.Grouped} {
+		t.Run(expo.String(), func(t *testing.T) {
+			is := is.New(t)
+			cs := connect(t, searchApp(expo, vurb.WithToolSearch()), nil)
+			res, err := cs.ListTools(context.Background(), nil)
+			is.NoErr(err)
+			var names []string
+			for _, tool := range res.Tools {
+				names = append(names, tool.Name)
+				loaded, _ := tool.Meta["anthropic/alwaysLoad"].(bool)
+				is.Equal(loaded, tool.Name == "files_search" || tool.Name == "files") // the always-loaded action's tool, and only it
+			}
+			want := []string{"call_tool", "files_search", "search_tools"}
+			if expo == vurb.Grouped {
+				want = []string{"call_tool", "files", "search_tools"}
+			}
+			is.Equal(names, want)
+		})
+	}
+}
+
+// TestSearchFindsToolsAsListedWithoutSearch: each tool search_tools
+// returns is, byte for byte, the tool tools/list lists without search.
+func TestSearchFindsToolsAsListedWithoutSearch(t *testing.T) {
+	for _, expo := range []vurb.Exposition{vurb.Flat, vurb.Grouped} {
+		t.Run(expo.String(), func(t *testing.T) {
+			is := is.New(t)
+			plain := map[string]any{}
+			for _, tool := range searchApp(expo).Tools() {
+				data, _ := json.Marshal(tool)
+				var v any
+				is.NoErr(json.Unmarshal(data, &v))
+				plain[tool.Name] = v
+			}
+			cs := connect(t, searchApp(expo, vurb.WithToolSearch()), nil)
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search_tools", Arguments: map[string]any{"query": "give the customer their money back"}})
+			is.NoErr(err)
+			is.True(!res.IsError)
+			var found struct {
+				Tools []json.RawMessage `json:"tools"`
+			}
+			data, _ := json.Marshal(res.StructuredContent)
+			is.NoErr(json.Unmarshal(data, &found))
+			is.True(len(found.Tools) > 0)
+			var first struct{ Name string }
+			is.NoErr(json.Unmarshal(found.Tools[0], &first))
+			want := map[vurb.Exposition]string{vurb.Flat: "payments_refund", vurb.Grouped: "payments"}[expo]
+			is.Equal(first.Name, want) // the hint's words found it
+			for _, raw := range found.Tools {
+				var tool map[string]any
+				is.NoErr(json.Unmarshal(raw, &tool))
+				is.Equal(tool, plain[tool["name"].(string)])
+			}
+		})
+	}
+}
+
+// TestCallToolIsTheCallItCarries: through every path, call_tool answers
+// what a direct call answers, errors word for word.
+func TestCallToolIsTheCallItCarries(t *testing.T) {
+	var purges sync.Map
+	app := attackApp(&purges, vurb.WithToolSearch())
+	var runs atomic.Int64
+	vurb.Query(app, "echo", func(_ context.Context, in struct {
+		Word string `json:"word" validate:"required"`
+	}) (string, error) {
+		runs.Add(1)
+		return "echo " + in.Word, nil
+	})
+	cases := []struct{ tool, args string }{
+		{"echo", `{"word":"hi"}`},
+		{"echo", `{}`},
+		{"echo", `{"word":1}`},
+		{"echo", `{"word":"hi","extra":true}`},
+		{"nope", `{}`},
+		{"notes_list", `{}`},
+	}
+	for _, p := range attackPaths(t, app) {
+		t.Run(p.name, func(t *testing.T) {
+			for _, c := range cases {
+				is := is.NewRelaxed(t)
+				text, isErr, err := p.call(t, "admin-token", c.tool, c.args)
+				wtext, wisErr, werr := p.call(t, "admin-token", "call_tool", `{"name":"`+c.tool+`","arguments":`+c.args+`}`)
+				is.Equal(wtext, text)
+				is.Equal(wisErr, isErr)
+				is.Equal(errText(werr), errText(err))
+			}
+		})
+	}
+	_ = slices.Contains[[]string]
+}
+
+
+// searchNames reads the names of the tools a search_tools answer's text
+// lists (the app's results are JSON).
+func searchNames(t *testing.T, text string) []string {
+	t.Helper()
+	var found struct {
+		Tools []struct{ Name string } `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(text), &found); err != nil {
+		t.Fatalf("%q: %v", text, err)
+	}
+	names := []string{}
+	for _, tool := range found.Tools {
+		names = append(names, tool.Name)
+	}
+	return names
+}
+
+// TestAttackSearchFindsOnlyWhatTheCallerLists: on every path, callers ×
+// queries: no search finds an action the caller's list leaves out, and
+// call_tool reaches none (it answers as for a tool that does not exist).
+func TestAttackSearchFindsOnlyWhatTheCallerLists(t *testing.T) {
+	var purges sync.Map
+	app := attackApp(&purges, vurb.WithToolSearch())
+	callers := []struct {
+		token  string
+		hidden []string // actions its list leaves out
+	}{
+		{"viewer-token", []string{"admin_purge", "notes_wipe"}},
+		{"bare-token", []string{"admin_purge", "notes_wipe"}},
+		{"admin-token", nil},
+	}
+	queries := []string{"purge", "admin purge", "admin_purge", "wipe the notes", "notes", "list", "delete everything", "notes_wipe admin_purge"}
+	for _, p := range attackPaths(t, app) {
+		t.Run(p.name, func(t *testing.T) {
+			for _, c := range callers {
+				found := map[string]bool{}
+				for _, q := range queries {
+					args, _ := json.Marshal(map[string]any{"query": q, "limit": 20})
+					text, isErr, err := p.call(t, c.token, "search_tools", string(args))
+					if err != nil || isErr {
+						t.Fatalf("%s %q: %v %s", c.token, q, err, text)
+					}
+					for _, name := range searchNames(t, text) {
+						found[name] = true
+						if slices.Contains(c.hidden, name) {
+							t.Errorf("%s searching %q found %s, which its list hides", c.token, q, name)
+						}
+					}
+				}
+				for _, name := range c.hidden {
+					_, _, direct := p.call(t, c.token, name, `{}`)
+					_, _, carried := p.call(t, c.token, "call_tool", `{"name":"`+name+`","arguments":{}}`)
+					_, _, never := p.call(t, c.token, "call_tool", `{"name":"never_was","arguments":{}}`)
+					if name == "notes_wipe" { // scopes do not hide a call: the pipeline names them
+						if direct == nil || carried == nil || direct.Error() != carried.Error() {
+							text, _, _ := p.call(t, c.token, "call_tool", `{"name":"`+name+`","arguments":{}}`)
+							dtext, _, _ := p.call(t, c.token, name, `{}`)
+							if text != dtext {
+								t.Errorf("%s: call_tool %s answered %q, a direct call %q", c.token, name, text, dtext)
+							}
+						}
+						continue
+					}
+					if carried == nil || !strings.Contains(carried.Error(), `unknown tool "`+name+`"`) ||
+						strings.ReplaceAll(never.Error(), "never_was", name) != carried.Error() || direct.Error() != carried.Error() {
+						t.Errorf("%s: call_tool %s: %v; direct: %v; unknown: %v", c.token, name, carried, direct, never)
+					}
+				}
+				if c.token == "admin-token" && !found["admin_purge"] {
+					t.Errorf("the admin's searches never found admin_purge: %v", found)
+				}
+			}
+		})
+	}
+	if n, ok := purges.Load("viewer"); ok {
+		t.Fatalf("a viewer ran the admin-only action %d times", n.(*atomic.Int64).Load())
+	}
+}
