@@ -299,13 +299,29 @@ func (a *App) expose(p *engine.Plan, allow func(*engine.Endpoint) bool) exposed 
 			}
 		}
 	}
-	exp.expositions = append(exp.expositions, mine)
-	other := Grouped
+	others := []Exposition{Grouped}
 	if served == Grouped {
-		other = Flat
+		others = []Exposition{Flat}
 	}
-	if alt, ok := a.exposeAgain(p, other, exp.endpoints); ok {
-		exp.expositions = append(exp.expositions, alt)
+	if p.Searching() {
+		// tools/list lists the search listing; both expositions are what
+		// the app would list without search.
+		exp.served = served.String() + searchSuffix
+		mine = wireExposition{name: exp.served}
+		for _, r := range p.ListedRoutes(nil) {
+			if allow == nil || slices.ContainsFunc(r.Endpoints(), allow) {
+				w := wireOf(r)
+				w.wire = p.ListedWire(r)
+				mine.tools = append(mine.tools, w)
+			}
+		}
+		others = []Exposition{served, others[0]}
+	}
+	exp.expositions = append(exp.expositions, mine)
+	for _, other := range others {
+		if alt, ok := a.exposeAgain(p, other, exp.endpoints); ok {
+			exp.expositions = append(exp.expositions, alt)
+		}
 	}
 	for _, e := range exp.expositions {
 		if e.flat {
@@ -317,13 +333,19 @@ func (a *App) expose(p *engine.Plan, allow func(*engine.Endpoint) bool) exposed 
 	return exp
 }
 
+// searchSuffix names the exposition a server with tool search lists:
+// "flat+search" lists search's tools, and "flat" what it would list
+// without search.
+const searchSuffix = "+search"
+
 // exposeAgain lists the kept endpoints of every tool in exposition e.
 func (a *App) exposeAgain(p *engine.Plan, e Exposition, endpoints map[string][]*engine.Endpoint) (out wireExposition, ok bool) {
 	defer func() {
 		// A definition only this exposition refuses (a flat name over
-		// the MCP limit) leaves it out; any other panic is a bug.
+		// the MCP limit, a field named like grouped exposition's
+		// discriminator) leaves it out; any other panic is a bug.
 		if r := recover(); r != nil {
-			if s, isText := r.(string); !isText || !strings.HasPrefix(s, "vurb: ") {
+			if s, isText := r.(string); !isText || !strings.HasPrefix(s, "vurb: ") && !strings.HasPrefix(s, "schema: Merge: field ") {
 				panic(r)
 			}
 			ok = false
@@ -333,8 +355,8 @@ func (a *App) exposeAgain(p *engine.Plan, e Exposition, endpoints map[string][]*
 	env := engine.Env{Separator: a.cfg.separator, Runtime: p.Runtime()}
 	for _, t := range a.tools {
 		eps := endpoints[t.name]
-		if len(eps) == 0 {
-			continue
+		if len(eps) == 0 || eps[0].Spec().Finder {
+			continue // search's own tools are listed only with search
 		}
 		for _, r := range e.engine().Expose(t.wireSpec(), eps, env) {
 			out.tools = append(out.tools, wireOf(r))

@@ -4,15 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"net/http"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/matryer/is"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/observe"
+	"github.com/vurb-go/vurb/store"
 )
 
 // searchApp is a small app of a few domains, served with tool search or
@@ -211,5 +216,111 @@ func TestAttackSearchFindsOnlyWhatTheCallerLists(t *testing.T) {
 	}
 	if n, ok := purges.Load("viewer"); ok {
 		t.Fatalf("a viewer ran the admin-only action %d times", n.(*atomic.Int64).Load())
+	}
+}
+
+// TestCallToolCountsAsTheCallItCarries: on every path a call through
+// call_tool spends the named action's rate limit, runs the app's
+// middleware and is observed once, as that action's call: call_tool
+// itself is never seen.
+func TestCallToolCountsAsTheCallItCarries(t *testing.T) {
+	newApp := func(seen *sync.Map) *vurb.App {
+		var purges sync.Map
+		app := attackApp(&purges, vurb.WithToolSearch(), vurb.WithObserver(func(_ context.Context, e observe.Event) {
+			if e.Kind == observe.CallStarted {
+				n, _ := seen.LoadOrStore("observed "+e.Name, new(atomic.Int64))
+				n.(*atomic.Int64).Add(1)
+			}
+		}))
+		app.Use(func(next vurb.Handler) vurb.Handler {
+			return func(ctx context.Context, c *vurb.Call) (*mcp.CallToolResult, error) {
+				n, _ := seen.LoadOrStore("middleware "+c.Name, new(atomic.Int64))
+				n.(*atomic.Int64).Add(1)
+				return next(ctx, c)
+			}
+		})
+		vurb.Query(app, "quota", func(context.Context, struct{}) (string, error) { return "ok", nil }).
+			RateLimit(vurb.PerCaller(1, time.Hour))
+		return app
+	}
+	for i, name := range []string{"fast lane", "go-sdk stateless", "go-sdk session", "in-memory (stdio's server)", "in-process"} {
+		t.Run(name, func(t *testing.T) {
+			is := is.New(t)
+			var seen sync.Map
+			p := attackPaths(t, newApp(&seen))[i]
+			is.Equal(p.name, name)
+			text, isErr, err := p.call(t, "admin-token", "call_tool", `{"name":"quota","arguments":{}}`)
+			is.NoErr(err)
+			is.Equal(text, "ok")
+			is.True(!isErr)
+			text, isErr, err = p.call(t, "admin-token", "quota", `{}`)
+			is.NoErr(err)
+			is.True(isErr) // the one call an hour went through call_tool
+			is.True(strings.Contains(text, "rate"))
+			carried, _, _ := p.call(t, "admin-token", "call_tool", `{"name":"quota","arguments":{}}`)
+			is.Equal(carried, text) // refused in the same words
+			count := func(key string) int64 {
+				n, ok := seen.Load(key)
+				if !ok {
+					return 0
+				}
+				return n.(*atomic.Int64).Load()
+			}
+			is.Equal(count("observed quota"), int64(3))
+			is.Equal(count("observed call_tool"), int64(0))
+			is.Equal(count("middleware call_tool"), int64(0))
+		})
+	}
+}
+
+// TestAttackCallToolAtTheHTTPEdge: the HTTP edge reads a call_tool as the
+// call it carries. A task-only action runs as a task through it and a
+// hidden one is unknown without leaving a task; a scope challenge names
+// the carried action's scopes; an Mcp-Name header that names neither
+// call_tool nor nothing is refused, and the carried call never runs.
+func TestAttackCallToolAtTheHTTPEdge(t *testing.T) {
+	is := is.New(t)
+	var purges sync.Map
+	mem := store.NewMemoryTasks(0)
+	app := attackApp(&purges, vurb.WithToolSearch(), vurb.WithTasks(vurb.TaskConfig{Store: mem, TTL: time.Minute}))
+	vurb.Mutation(app, "admin.reindex", func(context.Context, struct{}) (string, error) { return "reindexed", nil }).Task(vurb.WithTaskRequired())
+	vurb.Mutation(app, "notes.reindex", func(context.Context, struct{}) (string, error) { return "reindexed", nil }).Task(vurb.WithTaskRequired())
+	verify := func(string) auth.TokenVerifier { return opaqueTokens(attackTokens) }
+	srv, _ := protectedServer(t, app, verify, nil)
+	const tasksMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}`
+	carry := func(token, header, tool string) attackAnswer {
+		out, _, err := postJSONRPC(srv.URL, token, "2026-07-28", "tools/call", header,
+			`{"name":"call_tool","arguments":{"name":"`+tool+`","arguments":{}},`+tasksMeta+`}`)
+		is.NoErr(err)
+		return out
+	}
+	out := carry("viewer-token", "call_tool", "admin_reindex")
+	is.True(out.Error != nil && strings.Contains(out.Error.Message, `unknown tool "admin_reindex"`))
+	is.Equal(mem.Len(), 0)
+	out = carry("viewer-token", "call_tool", "notes_reindex")
+	is.True(out.Error == nil)
+	is.True(strings.Contains(string(out.Result), `"task"`)) // the tasks front took the carried call
+	is.Equal(mem.Len(), 1)
+
+	out = carry("admin-token", "admin_purge", "admin_purge") // the header names the carried tool, not the one called
+	is.True(out.Error != nil && strings.Contains(out.Error.Message, "Mcp-Name"))
+	out = carry("admin-token", "notes_list", "admin_purge")
+	is.True(out.Error != nil && strings.Contains(out.Error.Message, "Mcp-Name"))
+	_, ran := purges.Load("admin")
+	is.True(!ran)
+
+	challenged := stepUpApp(vurb.WithToolSearch())
+	_, resource := protectedServer(t, challenged, stepUpTokens, nil, vurb.WithScopeChallenges())
+	for _, version := range []string{"2026-07-28", ""} {
+		header := map[string]string{"Authorization": "Bearer reader"}
+		meta := sessionlessMeta
+		if version != "" {
+			header["Mcp-Protocol-Version"], header["Mcp-Method"], header["Mcp-Name"] = version, "tools/call", "call_tool"
+		} else {
+			meta = `"_meta":{}`
+		}
+		res := post(t, resource, header, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"call_tool","arguments":{"name":"projects_delete","arguments":{}},`+meta+`}}`)
+		is.Equal(res.StatusCode, http.StatusForbidden)
+		is.True(strings.Contains(res.Header.Get("WWW-Authenticate"), `scope="projects:write"`))
 	}
 }

@@ -164,15 +164,27 @@ func containsInt(xs []int, x int) bool {
 	return false
 }
 
-// Listing returns what tools/list lists of routes (a caller's view, by
-// wire name; nil for the whole plan): every route without search; under
-// search, the two search tools and the tools holding an always-load
+// Listing returns what tools/list lists under search of view (a caller's
+// view, by wire name; nil for the whole plan): the two search tools and the tools holding an always-load
 // action, marked with MetaAlwaysLoad, sorted by name as the go-sdk lists.
 func (p *Plan) Listing(view map[string]Route) []*mcp.Tool {
+	routes := p.ListedRoutes(view)
+	out := make([]*mcp.Tool, len(routes))
+	for i, r := range routes {
+		out[i] = p.ListedWire(r)
+	}
+	slices.SortFunc(out, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) }) // as the go-sdk lists
+	return out
+}
+
+// ListedRoutes are the routes of view (nil: the whole plan) that
+// tools/list lists under search, in declaration order; nil without
+// search.
+func (p *Plan) ListedRoutes(view map[string]Route) []Route {
 	if p.finder == nil {
 		return nil
 	}
-	out := make([]*mcp.Tool, 0, len(p.finder.listed))
+	out := make([]Route, 0, len(p.finder.listed))
 	for _, i := range p.finder.listed {
 		r := p.routes[i]
 		if view != nil {
@@ -180,14 +192,14 @@ func (p *Plan) Listing(view map[string]Route) []*mcp.Tool {
 				continue
 			}
 		}
-		out = append(out, p.listedWire(r))
+		out = append(out, r)
 	}
-	slices.SortFunc(out, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) }) // as the go-sdk lists
 	return out
 }
 
-// listedWire is r's wire tool as tools/list lists it under search.
-func (p *Plan) listedWire(r Route) *mcp.Tool {
+// ListedWire is r's wire tool as tools/list lists it under search: an
+// always-load tool's is marked with MetaAlwaysLoad.
+func (p *Plan) ListedWire(r Route) *mcp.Tool {
 	own := r.Wire()
 	if eps := r.Endpoints(); len(eps) == 1 && eps[0].spec.Finder {
 		return own
