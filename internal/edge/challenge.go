@@ -176,11 +176,15 @@ func (ch *challenger) needs(r *http.Request, m *wire.Message) (need []string, wh
 func (ch *challenger) scopesOf(r *http.Request, token *auth.TokenInfo, req *challengedRequest) ([]string, string) {
 	switch req.Method {
 	case "tools/call":
-		route := ch.routes[req.Params.Name]
+		name, args := req.Params.Name, req.Params.Arguments
+		if inner, innerArgs, ok := ch.app.Plan.Resolve(name, args); ok {
+			name, args = inner, innerArgs // a call_tool the front left as it was: a batch's, or a headered tool's
+		}
+		route := ch.routes[name]
 		if route == nil {
 			return nil, "" // unknown: the handler says so
 		}
-		ep := engine.Target(route, req.Params.Arguments)
+		ep := engine.Target(route, args)
 		if ep == nil || len(ep.Scopes()) == 0 {
 			return nil, ""
 		}
@@ -188,14 +192,14 @@ func (ch *challenger) scopesOf(r *http.Request, token *auth.TokenInfo, req *chal
 		// the sessions: most calls need no scope.
 		if ch.views != nil && ch.views.class != nil {
 			o := ch.origin(r, token, req)
-			if route = ch.views.route(req.Params.Name, &o); route == nil {
+			if route = ch.views.route(name, &o); route == nil {
 				return nil, "" // unknown to this caller: the handler says so
 			}
-			if ep = engine.Target(route, req.Params.Arguments); ep == nil {
+			if ep = engine.Target(route, args); ep == nil {
 				return nil, ""
 			}
 		}
-		return ep.Scopes(), req.Params.Name
+		return ep.Scopes(), name
 	case "prompts/get":
 		return ch.app.Plan.Runtime().Scopes, req.Params.Name
 	case "resources/read":

@@ -2,8 +2,10 @@ package edge
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"net/http"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -89,6 +91,11 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 		f.maxBody = math.MaxInt64 - 1
 	}
 	routes := a.view(&cfg)
+	if a.Plan.Searching() {
+		// A call_tool the front leaves as it is goes to the go-sdk,
+		// whose middleware unwraps it (carriedCalls).
+		routes = slices.DeleteFunc(slices.Clone(routes), func(r engine.Route) bool { return r.Wire().Name == engine.CallToolName })
+	}
 	if !cfg.noLane {
 		userCacheable := a.ServerOptions != nil && a.ServerOptions.SetCacheable != nil
 		impl := &mcp.Implementation{Name: a.Name, Version: a.Version}
@@ -198,7 +205,7 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m = wire.ReadMessage(r, f.maxBody)
 	}
 	if f.plan.Searching() { // tool search: call_tool is the call it carries, for every front
-		m = wire.Carried(r, m, engine.CallToolName, engine.Unwrap)
+		m = wire.Carried(r, m, engine.CallToolName, f.unwrap)
 	}
 	if f.challenger != nil && f.challenger.refuses(w, r, m) {
 		return
@@ -214,6 +221,19 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.sdkStateless.ServeHTTP(w, r) // r.Body reads what readMessage read: no front consumes it
+}
+
+// unwrap reads a call_tool for the front (wire.Carried), except one of a
+// tool that mirrors arguments into Mcp-Param headers: its client could
+// not know to send them for a call it made through call_tool, so the
+// go-sdk's middleware unwraps it, past the go-sdk's header checks, which
+// hold call_tool to its own schema.
+func (f *front) unwrap(args json.RawMessage) (string, json.RawMessage, bool) {
+	name, inner, ok := engine.Unwrap(args)
+	if r, known := f.plan.Route(name); ok && known && wire.MirrorsHeaders(r) {
+		return "", nil, false
+	}
+	return name, inner, ok
 }
 
 // serveSession serves r, a request of the handshake era, whose body m

@@ -248,27 +248,28 @@ func (p *Plan) Resolve(name string, args json.RawMessage) (string, json.RawMessa
 }
 
 // Unwrap reads call_tool's arguments: {"name": string, "arguments"?:
-// object}, nothing else. A name that is call_tool itself is refused: a
-// call carries one call.
+// object}, members named exactly so (as the go-sdk reads a request), and
+// nothing else. A name that is call_tool itself is refused: a call
+// carries one call.
 func Unwrap(args json.RawMessage) (name string, inner json.RawMessage, ok bool) {
-	var in struct {
-		Name      *string         `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.DisallowUnknownFields()
-	if dec.Decode(&in) != nil || dec.More() || in.Name == nil || *in.Name == CallToolName {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(args, &members) != nil || members == nil {
 		return "", nil, false
 	}
-	inner = in.Arguments
+	for k := range members {
+		if k != "name" && k != "arguments" {
+			return "", nil, false
+		}
+	}
+	if json.Unmarshal(members["name"], &name) != nil || name == "" || name == CallToolName {
+		return "", nil, false
+	}
+	inner = members["arguments"]
 	switch t := bytes.TrimSpace(inner); {
-	case len(t) == 0 || string(t) == "null":
+	case len(t) == 0:
 		inner = json.RawMessage("{}")
 	case t[0] != '{':
 		return "", nil, false
 	}
-	if strings.ContainsRune(*in.Name, 0) {
-		return "", nil, false
-	}
-	return *in.Name, inner, true
+	return name, inner, true
 }
