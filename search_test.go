@@ -6,9 +6,9 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
-	"strings"
 	"testing"
 	"time"
 
@@ -147,7 +147,6 @@ func TestCallToolIsTheCallItCarries(t *testing.T) {
 		})
 	}
 }
-
 
 // searchNames reads the names of the tools a search_tools answer's text
 // lists (the app's results are JSON).
