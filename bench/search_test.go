@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,7 +27,7 @@ var searchQueries = []string{
 // catalogApp is the tool search test set's app (internal/search/testdata,
 // 205 actions in 15 domains) copied until it has n actions, each copy's
 // tools named apart, served with tool search in exposition e.
-func catalogApp(b *testing.B, n int, e vurb.Exposition) *vurb.App {
+func catalogApp(b *testing.B, n int, e vurb.Exposition, opts ...vurb.Option) *vurb.App {
 	data, err := os.ReadFile("../internal/search/testdata/catalog.json")
 	if err != nil {
 		b.Fatal(err)
@@ -39,7 +40,7 @@ func catalogApp(b *testing.B, n int, e vurb.Exposition) *vurb.App {
 	if err := json.Unmarshal(data, &actions); err != nil {
 		b.Fatal(err)
 	}
-	app := vurb.New(vurb.WithToolSearch(), vurb.WithExposition(e))
+	app := vurb.New(append([]vurb.Option{vurb.WithToolSearch(), vurb.WithExposition(e)}, opts...)...)
 	for i := 0; i < n; i++ {
 		a := actions[i%len(actions)]
 		props := map[string]any{}
@@ -63,32 +64,42 @@ func catalogApp(b *testing.B, n int, e vurb.Exposition) *vurb.App {
 
 // BenchmarkSearchTools is an in-process call of search_tools (App.Call:
 // the whole pipeline, the result encoded) over apps of 205 and 10,000
-// actions, the queries in turn; p50 and p99 are of single calls.
+// actions, the queries in turn; p50 and p99 are of single calls. With
+// views, a visibility rule hides a domain from the caller, whose search
+// then asks its view of every action it would return.
 func BenchmarkSearchTools(b *testing.B) {
+	hide := vurb.WithVisibility(func(*vurb.Caller) string { return "guest" },
+		func(_ string, a vurb.ActionInfo) bool { return !strings.HasSuffix(a.Tool, "invoices") })
 	for _, e := range []vurb.Exposition{vurb.Flat, vurb.Grouped} {
 		for _, n := range []int{205, 10_000} {
-			b.Run(fmt.Sprintf("exposition=%s/actions=%d", e, n), func(b *testing.B) {
-				app := catalogApp(b, n, e)
-				args := make([]json.RawMessage, len(searchQueries))
-				for i, q := range searchQueries {
-					args[i], _ = json.Marshal(map[string]any{"query": q})
-				}
-				ctx := context.Background()
-				took := make([]time.Duration, 0, b.N)
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := 0; b.Loop(); i++ {
-					start := time.Now()
-					res, err := app.Call(ctx, "search_tools", args[i%len(args)])
-					took = append(took, time.Since(start))
-					if err != nil || res.IsError {
-						b.Fatal(err, res)
+			for _, views := range []bool{false, true} {
+				b.Run(fmt.Sprintf("exposition=%s/actions=%d/views=%t", e, n, views), func(b *testing.B) {
+					var opts []vurb.Option
+					if views {
+						opts = append(opts, hide)
 					}
-				}
-				slices.Sort(took)
-				b.ReportMetric(float64(took[len(took)/2].Microseconds()), "p50-µs")
-				b.ReportMetric(float64(took[len(took)*99/100].Microseconds()), "p99-µs")
-			})
+					app := catalogApp(b, n, e, opts...)
+					args := make([]json.RawMessage, len(searchQueries))
+					for i, q := range searchQueries {
+						args[i], _ = json.Marshal(map[string]any{"query": q})
+					}
+					ctx := context.Background()
+					took := make([]time.Duration, 0, b.N)
+					b.ReportAllocs()
+					b.ResetTimer()
+					for i := 0; b.Loop(); i++ {
+						start := time.Now()
+						res, err := app.Call(ctx, "search_tools", args[i%len(args)])
+						took = append(took, time.Since(start))
+						if err != nil || res.IsError {
+							b.Fatal(err, res)
+						}
+					}
+					slices.Sort(took)
+					b.ReportMetric(float64(took[len(took)/2].Microseconds()), "p50-µs")
+					b.ReportMetric(float64(took[len(took)*99/100].Microseconds()), "p99-µs")
+				})
+			}
 		}
 	}
 }

@@ -13,9 +13,10 @@ import (
 // the app's presenters suggest (see Site.Suggests), so that a suggestion
 // never names an action the server does not serve.
 
-// Sees reports whether the caller of o lists the action key, reached
-// through the wire tool wire: its class's view, less the actions its
-// token lacks scopes for, through the server's filters.
-func (vs *Views) Sees(o *engine.Origin, wire, key string) bool {
-	return presenter.Sees(vs.list(o), wire, key)
+// Sees returns the test of whether the caller of o lists the action key,
+// reached through the wire tool wire: its class's view, less the actions
+// its token lacks scopes for, through the server's filters.
+func (vs *Views) Sees(o *engine.Origin) func(wire, key string) bool {
+	v := vs.list(o)
+	return func(wire, key string) bool { return presenter.Sees(v, wire, key) }
 }

@@ -110,11 +110,13 @@ func (p *Plan) Search(query string, limit int, o *Origin) []*mcp.Tool {
 	if f == nil || limit <= 0 {
 		return nil
 	}
+	var sees func(wire, key string) bool
 	var allow func(doc int) bool
 	if o != nil && o.Sight != nil {
+		sees = o.Sight(o)
 		allow = func(doc int) bool {
 			d := f.docs[doc]
-			return o.Sight(o, p.routes[d.route].Wire().Name, d.ep.key)
+			return sees(p.routes[d.route].Wire().Name, d.ep.key)
 		}
 	}
 	var buf [search.MaxLimit]search.Hit
@@ -128,7 +130,7 @@ func (p *Plan) Search(query string, limit int, o *Origin) []*mcp.Tool {
 			continue
 		}
 		seen = append(seen, i)
-		out = append(out, p.seenWire(i, o))
+		out = append(out, p.seenWire(i, sees))
 		if len(out) == limit {
 			break
 		}
@@ -136,16 +138,17 @@ func (p *Plan) Search(query string, limit int, o *Origin) []*mcp.Tool {
 	return out
 }
 
-// seenWire is the wire tool of route i as the caller of o is shown it.
-func (p *Plan) seenWire(i int, o *Origin) *mcp.Tool {
+// seenWire is the wire tool of route i as a caller who sees what sees
+// lets through (nil: everything) is shown it.
+func (p *Plan) seenWire(i int, sees func(wire, key string) bool) *mcp.Tool {
 	r := p.routes[i]
-	if o == nil || o.Sight == nil || len(r.Endpoints()) == 1 {
+	if sees == nil || len(r.Endpoints()) == 1 {
 		return r.Wire()
 	}
 	all := r.Endpoints()
 	kept := make([]*Endpoint, 0, len(all))
 	for _, ep := range all {
-		if o.Sight(o, r.Wire().Name, ep.key) {
+		if sees(r.Wire().Name, ep.key) {
 			kept = append(kept, ep)
 		}
 	}

@@ -156,6 +156,10 @@ func (pa *Action) calls(ss []Suggestion, c *engine.Call) []string {
 	var out, seen []string
 	o := c.Origin()
 	shown := map[string]bool{} // by action: whether it is shown to the caller, asked once
+	var sees func(wire, key string) bool
+	if o.Sight != nil {
+		sees = o.Sight(o)
+	}
 	for _, s := range ss {
 		form, ok := pa.forms[s.Action]
 		if !ok {
@@ -164,7 +168,7 @@ func (pa *Action) calls(ss []Suggestion, c *engine.Call) []string {
 		}
 		see, asked := shown[s.Action]
 		if !asked {
-			see = o.Sight == nil || o.Sight(o, form.Wire, s.Action)
+			see = sees == nil || sees(form.Wire, s.Action)
 			shown[s.Action] = see
 		}
 		if !see {
