@@ -3,6 +3,7 @@ package vurb_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -18,6 +19,8 @@ import (
 	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/observe"
 	"github.com/vurb-go/vurb/store"
+	"github.com/vurb-go/vurb/toon"
+	"github.com/vurb-go/vurb/vurbtest"
 )
 
 // searchApp is a small app of a few domains, served with tool search or
@@ -330,5 +333,48 @@ func TestAttackCallToolAtTheHTTPEdge(t *testing.T) {
 		res := post(t, resource, header, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"call_tool","arguments":{"name":"projects_delete","arguments":{}},`+meta+`}}`)
 		is.Equal(res.StatusCode, http.StatusForbidden)
 		is.True(strings.Contains(res.Header.Get("WWW-Authenticate"), `scope="projects:write"`))
+	}
+}
+
+// TestSearchAnswersInTheAppsResultFormat: the text a model reads of a
+// search is written in the app's result format (TOONResults: TOON, or
+// JSON where it is shorter), and says what the structured content says.
+func TestSearchAnswersInTheAppsResultFormat(t *testing.T) {
+	is := is.New(t)
+	app := searchApp(vurb.Flat, vurb.WithToolSearch(), vurb.WithResultFormat(vurb.TOONResults()))
+	for _, limit := range []int{1, 3} {
+		res, err := app.Call(context.Background(), "search_tools", json.RawMessage(fmt.Sprintf(`{"query":"void or list an invoice","limit":%d}`, limit)))
+		is.NoErr(err)
+		text := res.Content[0].(*mcp.TextContent).Text
+		data, _ := json.Marshal(res.StructuredContent)
+		var fromText, structured any
+		is.NoErr(json.Unmarshal(data, &structured))
+		is.True(len(text) <= len(data))
+		if text != string(data) {
+			is.NoErr(toon.Unmarshal([]byte(text), &fromText))
+		} else {
+			is.NoErr(json.Unmarshal([]byte(text), &fromText))
+		}
+		is.Equal(fromText, structured)
+		is.Equal(len(structured.(map[string]any)["tools"].([]any)), limit)
+	}
+}
+
+// TestAttackAlwaysLoadedToolsFollowTheCallersList: an always-loaded
+// action the caller's list hides is not listed to it.
+func TestAttackAlwaysLoadedToolsFollowTheCallersList(t *testing.T) {
+	is := is.New(t)
+	app := vurb.New(vurb.WithToolSearch(), vurb.WithVisibility(roleClass, func(class string, a vurb.ActionInfo) bool {
+		return class == "admin" || a.Tool != "admin"
+	}))
+	vurb.Mutation(app, "admin.purge", func(context.Context, struct{}) (string, error) { return "purged", nil }).AlwaysLoad()
+	vurb.Query(app, "notes.list", func(context.Context, struct{}) (string, error) { return "notes", nil }).AlwaysLoad()
+	for role, want := range map[string][]string{
+		"viewer": {"call_tool", "notes_list", "search_tools"},
+		"admin":  {"admin_purge", "call_tool", "notes_list", "search_tools"},
+	} {
+		cs := vurbtest.New(t, app, vurbtest.Identity{Token: &auth.TokenInfo{UserID: role, Expiration: time.Now().Add(time.Hour),
+			Extra: map[string]any{"role": role}}}).Session()
+		is.Equal(listNames(t, cs), want)
 	}
 }
