@@ -1,7 +1,9 @@
 package search
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -65,10 +67,12 @@ type Index struct {
 	docs     []string           // names, by doc number
 	terms    map[string]int32   // stem → term
 	stems    []string           // term → stem
+	sorted   []string           // the stems, sorted
 	surface  map[string]int32   // a word as written at build → its term
 	names    map[string]int32   // a whole name, lowercased → doc
 	postings [][]posting        // by term
 	expand   map[string][]int32 // a stem → the terms of its synonyms
+	idf      []float32          // by term
 	scratch  sync.Pool          // *accumulator
 }
 
@@ -146,8 +150,10 @@ func Build(docs []Doc) *Index {
 	}
 	n := float64(len(docs))
 	ix.postings = make([][]posting, len(counts))
+	ix.idf = make([]float32, len(counts))
 	for t, cs := range counts {
 		idf := math.Log(1 + (n-float64(len(cs))+0.5)/(float64(len(cs))+0.5))
+		ix.idf[t] = float32(idf)
 		ps := make([]posting, len(cs))
 		for i, c := range cs {
 			var tf float64
@@ -163,6 +169,7 @@ func Build(docs []Doc) *Index {
 		ix.postings[t] = ps
 	}
 	ix.expand = synonyms(wordnetNeighbours, ix.terms)
+	ix.sorted = slices.Sorted(maps.Keys(ix.terms))
 	ix.scratch.New = func() any {
 		return &accumulator{score: make([]float32, len(docs)), word: make([]float32, len(docs))}
 	}

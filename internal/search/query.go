@@ -3,8 +3,6 @@ package search
 import (
 	"slices"
 	"strings"
-
-	"github.com/kljensen/snowball/english"
 )
 
 // Bounds on one query, so that no query costs more than a short one with
@@ -12,7 +10,7 @@ import (
 const (
 	maxQueryBytes = 1024
 	maxQueryWords = 24
-	maxExpansions = 8
+	maxExpansions = 16
 	MaxLimit      = 50
 )
 
@@ -30,8 +28,8 @@ type Hit struct {
 // Search returns the docs that best match query, best first, at most
 // limit of them (1 to MaxLimit), among those allow accepts (all when
 // allow is nil): a caller never finds what its view hides. Docs that
-// share no word with the query are not returned. It appends to hits and
-// returns the result.
+// share no word, synonym or nearness of meaning with the query are not
+// returned. It appends to hits and returns the result.
 func (ix *Index) Search(query string, limit int, allow func(doc int) bool, hits []Hit) []Hit {
 	limit = min(max(limit, 1), MaxLimit)
 	if len(query) > maxQueryBytes {
@@ -41,14 +39,34 @@ func (ix *Index) Search(query string, limit int, allow func(doc int) bool, hits 
 	seen := seenBuf[:0]
 	acc := ix.scratch.Get().(*accumulator)
 	defer ix.release(acc)
+	// The query's words, stop words too, with their stems: a phrase
+	// WordNet knows is scored for its words, which are then not scored
+	// alone ("call off" is cancel, not a call).
+	var ws [2 * maxQueryWords]qword
+	n := 0
 	words(query, func(w string) bool {
-		if stopWord(w) || slices.Contains(seen, w) {
-			return true
+		ws[n] = qword{w: w, stem: w, stop: stopWord(w)}
+		if !ws[n].stop {
+			ws[n].stem = ix.stem(w)
 		}
-		seen = append(seen, w)
-		ix.scoreWord(acc, w)
-		return len(seen) < maxQueryWords
+		n++
+		return n < len(ws)
 	})
+	var key [64]byte // a phrase's stems joined, as the table has them
+	for i := 0; i < n && len(seen) < maxQueryWords; {
+		if k := ix.phraseAt(ws[i:n], key[:0]); k > 0 {
+			ix.scoreTerms(acc, ix.expand[string(joinStems(key[:0], ws[i:i+k]))])
+			i += k
+			continue
+		}
+		w := ws[i]
+		i++
+		if w.stop || slices.Contains(seen, w.w) {
+			continue
+		}
+		seen = append(seen, w.w)
+		ix.scoreWord(acc, w.stem)
+	}
 	if exact, ok := ix.names[strings.ToLower(strings.TrimSpace(query))]; ok {
 		if acc.score[exact] == 0 {
 			acc.touched = append(acc.touched, exact)
@@ -67,21 +85,32 @@ func (ix *Index) Search(query string, limit int, allow func(doc int) bool, hits 
 }
 
 // scoreWord adds one query word's best match in each doc to acc: its own
-// term's impact, or a synonym's at synonymWeight, whichever is more.
-func (ix *Index) scoreWord(acc *accumulator, w string) {
-	var stem string
-	if t, ok := ix.surface[w]; ok { // a word the index has seen: stemmed at build
-		stem = ix.stems[t]
+// term's impact, or a synonym's at synonymWeight, whichever is more. A
+// word the index lacks may be a short form of one it has, or a long
+// form: see scoreClipped.
+func (ix *Index) scoreWord(acc *accumulator, stem string) {
+	if t, ok := ix.terms[stem]; ok {
 		ix.match(acc, t, 1)
-	} else {
-		stem = english.Stem(w, false)
-		if t, ok := ix.terms[stem]; ok {
-			ix.match(acc, t, 1)
-		}
+	} else if len(stem) >= minClipped {
+		ix.scoreClipped(acc, stem)
 	}
 	for _, t := range ix.expand[stem] {
 		ix.match(acc, t, synonymWeight)
 	}
+	ix.flushWord(acc)
+}
+
+// scoreTerms adds a phrase's best match in each doc to acc, as one more
+// word whose every match is a synonym's.
+func (ix *Index) scoreTerms(acc *accumulator, terms []int32) {
+	for _, t := range terms {
+		ix.match(acc, t, synonymWeight)
+	}
+	ix.flushWord(acc)
+}
+
+// flushWord adds the current word's matches to the query's scores.
+func (ix *Index) flushWord(acc *accumulator) {
 	for _, d := range acc.wordTouched {
 		if acc.score[d] == 0 {
 			acc.touched = append(acc.touched, d)

@@ -2,204 +2,56 @@
 // WordNet 3.0 database (Debian's wordnet-base: /usr/share/wordnet), so
 // that the table comes from a general source and not from any test set.
 //
-// For every single-word noun or verb of WordNet's index, it takes the
-// word's first three senses in each part of speech (WordNet orders them
-// by frequency) and, as the word's neighbours, the other single words of
-// those synsets and, for a verb, of the synsets one hypernym or hyponym
-// away (delete is a kind of remove). Heads and neighbours are written as
-// the stems search indexes (Porter2), at most eight neighbours a head,
-// nearest senses first.
+// For every lemma of WordNet's index (nouns, verbs, adjectives and
+// adverbs; a phrase of up to three words such as "get rid of" as well as
+// a single word), it takes the lemma's first senses in each part of
+// speech (WordNet orders them by frequency) that the SemCor corpus
+// attests (index.pos's tagsense_cnt), at most three and at least one,
+// and, as its neighbours: the other single words of those synsets; the
+// lemma's derivationally related forms there (erase: erasure); for an
+// adjective, the synsets similar to it; and, for a verb, the synsets one
+// hypernym or hyponym away (delete is a kind of remove). Heads and
+// neighbours are written as the stems search indexes (Porter2; a
+// phrase's stems joined by "_"), at most maxNeighbours a head, nearest
+// senses first.
 //
 //	go run ./internal/wordnetgen -dict /usr/share/wordnet -o synonyms_wordnet.go
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"flag"
-	"fmt"
-	"go/format"
 	"log"
-	"os"
 	"path/filepath"
-	"slices"
-	"strings"
-
-	"github.com/kljensen/snowball/english"
 )
 
 const (
 	sensesPerPOS  = 3
-	maxNeighbours = 8
+	maxNeighbours = 16
 )
 
-// synset is one WordNet synset: its single-word members and its verb
-// hypernyms and hyponyms.
-type synset struct {
-	words []string
-	near  []string // offsets of hypernym and hyponym synsets (verbs)
+// parts are WordNet's parts of speech: the name of their files and
+// their letter in pointers.
+var parts = []struct{ file, pos string }{
+	{"noun", "n"}, {"verb", "v"}, {"adj", "a"}, {"adv", "r"},
 }
 
 func main() {
 	dict := flag.String("dict", "/usr/share/wordnet", "the WordNet database directory")
 	out := flag.String("o", "synonyms_wordnet.go", "the Go file to write")
 	flag.Parse()
-	table := map[string][]string{} // head stem → neighbour stems, in order
-	for _, pos := range []string{"noun", "verb"} {
-		synsets, err := readData(filepath.Join(*dict, "data."+pos), pos == "verb")
-		if err != nil {
+	synsets := map[string]*synset{} // key(pos, offset) → synset
+	for _, p := range parts {
+		if err := readData(filepath.Join(*dict, "data."+p.file), synsets); err != nil {
 			log.Fatal(err)
 		}
-		if err := readIndex(filepath.Join(*dict, "index."+pos), synsets, table); err != nil {
+	}
+	table := map[string][]string{} // head stem → neighbour stems, in order
+	for _, p := range parts {
+		if err := readIndex(filepath.Join(*dict, "index."+p.file), p.pos, synsets, table); err != nil {
 			log.Fatal(err)
 		}
 	}
 	if err := write(*out, table); err != nil {
 		log.Fatal(err)
 	}
-}
-
-// single reports whether a WordNet lemma is one plain word.
-func single(w string) bool {
-	for _, r := range w {
-		if r < 'a' || r > 'z' {
-			return false
-		}
-	}
-	return w != ""
-}
-
-// readData reads a data.pos file: offset lex_filenum ss_type w_cnt
-// {word lex_id} p_cnt {ptr offset pos src/tgt} ... | gloss.
-func readData(path string, verbs bool) (map[string]*synset, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	out := map[string]*synset{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "  ") {
-			continue // the licence header
-		}
-		body, _, _ := strings.Cut(line, " | ")
-		fs := strings.Fields(body)
-		var wc int
-		fmt.Sscanf(fs[3], "%x", &wc)
-		s := &synset{}
-		for i := range wc {
-			w := strings.ToLower(fs[4+2*i])
-			if single(w) {
-				s.words = append(s.words, w)
-			}
-		}
-		at := 4 + 2*wc
-		var pc int
-		fmt.Sscanf(fs[at], "%d", &pc)
-		for i := range pc {
-			ptr, off, pos := fs[at+1+4*i], fs[at+2+4*i], fs[at+3+4*i]
-			if verbs && pos == "v" && (ptr == "@" || ptr == "~") {
-				s.near = append(s.near, off)
-			}
-		}
-		out[fs[0]] = s
-	}
-	return out, sc.Err()
-}
-
-// readIndex reads an index.pos file (lemma pos synset_cnt p_cnt {ptr}
-// sense_cnt tagsense_cnt {offset}, senses by frequency) and adds each
-// single-word lemma's neighbours to table.
-func readIndex(path string, synsets map[string]*synset, table map[string][]string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "  ") {
-			continue
-		}
-		fs := strings.Fields(line)
-		lemma := fs[0]
-		if !single(lemma) {
-			continue
-		}
-		var sc, pc int
-		fmt.Sscanf(fs[2], "%d", &sc)
-		fmt.Sscanf(fs[3], "%d", &pc)
-		offsets := fs[4+pc+2:]
-		head := english.Stem(lemma, false)
-		list := table[head]
-		add := func(w string) {
-			s := english.Stem(w, false)
-			if s != head && !slices.Contains(list, s) && len(list) < maxNeighbours {
-				list = append(list, s)
-			}
-		}
-		for _, off := range offsets[:min(len(offsets), sensesPerPOS)] {
-			s := synsets[off]
-			if s == nil {
-				continue
-			}
-			for _, w := range s.words {
-				add(w)
-			}
-		}
-		for _, off := range offsets[:min(len(offsets), sensesPerPOS)] {
-			s := synsets[off]
-			if s == nil {
-				continue
-			}
-			for _, near := range s.near {
-				if n := synsets[near]; n != nil {
-					for _, w := range n.words {
-						add(w)
-					}
-				}
-			}
-		}
-		if len(list) > 0 {
-			table[head] = list
-		}
-	}
-	return sc.Err()
-}
-
-// write renders the table as a Go file: one line a head, its neighbours
-// after it, heads sorted.
-func write(path string, table map[string][]string) error {
-	heads := make([]string, 0, len(table))
-	for h := range table {
-		heads = append(heads, h)
-	}
-	slices.Sort(heads)
-	var b bytes.Buffer
-	b.WriteString(`// Code generated by wordnetgen from WordNet 3.0; DO NOT EDIT.
-
-// The table is derived from WordNet 3.0, Copyright 2006 by Princeton
-// University, under the WordNet 3.0 licence (LICENSE-WORDNET in this
-// directory): THE DATABASE IS PROVIDED "AS IS" AND PRINCETON UNIVERSITY
-// MAKES NO REPRESENTATIONS OR WARRANTIES, EXPRESS OR IMPLIED.
-
-package search
-
-// wordnetNeighbours holds, one line a word stem, the stems of its
-// neighbours in WordNet, nearest first.
-const wordnetNeighbours = "" +
-`)
-	for _, h := range heads {
-		fmt.Fprintf(&b, "\t%q +\n", h+" "+strings.Join(table[h], " ")+"\n")
-	}
-	b.WriteString("\t\"\"\n")
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, src, 0o644)
 }
