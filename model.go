@@ -11,6 +11,7 @@ import (
 	"github.com/vurb-go/vurb/describe"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/model"
+	"github.com/vurb-go/vurb/schema"
 )
 
 // Model returns the app's domain model, building the app if needed: an
@@ -308,12 +309,17 @@ func (a *App) expose(p *engine.Plan, allow func(*engine.Endpoint) bool) exposed 
 		// the app would list without search.
 		exp.served = served.String() + searchSuffix
 		mine = wireExposition{name: exp.served}
-		for _, r := range p.ListedRoutes(nil) {
-			if allow == nil || slices.ContainsFunc(r.Endpoints(), allow) {
-				w := wireOf(r)
-				w.wire = p.ListedWire(r)
-				mine.tools = append(mine.tools, w)
+		var view map[string]engine.Route // the caller's: nil for the whole app
+		if allow != nil {
+			view = map[string]engine.Route{}
+			for _, r := range p.View(allow) {
+				view[r.Wire().Name] = r
 			}
+		}
+		for _, r := range p.ListedRoutes(view) {
+			w := wireOf(r)
+			w.wire = p.ListedWire(r)
+			mine.tools = append(mine.tools, w)
 		}
 		others = []Exposition{served, others[0]}
 	}
@@ -342,10 +348,9 @@ const searchSuffix = "+search"
 func (a *App) exposeAgain(p *engine.Plan, e Exposition, endpoints map[string][]*engine.Endpoint) (out wireExposition, ok bool) {
 	defer func() {
 		// A definition only this exposition refuses (a flat name over
-		// the MCP limit, a field named like grouped exposition's
-		// discriminator) leaves it out; any other panic is a bug.
+		// the MCP limit) leaves it out; any other panic is a bug.
 		if r := recover(); r != nil {
-			if s, isText := r.(string); !isText || !strings.HasPrefix(s, "vurb: ") && !strings.HasPrefix(s, "schema: Merge: field ") {
+			if s, isText := r.(string); !isText || !strings.HasPrefix(s, "vurb: ") {
 				panic(r)
 			}
 			ok = false
@@ -357,6 +362,10 @@ func (a *App) exposeAgain(p *engine.Plan, e Exposition, endpoints map[string][]*
 		eps := endpoints[t.name]
 		if len(eps) == 0 || eps[0].Spec().Finder {
 			continue // search's own tools are listed only with search
+		}
+		solo := len(eps) == 1 && eps[0].Spec().Key == ""
+		if spec := t.wireSpec(); e == Grouped && !solo && namesField(eps, spec.Discriminator) {
+			return out, false // an action has a field named like the discriminator: the tool cannot be grouped
 		}
 		for _, r := range e.engine().Expose(t.wireSpec(), eps, env) {
 			out.tools = append(out.tools, wireOf(r))
@@ -442,4 +451,15 @@ func schemaBytes(s any) json.RawMessage {
 		return nil
 	}
 	return data
+}
+
+// namesField reports whether an action of eps has an input field called
+// name.
+func namesField(eps []*engine.Endpoint, name string) bool {
+	for _, ep := range eps {
+		if slices.ContainsFunc(ep.Spec().In.Fields(), func(f schema.Field) bool { return f.Name == name }) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package vurb
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -70,7 +71,8 @@ type searchResult struct {
 // defaultSearchLimit is how many tools search_tools returns when not told.
 const defaultSearchLimit = 5
 
-// addSearchTools defines tool search's two tools.
+// addSearchTools defines tool search's two tools; after it, their names
+// are reserved (App.Tool).
 func (a *App) addSearchTools() {
 	Query(a, engine.SearchToolsName, a.searchTools).
 		Describe("Find this server's tools by what you want to do, in plain words (\"refund a payment\"). " +
@@ -80,17 +82,20 @@ func (a *App) addSearchTools() {
 	Action(a, engine.CallToolName, a.callTool).
 		Describe("Call a tool that search_tools found: its name, and its arguments as its input schema says.").
 		finder()
+	a.searchReserved = true
 }
 
 // finder marks the action as one of tool search's own.
 func (a *ActionDef) finder() { a.isFinder = true }
 
+// searchTools is search_tools' handler: the caller's view of the best
+// matches, in the app's result format.
 func (a *App) searchTools(ctx context.Context, in searchInput) (*mcp.CallToolResult, error) {
 	var o *engine.Origin
 	if c := engine.CallFrom(ctx); c != nil {
 		o = c.Origin()
 	}
-	tools := a.built().Search(in.Query, cmpOrInt(in.Limit, defaultSearchLimit), o)
+	tools := a.built().Search(in.Query, cmp.Or(in.Limit, defaultSearchLimit), o)
 	return encodeResult(searchResult{Tools: tools}, true, a.cfg.resultFormat)
 }
 
@@ -98,11 +103,4 @@ func (a *App) searchTools(ctx context.Context, in searchInput) (*mcp.CallToolRes
 // call_tool.
 func (a *App) callTool(context.Context, callInput) (*mcp.CallToolResult, error) {
 	return Error("call_tool calls another tool: give that tool's name, not call_tool's"), nil
-}
-
-func cmpOrInt(a, b int) int {
-	if a != 0 {
-		return a
-	}
-	return b
 }

@@ -28,11 +28,14 @@ type App struct {
 	toolIndex  map[string]*Tool
 	middleware []Middleware
 	scopes     []string // required of every call, prompt and resource (caller.go)
-	prompts    []*PromptDef
-	resources  []*ResourceDef
-	categories []*Category // in the order made, children included (category.go)
-	skills     skillSet    // skill.go
-	presented  *presenting // what they compile to, at Build
+	// searchReserved: tool search's tools are defined, and their names
+	// are no one else's (search.go).
+	searchReserved bool
+	prompts        []*PromptDef
+	resources      []*ResourceDef
+	categories     []*Category // in the order made, children included (category.go)
+	skills         skillSet    // skill.go
+	presented      *presenting // what they compile to, at Build
 
 	buildMu sync.Mutex
 	plan    atomic.Pointer[engine.Plan]
@@ -71,6 +74,9 @@ func (a *App) Tool(name string) *Tool {
 	a.mustBeMutable()
 	if why := engine.CheckSegmentName(name); why != "" {
 		panic(fmt.Sprintf("vurb: invalid tool name %q: %s", name, why))
+	}
+	if a.searchReserved && (name == engine.SearchToolsName || name == engine.CallToolName) {
+		panic(fmt.Sprintf("vurb: the tool name %q is tool search's (WithToolSearch): name yours otherwise", name))
 	}
 	t := &Tool{app: a, name: name}
 	a.tools = append(a.tools, t)

@@ -131,5 +131,7 @@ func (a *Action) Task() *Task {
 // joined, in order.
 func (a *Action) Parents() []*Group { return slices.Clone(a.parents) }
 
-// Tools returns the tools of the served exposition that reach the action.
+// Tools returns the tools of the served exposition that reach the action:
+// none under tool search for an action not always loaded, which its
+// exposition without search reaches (Model.ToolsIn).
 func (a *Action) Tools() []*Tool { return slices.Clone(a.tools) }

@@ -53,7 +53,10 @@ func (m *Model) Server() Server { return m.server }
 func (m *Model) Separator() string { return m.sep }
 
 // Exposition returns the name of the served exposition: "flat" or
-// "grouped" for a vurb app, "" for a server seen only on the wire.
+// "grouped" for a vurb app ("flat+search" or "grouped+search" under tool
+// search, whose listing is its search tools and those always loaded, the
+// other two expositions being what it would list without search), "" for
+// a server seen only on the wire.
 func (m *Model) Exposition() string { return m.served }
 
 // Expositions returns the names of every exposition the model holds tools

@@ -12,7 +12,9 @@ import (
 // class's view when the app has per-caller views (see vurb.App.Call).
 func (a *Site) Call(ctx context.Context, name string, args json.RawMessage, o engine.Origin) (*mcp.CallToolResult, error) {
 	p := a.Plan
-	name, args, _ = p.Resolve(name, args) // call_tool is the call it carries
+	if inner, innerArgs, ok := p.Resolve(name, args); ok {
+		name, args = inner, innerArgs // call_tool is the call it carries
+	}
 	a.callViewsOnce.Do(func() {
 		cfg := newServeConfig(nil)
 		a.callViews = a.views(&cfg)

@@ -22,7 +22,11 @@ const MaxEcho = 64
 // whole, so that they quote at most MaxEcho bytes of it. An unknown tool
 // reads as vurb's own (engine.UnknownTool), so a filtered-out tool reads
 // exactly like one that never existed.
-func shortEchoes(rt *engine.Runtime) mcp.Middleware {
+//
+// Under tool search the name of a call_tool is the name it carries: a
+// carried tool the app does not have is answered by call_tool's handler.
+func shortEchoes(p *engine.Plan) mcp.Middleware {
+	rt := p.Runtime()
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			res, err := next(ctx, method, req)
@@ -30,8 +34,12 @@ func shortEchoes(rt *engine.Runtime) mcp.Middleware {
 			if err == nil || !errors.As(err, &rpcErr) {
 				return res, err
 			}
-			if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && strings.HasPrefix(rpcErr.Message, "unknown tool ") {
-				return res, engine.UnknownTool(rt, p.Name)
+			if params, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && strings.HasPrefix(rpcErr.Message, "unknown tool ") {
+				name := params.Name
+				if inner, _, ok := p.Resolve(name, params.Arguments); ok {
+					name = inner
+				}
+				return res, engine.UnknownTool(rt, name)
 			}
 			if short := shortened(rpcErr, echoed(req)); short != nil {
 				return res, short

@@ -40,9 +40,11 @@ func (a *Site) newServer(cfg *serveConfig, vs *Views) *mcp.Server {
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: a.Name, Version: a.Version}, &so)
 	subs.server = server
-	server.AddReceivingMiddleware(shortEchoes(p.Runtime()))
-	if mw := listMiddleware(p, vs); mw != nil {
-		server.AddReceivingMiddleware(mw)
+	server.AddReceivingMiddleware(shortEchoes(p))
+	for _, mw := range []mcp.Middleware{listMiddleware(vs), searchListing(p, vs)} {
+		if mw != nil {
+			server.AddReceivingMiddleware(mw)
+		}
 	}
 	if a.Extend != nil {
 		a.Extend(server, p.Runtime(), so.SetCacheable) // skills: inside the request middleware, as tools are

@@ -230,10 +230,10 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // hold call_tool to its own schema.
 func (f *front) unwrap(args json.RawMessage) (string, json.RawMessage, bool) {
 	name, inner, ok := engine.Unwrap(args)
-	if r, known := f.plan.Route(name); ok && known && wire.MirrorsHeaders(r) {
-		return "", nil, false
+	if r, known := f.plan.Route(name); !ok || !known || wire.MirrorsHeaders(r) {
+		return "", nil, false // an unknown tool: call_tool's handler says so, in a direct call's words
 	}
-	return name, inner, ok
+	return name, inner, true
 }
 
 // serveSession serves r, a request of the handshake era, whose body m

@@ -156,12 +156,11 @@ func (vs *Views) get(cache map[string]view, key, class string, permits func(*eng
 }
 
 // listMiddleware gives each caller of the go-sdk's tools/list its own
-// list (vs, when not nil): each tool of the page as the caller sees it, or
-// not at all. Under tool search the list is the search listing, whole on
-// one page (the go-sdk pages over every tool it serves). It is nil when
-// every caller lists every tool the go-sdk serves.
-func listMiddleware(p *engine.Plan, vs *Views) mcp.Middleware {
-	if vs == nil && !p.Searching() {
+// list: each tool of the page as the caller sees it, or not at all. It is
+// nil when every caller lists every tool the go-sdk serves, and under tool
+// search, whose listing is searchListing's.
+func listMiddleware(vs *Views) mcp.Middleware {
+	if vs == nil || vs.plan.Searching() {
 		return nil
 	}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
@@ -175,36 +174,29 @@ func listMiddleware(p *engine.Plan, vs *Views) mcp.Middleware {
 			if !ok {
 				return res, err
 			}
-			var v view
-			if vs != nil {
-				var meta mcp.Meta
-				if list.Params != nil {
-					meta = list.Params.Meta
-				}
-				o := OriginOf(ctx, list, meta)
-				v = vs.list(&o)
-			}
+			o := listOrigin(ctx, list)
+			v := vs.list(&o)
 			out := *lr
-			if p.Searching() {
-				out.Tools, out.NextCursor = p.Listing(v), ""
-				for _, t := range lr.Tools {
-					if !p.Has(t.Name) {
-						out.Tools = append(out.Tools, t) // not the app's: the server's own
-					}
-				}
-				return &out, nil
-			}
 			out.Tools = make([]*mcp.Tool, 0, len(lr.Tools))
 			for _, t := range lr.Tools {
 				if r, ok := v[t.Name]; ok {
 					out.Tools = append(out.Tools, r.Wire())
-				} else if !p.Has(t.Name) {
+				} else if !vs.plan.Has(t.Name) {
 					out.Tools = append(out.Tools, t) // not the app's: the server's own
 				}
 			}
 			return &out, nil
 		}
 	}
+}
+
+// listOrigin is the origin of a tools/list request.
+func listOrigin(ctx context.Context, list *mcp.ListToolsRequest) engine.Origin {
+	var meta mcp.Meta
+	if list.Params != nil {
+		meta = list.Params.Meta
+	}
+	return OriginOf(ctx, list, meta)
 }
 
 // actionInfo is what a visibility rule knows of ep.

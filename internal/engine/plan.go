@@ -90,9 +90,9 @@ func Compile(s Spec) *Plan {
 // Runtime returns the plan's runtime.
 func (p *Plan) Runtime() *Runtime { return p.rt }
 
-// Tools returns the tools/list entries in declaration order (under tool
-// search, the search tools and those marked always-load). Shared: do not
-// modify.
+// Tools returns the tools/list entries: in declaration order, or under
+// tool search the search tools and those marked always-load, by name.
+// Shared: do not modify.
 func (p *Plan) Tools() []*mcp.Tool { return p.tools }
 
 // Routes returns every route in declaration order. Shared: do not modify.
@@ -108,7 +108,6 @@ func (p *Plan) Route(name string) (Route, bool) {
 // the same pipeline a served call takes. An unknown name is a protocol
 // error (see UnknownTool).
 func (p *Plan) Call(ctx context.Context, name string, args json.RawMessage, o *Origin) (*mcp.CallToolResult, error) {
-	name, args, _ = p.Resolve(name, args)
 	r, ok := p.byName[name]
 	if !ok {
 		return nil, UnknownTool(p.rt, name)

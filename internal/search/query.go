@@ -75,11 +75,14 @@ func (ix *Index) Search(query string, limit int, allow func(doc int) bool, hits 
 	}
 	start := len(hits)
 	for _, d := range acc.touched {
-		s := acc.score[d]
-		if allow != nil && !allow(int(d)) {
+		h := Hit{Doc: int(d), Score: acc.score[d]}
+		if top := hits[start:]; len(top) == limit && !better(h, top[limit-1]) {
+			continue // it would not enter: allow, which may cost a view's lookup, is not asked
+		}
+		if allow != nil && !allow(h.Doc) {
 			continue
 		}
-		hits = insert(hits, start, limit, Hit{Doc: int(d), Score: s})
+		hits = insert(hits, start, limit, h)
 	}
 	return hits
 }

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 )
@@ -33,14 +34,13 @@ func Carried(r *http.Request, m *Message, wrapper string, unwrap func(json.RawMe
 	if json.Unmarshal(m.Body, &env) != nil || json.Unmarshal(env["params"], &params) != nil {
 		return m
 	}
-	params["name"], _ = json.Marshal(name)
-	params["arguments"] = args
-	var err error
-	if env["params"], err = json.Marshal(params); err != nil {
+	params["name"], params["arguments"] = asIs(name), args
+	var ok2 bool
+	if env["params"], ok2 = marshalAsIs(params); !ok2 {
 		return m
 	}
-	body, err := json.Marshal(env)
-	if err != nil {
+	body, ok2 := marshalAsIs(env)
+	if !ok2 {
 		return m
 	}
 	if len(r.Header["Mcp-Name"]) > 0 {
@@ -49,5 +49,24 @@ func Carried(r *http.Request, m *Message, wrapper string, unwrap func(json.RawMe
 	out := &Message{Body: body, Whole: true}
 	out.replay.Reset(body)
 	r.Body, r.ContentLength = &out.replay, int64(len(body))
+	return out
+}
+
+// marshalAsIs encodes v without escaping what JSON lets be (<, >, & and
+// U+2028 in strings): the call carried is no larger than the call that
+// carried it, which the body's bound held.
+func marshalAsIs(v any) (json.RawMessage, bool) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return nil, false
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), true
+}
+
+// asIs is s as a JSON string, unescaped where JSON lets it be.
+func asIs(s string) json.RawMessage {
+	out, _ := marshalAsIs(s)
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -79,6 +80,7 @@ func FuzzCarried(f *testing.F) {
 	f.Add(`{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"call_tool","arguments":{"name":"a\u0000b"}}}`, "-")
 	f.Add(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call_tool","name":"x","arguments":{"name":"a"}}}`, "call_tool")
 	f.Add(`[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call_tool","arguments":{"name":"a"}}}]`, "-")
+	f.Add(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call_tool","arguments":{"name":"a","arguments":{"x":"<<&& "}}}}`, "call_tool")
 	f.Fuzz(func(t *testing.T, body, header string) {
 		in, out, r := carried(t, body, header)
 		read, _ := io.ReadAll(r.Body)
@@ -93,12 +95,16 @@ func FuzzCarried(f *testing.F) {
 			t.Fatalf("rewritten %q into %q from arguments Unwrap refuses (%v) or reads apart", body, out.Body, ok)
 		}
 		e := out.RPC()
-		var got string
-		if !e.OK || json.Unmarshal(e.Name, &got) != nil || got != name || string(e.Method) != `"tools/call"` {
+		var carriedName string
+		if !e.OK || json.Unmarshal(e.Name, &carriedName) != nil || carriedName != name || string(e.Method) != `"tools/call"` {
 			t.Fatalf("%q: the call carried reads as %q, not %q", out.Body, e.Name, name)
 		}
-		if !json.Valid(e.Args) || len(bytes.TrimSpace(args)) == 0 {
-			t.Fatalf("%q: arguments %q", out.Body, e.Args)
+		var want, got any
+		if json.Unmarshal(args, &want) != nil || json.Unmarshal(e.Args, &got) != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: arguments %q, carried %q", out.Body, e.Args, args)
+		}
+		if len(out.Body) > len(body) {
+			t.Fatalf("the call carried (%d bytes) is larger than the call that carried it (%d)", len(out.Body), len(body))
 		}
 		if h := r.Header["Mcp-Name"]; len(h) > 0 && h[0] != name {
 			t.Fatalf("Mcp-Name %q for the call of %q", h, name)
