@@ -27,12 +27,13 @@ const DefaultTimeout = 250 * time.Millisecond
 // their stores the same Redis and prefix share that state. It is safe for
 // concurrent use.
 type Store struct {
-	client   redis.UniversalClient
-	c        config
-	tasks    *TaskStore
-	sessions *SessionStore
-	bus      *Bus
-	ledger   *Ledger
+	client    redis.UniversalClient
+	c         config
+	tasks     *TaskStore
+	sessions  *SessionStore
+	bus       *Bus
+	ledger    *Ledger
+	workflows *WorkflowStore
 }
 
 // Option configures a Store.
@@ -128,7 +129,7 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 
 func newStore(client redis.UniversalClient, c config) *Store {
 	return &Store{client: client, c: c, tasks: newTaskStore(client, c), sessions: newSessionStore(client, c),
-		bus: newBus(client, c), ledger: newLedger(client, c)}
+		bus: newBus(client, c), ledger: newLedger(client, c), workflows: newWorkflowStore(client, c)}
 }
 
 // App returns the stores of the app named name: their keys begin with
@@ -161,6 +162,9 @@ func (s *Store) Bus() *Bus { return s.bus }
 
 // Ledger returns the ledger of what is used once.
 func (s *Store) Ledger() *Ledger { return s.ledger }
+
+// Workflows returns the store of workflow instances.
+func (s *Store) Workflows() *WorkflowStore { return s.workflows }
 
 // bound returns ctx bounded by the timeout, if there is one.
 func (c *config) bound(ctx context.Context) (context.Context, context.CancelFunc) {
