@@ -32,7 +32,8 @@ func (Flat) Expose(t *ToolSpec, eps []*Endpoint, env Env) []Route {
 		if a.OutputSchema != nil {
 			wire.OutputSchema = a.OutputSchema
 		}
-		routes[i] = &flatRoute{wire: wire, ep: ep.routed(name, "")}
+		routed := ep.routed(name, "")
+		routes[i] = &flatRoute{wire: wire, ep: routed, eps: []*Endpoint{routed}}
 	}
 	return routes
 }
@@ -41,10 +42,11 @@ func (Flat) Expose(t *ToolSpec, eps []*Endpoint, env Env) []Route {
 type flatRoute struct {
 	wire *mcp.Tool
 	ep   *Endpoint
+	eps  []*Endpoint // ep alone, made once: a search asks a caller's view of many
 }
 
 func (r *flatRoute) Wire() *mcp.Tool        { return r.wire }
-func (r *flatRoute) Endpoints() []*Endpoint { return []*Endpoint{r.ep} }
+func (r *flatRoute) Endpoints() []*Endpoint { return r.eps }
 
 func (r *flatRoute) Call(ctx context.Context, args json.RawMessage, o *Origin) (*mcp.CallToolResult, error) {
 	return r.ep.call(ctx, args, o)
