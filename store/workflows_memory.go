@@ -2,12 +2,11 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
-
-	"encoding/json"
-	"maps"
 )
 
 // DefaultMaxInstances is how many live workflow instances

@@ -19,47 +19,38 @@ func searchListing(p *engine.Plan, vs *Views) mcp.Middleware {
 	if !p.Searching() {
 		return nil
 	}
-	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			res, err := next(ctx, method, req)
-			lr, ok := res.(*mcp.ListToolsResult)
-			if method != "tools/list" || err != nil || !ok || lr == nil {
-				return res, err
-			}
-			list, ok := req.(*mcp.ListToolsRequest)
-			if !ok {
-				return res, err
-			}
-			var v view
-			if vs != nil {
-				o := listOrigin(ctx, list)
-				v = vs.list(&o)
-			}
-			out := *lr
-			out.Tools, out.NextCursor = p.Listing(v), ""
-			for page := lr; ; {
-				for _, t := range page.Tools {
-					if !p.Has(t.Name) {
-						out.Tools = append(out.Tools, t) // not the app's: the server's own
-					}
-				}
-				if page.NextCursor == "" {
-					break
-				}
-				more := *list
-				more.Params = &mcp.ListToolsParams{Cursor: page.NextCursor}
-				if list.Params != nil {
-					more.Params.Meta = list.Params.Meta
-				}
-				if res, err = next(ctx, method, &more); err != nil {
-					return nil, err
-				}
-				if page, ok = res.(*mcp.ListToolsResult); !ok || page == nil {
-					break
-				}
-			}
-			slices.SortFunc(out.Tools, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
-			return &out, nil
+	return toolsList(func(ctx context.Context, next mcp.MethodHandler, list *mcp.ListToolsRequest, lr *mcp.ListToolsResult) (mcp.Result, error) {
+		var v view
+		if vs != nil {
+			o := listOrigin(ctx, list)
+			v = vs.list(&o)
 		}
-	}
+		out := *lr
+		out.Tools, out.NextCursor = p.Listing(v), ""
+		for page := lr; ; {
+			for _, t := range page.Tools {
+				if !p.Has(t.Name) {
+					out.Tools = append(out.Tools, t) // not the app's: the server's own
+				}
+			}
+			if page.NextCursor == "" {
+				break
+			}
+			more := *list
+			more.Params = &mcp.ListToolsParams{Cursor: page.NextCursor}
+			if list.Params != nil {
+				more.Params.Meta = list.Params.Meta
+			}
+			res, err := next(ctx, "tools/list", &more)
+			if err != nil {
+				return nil, err
+			}
+			var ok bool
+			if page, ok = res.(*mcp.ListToolsResult); !ok || page == nil {
+				break
+			}
+		}
+		slices.SortFunc(out.Tools, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
+		return &out, nil
+	})
 }

@@ -163,6 +163,27 @@ func listMiddleware(vs *Views) mcp.Middleware {
 	if vs == nil || vs.plan.Searching() {
 		return nil
 	}
+	return toolsList(func(ctx context.Context, _ mcp.MethodHandler, list *mcp.ListToolsRequest, lr *mcp.ListToolsResult) (mcp.Result, error) {
+		o := listOrigin(ctx, list)
+		v := vs.list(&o)
+		out := *lr
+		out.Tools = make([]*mcp.Tool, 0, len(lr.Tools))
+		for _, t := range lr.Tools {
+			if r, ok := v[t.Name]; ok {
+				out.Tools = append(out.Tools, r.Wire())
+			} else if !vs.plan.Has(t.Name) {
+				out.Tools = append(out.Tools, t) // not the app's: the server's own
+			}
+		}
+		return &out, nil
+	})
+}
+
+// toolsList is a middleware that rewrites what the go-sdk answers a
+// tools/list with (lr, its answer to list), and passes every other
+// request, and every error, as it is; next is the handler behind, for a
+// rewrite that asks it again.
+func toolsList(rewrite func(ctx context.Context, next mcp.MethodHandler, list *mcp.ListToolsRequest, lr *mcp.ListToolsResult) (mcp.Result, error)) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			res, err := next(ctx, method, req)
@@ -174,18 +195,7 @@ func listMiddleware(vs *Views) mcp.Middleware {
 			if !ok {
 				return res, err
 			}
-			o := listOrigin(ctx, list)
-			v := vs.list(&o)
-			out := *lr
-			out.Tools = make([]*mcp.Tool, 0, len(lr.Tools))
-			for _, t := range lr.Tools {
-				if r, ok := v[t.Name]; ok {
-					out.Tools = append(out.Tools, r.Wire())
-				} else if !vs.plan.Has(t.Name) {
-					out.Tools = append(out.Tools, t) // not the app's: the server's own
-				}
-			}
-			return &out, nil
+			return rewrite(ctx, next, list, lr)
 		}
 	}
 }
