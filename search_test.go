@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -376,5 +377,37 @@ func TestAttackAlwaysLoadedToolsFollowTheCallersList(t *testing.T) {
 		cs := vurbtest.New(t, app, vurbtest.Identity{Token: &auth.TokenInfo{UserID: role, Expiration: time.Now().Add(time.Hour),
 			Extra: map[string]any{"role": role}}}).Session()
 		is.Equal(listNames(t, cs), want)
+	}
+}
+
+// TestToolSearchThroughTheGoSDKClientOverHTTP: the go-sdk's own client,
+// over streamable HTTP, on both protocol generations (2026-07-28 sends
+// the Mcp-Name header of call_tool, which the front reads as the tool
+// carried): it lists the search tools, finds a tool and calls it
+// through call_tool.
+func TestToolSearchThroughTheGoSDKClientOverHTTP(t *testing.T) {
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(version, func(t *testing.T) {
+			is := is.New(t)
+			srv := httptest.NewServer(searchApp(vurb.Flat, vurb.WithToolSearch()).HTTPHandler())
+			t.Cleanup(srv.Close)
+			ctx := context.Background()
+			cs, _, err := bearerClient(ctx, srv.URL, version, "")
+			is.NoErr(err)
+			t.Cleanup(func() { cs.Close() })
+			is.Equal(listNames(t, cs), []string{"call_tool", "files_search", "search_tools"})
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_tools", Arguments: map[string]any{"query": "reimburse a payment"}})
+			is.NoErr(err)
+			is.Equal(searchNames(t, resultText(res))[0], "payments_refund")
+			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "call_tool",
+				Arguments: map[string]any{"name": "payments_refund", "arguments": map[string]any{"payment": "py_1", "cents": 200}}})
+			is.NoErr(err)
+			is.Equal(resultText(res), "refunded py_1")
+			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "call_tool",
+				Arguments: map[string]any{"name": "payments_refund", "arguments": map[string]any{"payment": "py_1"}}})
+			is.NoErr(err)
+			is.True(res.IsError) // the carried tool's validation, in its words
+			is.True(strings.Contains(resultText(res), "cents"))
+		})
 	}
 }
