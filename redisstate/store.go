@@ -23,7 +23,8 @@ const DefaultPrefix = "vurb:"
 const DefaultTimeout = 250 * time.Millisecond
 
 // Store is the state of a vurb server kept in one Redis: its tasks
-// (Tasks) and its handshake-era sessions (Sessions). Replicas that give
+// (Tasks), its handshake-era sessions (Sessions) and its workflow
+// instances (Workflows). Replicas that give
 // their stores the same Redis and prefix share that state. It is safe for
 // concurrent use.
 type Store struct {

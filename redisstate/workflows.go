@@ -3,7 +3,6 @@ package redisstate
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -34,45 +33,51 @@ func newWorkflowStore(client redis.UniversalClient, c config) *WorkflowStore {
 	return &WorkflowStore{client: client, max: store.DefaultMaxInstances, perOwner: share, config: c}
 }
 
-func (s *WorkflowStore) key(id string) string { return s.prefix + "workflow:" + id }
+// The keys, all under the store's hash tag: one slot, so that one script
+// moves an instance and counts the bounds, on a cluster too. key is an
+// instance's hash; all and owner are sorted sets of instance ids scored
+// by when each expires (unix milliseconds), which count the live ones.
+func (s *WorkflowStore) key(id string) string         { return s.prefix + "{workflows}:instance:" + id }
+func (s *WorkflowStore) allKey() string               { return s.prefix + "{workflows}:all" }
+func (s *WorkflowStore) ownerKey(owner string) string { return s.prefix + "{workflows}:owner:" + owner }
 
-// allKey and ownerKey are sorted sets of instance ids scored by when each
-// expires (unix milliseconds), which count the live instances.
-func (s *WorkflowStore) allKey() string               { return s.prefix + "workflows" }
-func (s *WorkflowStore) ownerKey(owner string) string { return s.prefix + "workflow-owners:" + owner }
-
-// workflowLib extends a key's life to a time (unix milliseconds), never
-// shortening it: a count outlives each instance it counts.
+// workflowLib reads Redis's clock, so that leases and expiry do not
+// depend on the replicas' clocks, and keeps a counting set alive as long
+// as its longest-lived member, never shorter.
 const workflowLib = `
-local function extend(k, at)
-  local cur = redis.call('PEXPIRETIME', k)
-  if cur < tonumber(at) then redis.call('PEXPIREAT', k, at) end
+local function now()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function keepAlive(k)
+  local top = redis.call('ZREVRANGE', k, 0, 0, 'WITHSCORES')
+  if #top == 2 then redis.call('PEXPIREAT', k, top[2]) end
 end
 `
 
 // createScript stores a new instance (KEYS[1], counted in KEYS[2] and
-// KEYS[3]) unless its id is taken or a bound is met: ARGV[1] is now,
-// ARGV[2] the id, ARGV[3] when it expires, ARGV[4] and ARGV[5] the store's
-// and the owner's bounds, then field and value pairs.
+// KEYS[3]) unless its id is live or a bound is met: ARGV[1] is the id,
+// ARGV[2] when it expires, ARGV[3] and ARGV[4] the store's and the owner's
+// bounds, then field and value pairs.
 var createScript = redis.NewScript(workflowLib + `
-local now = tonumber(ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+local t = now()
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', t)
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', t)
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'exists' end
-if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[5]) then return 'owner-full' end
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then return 'full' end
-for i = 6, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
-redis.call('PEXPIREAT', KEYS[1], ARGV[3])
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
-redis.call('ZADD', KEYS[3], ARGV[3], ARGV[2])
-extend(KEYS[2], ARGV[3])
-extend(KEYS[3], ARGV[3])
+if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[4]) then return 'owner-full' end
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then return 'full' end
+for i = 5, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('PEXPIREAT', KEYS[1], ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+keepAlive(KEYS[2])
+keepAlive(KEYS[3])
 return 'ok'
 `)
 
 // Create stores in, a new instance.
 func (s *WorkflowStore) Create(ctx context.Context, in *store.Instance) error {
-	args := []any{time.Now().UnixMilli(), in.ID, in.Expires.UnixMilli(), s.max, s.perOwner,
+	args := []any{in.ID, in.Expires.UnixMilli(), s.max, s.perOwner,
 		"machine", in.Machine, "owner", in.Owner, "state", in.State, "expires", in.Expires.UnixMilli()}
 	for k, v := range in.Data {
 		args = append(args, "d:"+k, string(v))
@@ -84,7 +89,7 @@ func (s *WorkflowStore) Create(ctx context.Context, in *store.Instance) error {
 	case err != nil:
 		return s.failed(fmt.Sprintf("create workflow instance %q", in.ID), err)
 	case res == "exists":
-		return fmt.Errorf("vurb: workflow instance %q exists already", in.ID)
+		return fmt.Errorf("%w: %q", store.ErrInstanceExists, in.ID)
 	case res == "owner-full":
 		return fmt.Errorf("%w: this caller holds %d live instances, its share of the store; finish or let some expire", store.ErrWorkflowsFull, s.perOwner)
 	case res == "full":
@@ -105,25 +110,25 @@ func (s *WorkflowStore) Get(ctx context.Context, id string) (*store.Instance, er
 }
 
 // claimScript reserves the move of KEYS[1] from state ARGV[1] to ARGV[2]
-// for the claim ARGV[3] until ARGV[4], when no live claim is held at now
-// (ARGV[5]); it returns the outcome, then the instance's fields as they
-// were.
-var claimScript = redis.NewScript(`
+// for the claim ARGV[3] for ARGV[4] milliseconds, when no live claim is
+// held; it returns the outcome, then the instance's fields as they were.
+var claimScript = redis.NewScript(workflowLib + `
 local fields = redis.call('HGETALL', KEYS[1])
 if #fields == 0 then return {'none'} end
 local f = {}
 for i = 1, #fields, 2 do f[fields[i]] = fields[i + 1] end
-local held = f['claim'] and f['claim'] ~= '' and tonumber(f['claimUntil']) > tonumber(ARGV[5])
+local t = now()
+local held = f['claim'] and f['claim'] ~= '' and tonumber(f['claimUntil']) > t
 if f['state'] ~= ARGV[1] or held then return {'out', fields} end
-redis.call('HSET', KEYS[1], 'claim', ARGV[3], 'claimTo', ARGV[2], 'claimUntil', ARGV[4])
+redis.call('HSET', KEYS[1], 'claim', ARGV[3], 'claimTo', ARGV[2], 'claimUntil', t + tonumber(ARGV[4]))
 return {'ok', fields}
 `)
 
 // Claim reserves a move in one script.
-func (s *WorkflowStore) Claim(ctx context.Context, id, from, to, claim string, until time.Time) (*store.Instance, error) {
+func (s *WorkflowStore) Claim(ctx context.Context, id, from, to, claim string, lease time.Duration) (*store.Instance, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	res, err := claimScript.Run(ctx, s.client, []string{s.key(id)}, from, to, claim, until.UnixMilli(), time.Now().UnixMilli()).Slice()
+	res, err := claimScript.Run(ctx, s.client, []string{s.key(id)}, from, to, claim, lease.Milliseconds()).Slice()
 	if err != nil {
 		return nil, s.failed(fmt.Sprintf("claim workflow instance %q", id), err)
 	}
@@ -147,39 +152,35 @@ func (s *WorkflowStore) Claim(ctx context.Context, id, from, to, claim string, u
 	return in, nil
 }
 
-// commitScript makes the move claim ARGV[1] reserved on KEYS[1], keeps it
-// until ARGV[2] (rescoring it in KEYS[2] and KEYS[3] under the id
-// ARGV[3]), and sets the field and value pairs that follow.
+// commitScript makes the move claim ARGV[1] reserved on KEYS[1] while
+// its lease holds, keeps it until ARGV[2] (rescoring it in KEYS[2] and in
+// its owner's set, under the prefix ARGV[3]), and sets the field and
+// value pairs that follow.
 var commitScript = redis.NewScript(workflowLib + `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 'none' end
-if ARGV[1] == '' or redis.call('HGET', KEYS[1], 'claim') ~= ARGV[1] then return 'out' end
-local to = redis.call('HGET', KEYS[1], 'claimTo')
-redis.call('HSET', KEYS[1], 'state', to, 'claim', '', 'claimTo', '', 'claimUntil', '0', 'expires', ARGV[2])
-for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+local f = redis.call('HMGET', KEYS[1], 'claim', 'claimTo', 'claimUntil', 'owner')
+if not f[4] then return 'none' end
+if ARGV[1] == '' or f[1] ~= ARGV[1] or tonumber(f[3]) <= now() then return 'out' end
+redis.call('HSET', KEYS[1], 'state', f[2], 'claim', '', 'claimTo', '', 'claimUntil', '0', 'expires', ARGV[2])
+for i = 5, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 redis.call('PEXPIREAT', KEYS[1], ARGV[2])
-redis.call('ZADD', KEYS[2], 'XX', ARGV[2], ARGV[3])
-redis.call('ZADD', KEYS[3], 'XX', ARGV[2], ARGV[3])
-extend(KEYS[2], ARGV[2])
-extend(KEYS[3], ARGV[2])
+local owner = ARGV[3] .. f[4]
+redis.call('ZADD', KEYS[2], 'XX', ARGV[2], ARGV[4])
+redis.call('ZADD', owner, 'XX', ARGV[2], ARGV[4])
+keepAlive(KEYS[2])
+keepAlive(owner)
 return 'ok'
 `)
 
-// Commit makes the claimed move.
+// Commit makes the claimed move: one script, the owner's set found in it
+// (its key is under the store's hash tag, as the script's own).
 func (s *WorkflowStore) Commit(ctx context.Context, id, claim string, data map[string]json.RawMessage, expires time.Time) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	owner, err := s.client.HGet(ctx, s.key(id), "owner").Result()
-	if errors.Is(err, redis.Nil) {
-		return store.ErrNoInstance
-	}
-	if err != nil {
-		return s.failed(fmt.Sprintf("commit workflow instance %q", id), err)
-	}
-	args := []any{claim, expires.UnixMilli(), id}
+	args := []any{claim, expires.UnixMilli(), s.ownerKey(""), id}
 	for k, v := range data {
 		args = append(args, "d:"+k, string(v))
 	}
-	res, err := commitScript.Run(ctx, s.client, []string{s.key(id), s.allKey(), s.ownerKey(owner)}, args...).Text()
+	res, err := commitScript.Run(ctx, s.client, []string{s.key(id), s.allKey()}, args...).Text()
 	switch {
 	case err != nil:
 		return s.failed(fmt.Sprintf("commit workflow instance %q", id), err)
@@ -231,8 +232,5 @@ func instanceOf(id string, f map[string]string) (*store.Instance, error) {
 			in.Data[key] = json.RawMessage(v)
 		}
 	}
-	if !time.Now().Before(in.Expires) {
-		return nil, store.ErrNoInstance
-	}
-	return in, nil
+	return in, nil // Redis expires the key by its own clock
 }

@@ -1,7 +1,8 @@
 // Package store defines what vurb keeps between requests, and what the
 // replicas of an app share: the records of tasks (Task) and of
 // handshake-era sessions (Session) and the stores that keep them (Tasks,
-// Sessions), the Bus that carries messages between replicas, the Ledger
+// Sessions), the instances of workflows (Instance, Workflows), the Bus
+// that carries messages between replicas, the Ledger
 // that spends a key once over all of them, Replicas, which gathers them
 // for vurb.WithReplicas, and Rates, the token buckets of rate limits.
 //

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"maps"
+	"slices"
 	"time"
 )
 
@@ -36,11 +36,24 @@ func (in *Instance) Claimed(now time.Time) bool {
 	return in.Claim != "" && now.Before(in.ClaimUntil)
 }
 
-// Clone returns a copy of in that shares nothing mutable with it.
+// Clone returns a copy of in that shares nothing mutable with it, the
+// bytes of its data included.
 func (in *Instance) Clone() *Instance {
 	c := *in
-	c.Data = maps.Clone(in.Data)
+	c.Data = cloneData(in.Data)
 	return &c
+}
+
+// cloneData copies data, each value's bytes too.
+func cloneData(data map[string]json.RawMessage) map[string]json.RawMessage {
+	if data == nil {
+		return nil
+	}
+	out := make(map[string]json.RawMessage, len(data))
+	for k, v := range data {
+		out[k] = slices.Clone(v)
+	}
+	return out
 }
 
 // The errors of a Workflows store.
@@ -52,6 +65,8 @@ var (
 	ErrOutOfState = errors.New("vurb: the workflow instance is not in that state")
 	// ErrWorkflowsFull: the store, or the owner's share of it, is full.
 	ErrWorkflowsFull = errors.New("vurb: the workflow store is full")
+	// ErrInstanceExists: Create was given an id a live instance has.
+	ErrInstanceExists = errors.New("vurb: the workflow instance exists already")
 )
 
 // Workflows keeps the instances of an app's workflows. A move is made in
@@ -61,19 +76,21 @@ var (
 // it when it failed. vurb keeps instances in a MemoryWorkflows by
 // default; replicas share one through WithReplicas (redisstate).
 type Workflows interface {
-	// Create stores in, a new instance; an ID taken already is an error.
+	// Create stores in, a new instance; an ID a live instance has is
+	// ErrInstanceExists.
 	Create(ctx context.Context, in *Instance) error
 	// Get returns the live instance id, or ErrNoInstance.
 	Get(ctx context.Context, id string) (*Instance, error)
 	// Claim reserves the move of instance id from state from to state to
-	// for the call named claim until until: it succeeds only when the
-	// instance is in from and no live claim is held on it, and returns
-	// the instance as it was; otherwise ErrOutOfState (with the
-	// instance), or ErrNoInstance.
-	Claim(ctx context.Context, id, from, to, claim string, until time.Time) (*Instance, error)
+	// for the call named claim, for lease (by the store's clock, so that
+	// replicas' clocks do not matter): it succeeds only when the instance
+	// is in from and no live claim is held on it, and returns the
+	// instance as it was; otherwise ErrOutOfState (with the instance), or
+	// ErrNoInstance. The lease must outlast the call's handler.
+	Claim(ctx context.Context, id, from, to, claim string, lease time.Duration) (*Instance, error)
 	// Commit makes the move claim reserved, attaching data (merged over
 	// the instance's, by key) and keeping the instance until expires. A
-	// claim no longer held is ErrOutOfState.
+	// claim no longer held, or past its lease, is ErrOutOfState.
 	Commit(ctx context.Context, id, claim string, data map[string]json.RawMessage, expires time.Time) error
 	// Release drops the claim, leaving the instance where it was; a claim
 	// no longer held is not an error.

@@ -41,11 +41,11 @@ func NewMemoryWorkflows(maxInstances int) *MemoryWorkflows {
 func (s *MemoryWorkflows) Create(_ context.Context, in *Instance) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, dup := s.all[in.ID]; dup {
-		return fmt.Errorf("vurb: workflow instance %q exists already", in.ID)
+	if _, live := s.live(in.ID); live {
+		return fmt.Errorf("%w: %q", ErrInstanceExists, in.ID)
 	}
 	if !s.fits(in.Owner) {
-		s.reclaim()
+		s.reclaim() // every instance, under the lock: only when a bound is met
 		if !s.fits(in.Owner) {
 			if s.owners[in.Owner] >= s.perOwner {
 				return fmt.Errorf("%w: this caller holds %d live instances, its share of the store; finish or let some expire", ErrWorkflowsFull, s.owners[in.Owner])
@@ -102,7 +102,7 @@ func (s *MemoryWorkflows) Get(_ context.Context, id string) (*Instance, error) {
 
 // Claim reserves a move under the lock: of two racing claims from one
 // state, one finds the other's.
-func (s *MemoryWorkflows) Claim(_ context.Context, id, from, to, claim string, until time.Time) (*Instance, error) {
+func (s *MemoryWorkflows) Claim(_ context.Context, id, from, to, claim string, lease time.Duration) (*Instance, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	in, ok := s.live(id)
@@ -110,10 +110,11 @@ func (s *MemoryWorkflows) Claim(_ context.Context, id, from, to, claim string, u
 		return nil, ErrNoInstance
 	}
 	was := in.Clone()
-	if in.State != from || in.Claimed(s.now()) {
+	now := s.now()
+	if in.State != from || in.Claimed(now) {
 		return was, ErrOutOfState
 	}
-	in.Claim, in.ClaimTo, in.ClaimUntil = claim, to, until
+	in.Claim, in.ClaimTo, in.ClaimUntil = claim, to, now.Add(lease)
 	return was, nil
 }
 
@@ -125,7 +126,7 @@ func (s *MemoryWorkflows) Commit(_ context.Context, id, claim string, data map[s
 	if !ok {
 		return ErrNoInstance
 	}
-	if in.Claim != claim || claim == "" {
+	if in.Claim != claim || claim == "" || !in.Claimed(s.now()) {
 		return ErrOutOfState
 	}
 	in.State, in.Claim, in.ClaimTo, in.ClaimUntil = in.ClaimTo, "", "", time.Time{}
@@ -133,7 +134,7 @@ func (s *MemoryWorkflows) Commit(_ context.Context, id, claim string, data map[s
 		if in.Data == nil {
 			in.Data = map[string]json.RawMessage{}
 		}
-		maps.Copy(in.Data, data)
+		maps.Copy(in.Data, cloneData(data))
 	}
 	in.Expires = expires
 	return nil

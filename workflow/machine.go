@@ -184,12 +184,12 @@ func checkWord(w string) string {
 	case w == "":
 		return "is empty"
 	case len(w) > 64:
-		return fmt.Sprintf("%q is longer than 64 bytes", w[:64]+"…")
+		return fmt.Sprintf("%q is longer than 64 bytes", strings.ToValidUTF8(w[:64], "")+"…")
 	}
-	if i := strings.IndexFunc(w, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.')
-	}); i >= 0 {
-		return fmt.Sprintf("%q holds %q: use letters, digits, '_', '-' and '.'", w, w[i:i+1])
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+			return fmt.Sprintf("%q holds %q: use letters, digits, '_', '-' and '.'", w, string(r))
+		}
 	}
 	return ""
 }

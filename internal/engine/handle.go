@@ -38,12 +38,22 @@ var (
 
 const handlePrefix = "wf1."
 
-// maxHandle bounds the text Open reads: an id is at most 128 bytes.
-const maxHandle = len(handlePrefix) + (12+8+128+16)*4/3 + 4
+// MaxHandleID bounds an instance's id, and so the text Open reads.
+const MaxHandleID = 128
+
+// maxHandle is the longest handle: the prefix, then the nonce, the
+// expiry, the id and GCM's tag in unpadded base64.
+var maxHandle = len(handlePrefix) + base64.RawURLEncoding.EncodedLen(12+8+MaxHandleID+16)
 
 // Seal returns the handle of instance id of machine, bound to owner,
-// good until expires.
+// good until expires. The owner is whom the engine binds the instance to,
+// in a form that tells kinds apart ("sub:" a verified subject, "session:"
+// a session): a subject can then never open a session's handle. An id
+// longer than MaxHandleID panics: vurb makes the ids.
 func (h Handles) Seal(machine, owner, id string, expires time.Time) string {
+	if len(id) > MaxHandleID {
+		panic("engine: a workflow instance id longer than MaxHandleID")
+	}
 	plain := binary.BigEndian.AppendUint64(make([]byte, 0, 8+len(id)), uint64(expires.UnixMilli()))
 	plain = append(plain, id...)
 	return handlePrefix + base64.RawURLEncoding.EncodeToString(h.box.Seal(nil, plain, handleAD(machine, owner)))

@@ -39,7 +39,7 @@ func Workflows(t *testing.T, maxInstances int, replicas func(t *testing.T, n int
 		for i := range 50 {
 			wg.Go(func() {
 				claim := fmt.Sprint("call-", i)
-				in, err := rs[i%len(rs)].Claim(ctx, "w1", "cart", "payment", claim, time.Now().Add(time.Minute))
+				in, err := rs[i%len(rs)].Claim(ctx, "w1", "cart", "payment", claim, time.Minute)
 				switch {
 				case err == nil:
 					won.Add(1)
@@ -54,7 +54,7 @@ func Workflows(t *testing.T, maxInstances int, replicas func(t *testing.T, n int
 		}
 		wg.Wait()
 		is.Equal(won.Load(), int32(1))
-		_, err := rs[1%len(rs)].Claim(ctx, "w1", "cart", "payment", "late", time.Now().Add(time.Minute))
+		_, err := rs[1%len(rs)].Claim(ctx, "w1", "cart", "payment", "late", time.Minute)
 		is.True(errors.Is(err, store.ErrOutOfState)) // held until committed or released
 		is.True(errors.Is(rs[0].Commit(ctx, "w1", "call-x", nil, time.Now().Add(time.Hour)), store.ErrOutOfState))
 		is.NoErr(rs[2%len(rs)].Commit(ctx, "w1", winner.Load().(string), map[string]json.RawMessage{"cart": json.RawMessage(`{"id":"c_1"}`)}, time.Now().Add(time.Hour)))
@@ -64,7 +64,7 @@ func Workflows(t *testing.T, maxInstances int, replicas func(t *testing.T, n int
 		is.Equal(in.Claim, "")
 		is.Equal(string(in.Data["cart"]), `{"id":"c_1"}`)
 		is.Equal(string(in.Data["n"]), `12345678901234567890`) // kept as it came
-		_, err = rs[0].Claim(ctx, "w1", "cart", "payment", "again", time.Now().Add(time.Minute))
+		_, err = rs[0].Claim(ctx, "w1", "cart", "payment", "again", time.Minute)
 		is.True(errors.Is(err, store.ErrOutOfState)) // it left cart
 	})
 	t.Run("release and lapse", func(t *testing.T) {
@@ -72,17 +72,48 @@ func Workflows(t *testing.T, maxInstances int, replicas func(t *testing.T, n int
 		ctx := context.Background()
 		s := replicas(t, 1)[0]
 		is.NoErr(s.Create(ctx, Instance("w1", "alice")))
-		is.True(s.Create(ctx, Instance("w1", "alice")) != nil) // an id is one instance's
-		_, err := s.Claim(ctx, "w1", "cart", "payment", "a", time.Now().Add(time.Minute))
+		is.True(errors.Is(s.Create(ctx, Instance("w1", "alice")), store.ErrInstanceExists)) // an id is one instance's
+		_, err := s.Claim(ctx, "w1", "cart", "payment", "a", time.Minute)
 		is.NoErr(err)
 		is.NoErr(s.Release(ctx, "w1", "a"))
-		_, err = s.Claim(ctx, "w1", "cart", "payment", "b", time.Now().Add(-time.Second)) // its holder is gone at once
+		_, err = s.Claim(ctx, "w1", "cart", "payment", "b", time.Millisecond) // its holder is gone at once
 		is.NoErr(err)
-		_, err = s.Claim(ctx, "w1", "cart", "payment", "c", time.Now().Add(time.Minute))
+		time.Sleep(5 * time.Millisecond)
+		_, err = s.Claim(ctx, "w1", "cart", "payment", "c", time.Minute)
 		is.NoErr(err) // the lapsed claim held nothing
 		is.True(errors.Is(s.Commit(ctx, "w1", "b", nil, time.Now().Add(time.Hour)), store.ErrOutOfState))
+		is.NoErr(s.Release(ctx, "w1", "b"))                                               // not its claim: nothing changes
+		is.True(errors.Is(s.Commit(ctx, "w1", "c", nil, time.Now().Add(time.Hour)), nil)) // c's claim still holds
 		in, _ := s.Get(ctx, "w1")
-		is.Equal(in.State, "cart")
+		is.Equal(in.State, "payment")
+
+		is.NoErr(s.Create(ctx, Instance("w2", "alice")))
+		_, err = s.Claim(ctx, "w2", "cart", "payment", "e", time.Millisecond)
+		is.NoErr(err)
+		time.Sleep(5 * time.Millisecond)
+		is.True(errors.Is(s.Commit(ctx, "w2", "e", nil, time.Now().Add(time.Hour)), store.ErrOutOfState)) // past its lease, even untaken
+		is.True(errors.Is(s.Commit(ctx, "gone", "e", nil, time.Now().Add(time.Hour)), store.ErrNoInstance))
+		was, err := s.Claim(ctx, "w1", "cart", "paid", "f", time.Minute)
+		is.True(errors.Is(err, store.ErrOutOfState))
+		is.Equal(was.State, "payment") // the instance as it is, with the refusal
+	})
+	t.Run("data kept as it came, apart from the caller's", func(t *testing.T) {
+		is := is.New(t)
+		ctx := context.Background()
+		s := replicas(t, 1)[0]
+		in := Instance("w1", "alice")
+		is.NoErr(s.Create(ctx, in))
+		in.Data["n"][0] = 'X' // the caller's bytes are its own
+		_, err := s.Claim(ctx, "w1", "cart", "payment", "a", time.Minute)
+		is.NoErr(err)
+		is.NoErr(s.Commit(ctx, "w1", "a", map[string]json.RawMessage{"n": json.RawMessage(`"over"`), "m": json.RawMessage(`[1, 2]`)}, time.Now().Add(time.Hour)))
+		got, err := s.Get(ctx, "w1")
+		is.NoErr(err)
+		is.Equal(string(got.Data["n"]), `"over"`)
+		is.Equal(string(got.Data["m"]), `[1, 2]`)
+		got.Data["m"][0] = 'X'
+		again, _ := s.Get(ctx, "w1")
+		is.Equal(string(again.Data["m"]), `[1, 2]`)
 	})
 	t.Run("expiry and shares", func(t *testing.T) {
 		is := is.New(t)
@@ -94,7 +125,7 @@ func Workflows(t *testing.T, maxInstances int, replicas func(t *testing.T, n int
 		time.Sleep(80 * time.Millisecond)
 		_, err := s.Get(ctx, "short")
 		is.True(errors.Is(err, store.ErrNoInstance))
-		_, err = s.Claim(ctx, "short", "cart", "payment", "d", time.Now().Add(time.Minute))
+		_, err = s.Claim(ctx, "short", "cart", "payment", "d", time.Minute)
 		is.True(errors.Is(err, store.ErrNoInstance))
 		share, _ := store.CallerShare(maxInstances, 0)
 		for i := range share {
@@ -102,5 +133,14 @@ func Workflows(t *testing.T, maxInstances int, replicas func(t *testing.T, n int
 		}
 		is.True(errors.Is(s.Create(ctx, Instance("one-more", "mallory")), store.ErrWorkflowsFull))
 		is.NoErr(s.Create(ctx, Instance("b1", "bob"))) // another caller is not refused
+		for i := 2; i < share; i++ {
+			is.NoErr(s.Create(ctx, Instance(fmt.Sprint("b", i), "bob")))
+		}
+		mine := Instance("m-short", "bob") // the last of bob's share
+		mine.Expires = time.Now().Add(50 * time.Millisecond)
+		is.NoErr(s.Create(ctx, mine))
+		is.True(errors.Is(s.Create(ctx, Instance("b-full", "bob")), store.ErrWorkflowsFull))
+		time.Sleep(80 * time.Millisecond)
+		is.NoErr(s.Create(ctx, Instance("b-after", "bob"))) // its own expired instance made room
 	})
 }
