@@ -42,9 +42,11 @@ func (s *WorkflowStore) allKey() string               { return s.prefix + "{work
 func (s *WorkflowStore) ownerKey(owner string) string { return s.prefix + "{workflows}:owner:" + owner }
 
 // workflowLib reads Redis's clock, so that leases and expiry do not
-// depend on the replicas' clocks, and keeps a counting set alive as long
-// as its longest-lived member, never shorter.
+// depend on the replicas' clocks (Redis before 7 replicates a script that
+// reads the clock only by its effects, asked for first), and keeps a
+// counting set alive as long as its longest-lived member, never shorter.
 const workflowLib = `
+if redis.replicate_commands then redis.replicate_commands() end
 local function now()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
