@@ -50,7 +50,7 @@ func TestPublishManifest(t *testing.T) {
 	ctx := context.Background()
 	app, _ := modelFixture()
 	app.PublishManifest(vurb.WithIncludeGroups("user-facing"))
-	cs := modelClient(t, app.NewServer(vurb.WithIncludeGroups("user-facing")))
+	cs := connectServer(t, app.NewServer(vurb.WithIncludeGroups("user-facing")))
 	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: manifest.URI})
 	is.NoErr(err)
 	is.Equal(res.Contents[0].MIMEType, "application/json")
@@ -74,7 +74,9 @@ func TestPublishManifest(t *testing.T) {
 	is.Equal(len(published.Alternates[0].Tools), 2) // grouped: projects and search
 }
 
-func modelClient(t *testing.T, server *mcp.Server) *mcp.ClientSession {
+// connectServer connects a go-sdk client to server in memory, both closed
+// with the test.
+func connectServer(t *testing.T, server *mcp.Server) *mcp.ClientSession {
 	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(context.Background(), st, nil)

@@ -2,11 +2,9 @@ package vurb_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,39 +14,6 @@ import (
 	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/vurbtest"
 )
-
-// toolMap is a ToolServer that is not a go-sdk server: vurb cannot wrap
-// its requests, only its handlers.
-type toolMap struct {
-	mu    sync.Mutex
-	tools map[string]mcp.ToolHandler
-}
-
-func (m *toolMap) AddTool(t *mcp.Tool, h mcp.ToolHandler) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.tools == nil {
-		m.tools = map[string]mcp.ToolHandler{}
-	}
-	m.tools[t.Name] = h
-}
-
-func (m *toolMap) RemoveTools(names ...string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, n := range names {
-		delete(m.tools, n)
-	}
-}
-
-func (m *toolMap) call(name, args string) (string, error) {
-	h := m.tools[name]
-	if h == nil {
-		return "", nil
-	}
-	res, err := h(context.Background(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: name, Arguments: json.RawMessage(args)}})
-	return resultText(res), err
-}
 
 // filteredSearchApp tags its actions: notes for anyone, admin ones the
 // server's tag filters leave out.
@@ -90,8 +55,8 @@ func TestAttackTagFiltersHoldThroughSearch(t *testing.T) {
 					is.True(err != nil || res.IsError) // the filtered action: unknown, or not among the grouped tool's
 					is.True(!strings.Contains(resultText(res), "PURGED"))
 				}
-				var other toolMap
-				filteredSearchApp(expo).Attach(&other, filter)
+				other := &fakeServer{}
+				filteredSearchApp(expo).Attach(other, filter)
 				text, err := other.call("call_tool", `{"name":"admin_purge","arguments":{}}`)
 				is.True(err != nil && strings.Contains(err.Error(), `unknown tool "admin_purge"`))
 				is.Equal(text, "")
@@ -121,22 +86,6 @@ func TestAttachedSearchEndsWithDetach(t *testing.T) {
 	is.Equal(listNames(t, cs), []string{"own_tool"})
 	_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "call_tool", Arguments: map[string]any{"name": "own_tool"}})
 	is.True(err != nil && strings.Contains(err.Error(), `unknown tool "call_tool"`))
-}
-
-// connectServer connects a go-sdk client to server in memory.
-func connectServer(t *testing.T, server *mcp.Server) *mcp.ClientSession {
-	t.Helper()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close(); ss.Close() })
-	return cs
 }
 
 // TestGroupedSearchListsWhatTheCallerIsShown: in grouped exposition, a

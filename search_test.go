@@ -374,8 +374,7 @@ func TestAttackAlwaysLoadedToolsFollowTheCallersList(t *testing.T) {
 		"viewer": {"call_tool", "notes_list", "search_tools"},
 		"admin":  {"admin_purge", "call_tool", "notes_list", "search_tools"},
 	} {
-		cs := vurbtest.New(t, app, vurbtest.Identity{Token: &auth.TokenInfo{UserID: role, Expiration: time.Now().Add(time.Hour),
-			Extra: map[string]any{"role": role}}}).Session()
+		cs := vurbtest.New(t, app, vurbtest.Identity{Token: tokenOfRole(role)}).Session()
 		is.Equal(listNames(t, cs), want)
 	}
 }

@@ -164,14 +164,39 @@ func TestAttachAndDetach(t *testing.T) {
 	is.Equal(listNames(t, cs), []string{"own_tool"}) // exactly what vurb added is gone
 }
 
-// fakeServer stands in for *mcp.Server through the ToolServer interface.
+// fakeServer stands in for *mcp.Server through the ToolServer interface:
+// vurb cannot wrap its requests, only its handlers.
 type fakeServer struct {
 	added   []string
 	removed []string
+	tools   map[string]mcp.ToolHandler
 }
 
-func (f *fakeServer) AddTool(t *mcp.Tool, _ mcp.ToolHandler) { f.added = append(f.added, t.Name) }
-func (f *fakeServer) RemoveTools(names ...string)            { f.removed = append(f.removed, names...) }
+func (f *fakeServer) AddTool(t *mcp.Tool, h mcp.ToolHandler) {
+	f.added = append(f.added, t.Name)
+	if f.tools == nil {
+		f.tools = map[string]mcp.ToolHandler{}
+	}
+	f.tools[t.Name] = h
+}
+
+func (f *fakeServer) RemoveTools(names ...string) {
+	f.removed = append(f.removed, names...)
+	for _, n := range names {
+		delete(f.tools, n)
+	}
+}
+
+// call calls the tool name with args as the server would, "" when it
+// has none.
+func (f *fakeServer) call(name, args string) (string, error) {
+	h := f.tools[name]
+	if h == nil {
+		return "", nil
+	}
+	res, err := h(context.Background(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: name, Arguments: json.RawMessage(args)}})
+	return resultText(res), err
+}
 
 func TestAttachAcceptsAnyToolServer(t *testing.T) {
 	is := is.New(t)

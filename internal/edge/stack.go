@@ -229,7 +229,7 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // go-sdk's middleware unwraps it, past the go-sdk's header checks, which
 // hold call_tool to its own schema.
 func (f *front) unwrap(args json.RawMessage) (string, json.RawMessage, bool) {
-	name, inner, ok := engine.Unwrap(args)
+	name, inner, ok := f.plan.Resolve(engine.CallToolName, args)
 	if r, known := f.plan.Route(name); !ok || !known || wire.MirrorsHeaders(r) {
 		return "", nil, false // an unknown tool: call_tool's handler says so, in a direct call's words
 	}

@@ -42,8 +42,9 @@ const handlePrefix = "wf1."
 const MaxHandleID = 128
 
 // maxHandle is the longest handle: the prefix, then the nonce, the
-// expiry, the id and GCM's tag in unpadded base64.
-var maxHandle = len(handlePrefix) + base64.RawURLEncoding.EncodedLen(12+8+MaxHandleID+16)
+// expiry, the id and GCM's tag in unpadded base64 (4 characters for 3
+// bytes, rounded up).
+const maxHandle = len(handlePrefix) + ((12+8+MaxHandleID+16)*4+2)/3
 
 // Seal returns the handle of instance id of machine, bound to owner,
 // good until expires. The owner is whom the engine binds the instance to,
