@@ -111,9 +111,10 @@ func (s *WorkflowStore) Get(ctx context.Context, id string) (*store.Instance, er
 	return instanceOf(id, fields)
 }
 
-// claimScript reserves the move of KEYS[1] from state ARGV[1] to ARGV[2]
-// for the claim ARGV[3] for ARGV[4] milliseconds, when no live claim is
-// held; it returns the outcome, then the instance's fields as they were.
+// claimScript reserves a move of KEYS[1] for the claim ARGV[1] for ARGV[2]
+// milliseconds, when no live claim is held and the instance's state is
+// one of the from states in the pairs (from, to) that follow; it returns
+// the outcome, then the instance's fields as they were.
 var claimScript = redis.NewScript(workflowLib + `
 local fields = redis.call('HGETALL', KEYS[1])
 if #fields == 0 then return {'none'} end
@@ -121,16 +122,23 @@ local f = {}
 for i = 1, #fields, 2 do f[fields[i]] = fields[i + 1] end
 local t = now()
 local held = f['claim'] and f['claim'] ~= '' and tonumber(f['claimUntil']) > t
-if f['state'] ~= ARGV[1] or held then return {'out', fields} end
-redis.call('HSET', KEYS[1], 'claim', ARGV[3], 'claimTo', ARGV[2], 'claimUntil', t + tonumber(ARGV[4]))
+local to
+for i = 3, #ARGV, 2 do if ARGV[i] == f['state'] then to = ARGV[i + 1] end end
+if not to or held then return {'out', fields} end
+redis.call('HSET', KEYS[1], 'claim', ARGV[1], 'claimTo', to, 'claimUntil', t + tonumber(ARGV[2]))
 return {'ok', fields}
 `)
 
 // Claim reserves a move in one script.
-func (s *WorkflowStore) Claim(ctx context.Context, id, from, to, claim string, lease time.Duration) (*store.Instance, error) {
+func (s *WorkflowStore) Claim(ctx context.Context, id string, moves map[string]string, claim string, lease time.Duration) (*store.Instance, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	res, err := claimScript.Run(ctx, s.client, []string{s.key(id)}, from, to, claim, lease.Milliseconds()).Slice()
+	args := make([]any, 0, 2+2*len(moves))
+	args = append(args, claim, lease.Milliseconds())
+	for from, to := range moves {
+		args = append(args, from, to)
+	}
+	res, err := claimScript.Run(ctx, s.client, []string{s.key(id)}, args...).Slice()
 	if err != nil {
 		return nil, s.failed(fmt.Sprintf("claim workflow instance %q", id), err)
 	}

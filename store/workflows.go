@@ -81,13 +81,16 @@ type Workflows interface {
 	Create(ctx context.Context, in *Instance) error
 	// Get returns the live instance id, or ErrNoInstance.
 	Get(ctx context.Context, id string) (*Instance, error)
-	// Claim reserves the move of instance id from state from to state to
-	// for the call named claim, for lease (by the store's clock, so that
-	// replicas' clocks do not matter): it succeeds only when the instance
-	// is in from and no live claim is held on it, and returns the
-	// instance as it was; otherwise ErrOutOfState (with the instance), or
+	// Claim reserves a move of instance id for the call named claim, for
+	// lease (by the store's clock, so that replicas' clocks do not
+	// matter): moves maps each state the call may start from to the
+	// state it moves to (an action allowed in several states fires one
+	// event from any of them), so that the gate reads and reserves in one
+	// round trip. It succeeds only when the instance is in one of those
+	// states and no live claim is held on it, and returns the instance as
+	// it was; otherwise ErrOutOfState (with the instance), or
 	// ErrNoInstance. The lease must outlast the call's handler.
-	Claim(ctx context.Context, id, from, to, claim string, lease time.Duration) (*Instance, error)
+	Claim(ctx context.Context, id string, moves map[string]string, claim string, lease time.Duration) (*Instance, error)
 	// Commit makes the move claim reserved, attaching data (merged over
 	// the instance's, by key) and keeping the instance until expires. A
 	// claim no longer held, or past its lease, is ErrOutOfState.

@@ -102,7 +102,7 @@ func (s *MemoryWorkflows) Get(_ context.Context, id string) (*Instance, error) {
 
 // Claim reserves a move under the lock: of two racing claims from one
 // state, one finds the other's.
-func (s *MemoryWorkflows) Claim(_ context.Context, id, from, to, claim string, lease time.Duration) (*Instance, error) {
+func (s *MemoryWorkflows) Claim(_ context.Context, id string, moves map[string]string, claim string, lease time.Duration) (*Instance, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	in, ok := s.live(id)
@@ -111,7 +111,8 @@ func (s *MemoryWorkflows) Claim(_ context.Context, id, from, to, claim string, l
 	}
 	was := in.Clone()
 	now := s.now()
-	if in.State != from || in.Claimed(now) {
+	to, ok := moves[in.State]
+	if !ok || in.Claimed(now) {
 		return was, ErrOutOfState
 	}
 	in.Claim, in.ClaimTo, in.ClaimUntil = claim, to, now.Add(lease)
