@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/schema"
+	"github.com/vurb-go/vurb/workflow"
 )
 
 // Namespace is where an action is declared: the App (with a dotted name
@@ -80,6 +81,11 @@ type ActionDef struct {
 	alwaysLoad  bool              // search.go
 	hint        string
 	isFinder    bool
+	// The workflow binding (workflow.go).
+	flowMachine *workflow.Machine
+	flowStates  []string
+	flowEvent   string
+	flowStarts  bool
 
 	codec        *schema.Codec   // of the input struct
 	outputSchema json.RawMessage // nil when Out has none

@@ -2,6 +2,7 @@ package vurb
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/samber/lo"
@@ -17,8 +18,16 @@ func (a *App) lower() engine.Spec {
 	rt := a.runtime()
 	policies := compilePolicies(a.cfg.policies, a.cfg.defaultCache)
 	specs := make([]*engine.ToolSpec, len(a.tools))
+	var defs []*ActionDef
+	var actions []*engine.ActionSpec
 	for i, t := range a.tools {
 		specs[i] = t.lower(rt, policies)
+		defs = append(defs, t.allActions()...)
+		actions = append(actions, specs[i].Actions...)
+	}
+	if slices.ContainsFunc(defs, func(d *ActionDef) bool { return d.flowMachine != nil || d.flowEvent != "" }) {
+		a.lowerFlows(defs, actions)
+		rt.Workflows = a.workflowStore()
 	}
 	return engine.Spec{Tools: specs, Exposition: a.cfg.exposition.engine(), Separator: a.cfg.separator, Runtime: rt,
 		Search: a.cfg.search}

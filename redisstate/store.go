@@ -149,7 +149,7 @@ func (s *Store) App(name string) *Store {
 // a replica sharing this Redis.
 func (s *Store) ForApp(name string) store.Replicas {
 	a := s.App(name)
-	return store.Replicas{Sessions: a.sessions, Tasks: a.tasks, Bus: a.bus, Ledger: a.ledger}
+	return store.Replicas{Sessions: a.sessions, Tasks: a.tasks, Bus: a.bus, Ledger: a.ledger, Workflows: a.workflows}
 }
 
 // Tasks returns the store of tasks, for vurb.TaskConfig's Store.

@@ -35,6 +35,10 @@ type Replicas struct {
 	// Ledger spends each sealed input-request state once for the
 	// deployment; without it, once on each replica.
 	Ledger Ledger
+	// Workflows keeps the instances of the app's workflows, so that any
+	// replica enforces their state gate; without it, each replica keeps
+	// its own in memory.
+	Workflows Workflows
 }
 
 // ForApp returns r as it is: its stores are the app's already.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Machine is a declared state machine: its states, the events that move
@@ -17,11 +18,17 @@ import (
 // A Machine is immutable once an app that binds it is built; it is safe
 // for concurrent use from then on.
 type Machine struct {
-	name    string
-	initial string
-	finals  []string
-	trans   []Transition // in declaration order
+	name      string
+	initial   string
+	finals    []string
+	trans     []Transition // in declaration order
+	bySession bool
+	ttl       time.Duration
 }
+
+// DefaultTTL is how long an instance lives from its start when the
+// machine does not say (TTL).
+const DefaultTTL = 24 * time.Hour
 
 // Transition is one edge of a machine: in state From, the event Event
 // moves an instance to state To.
@@ -47,6 +54,39 @@ func (m *Machine) On(from, event, to string) *Machine {
 func (m *Machine) Final(states ...string) *Machine {
 	m.finals = append(m.finals, states...)
 	return m
+}
+
+// BySession keys the machine's instances by the caller's session instead
+// of by handle: one instance per session, started in the initial state at
+// the session's first call of a bound action, and no handle in any
+// input. A session's list of tools then hides the actions its instance's
+// state does not allow, and changes (notifications/tools/list_changed)
+// as the instance moves. It serves stdio, in-process callers and
+// handshake-era HTTP sessions; a request without a session (protocol
+// revision 2026-07-28) is refused, so a machine that must serve every
+// revision keeps the default, instances named by handles.
+func (m *Machine) BySession() *Machine {
+	m.bySession = true
+	return m
+}
+
+// IsBySession reports whether the machine's instances are keyed by
+// session (BySession).
+func (m *Machine) IsBySession() bool { return m.bySession }
+
+// TTL sets how long an instance lives from its start, DefaultTTL when
+// not set: past it, its handle opens nothing and the store forgets it.
+func (m *Machine) TTL(d time.Duration) *Machine {
+	m.ttl = d
+	return m
+}
+
+// Lifetime returns how long an instance lives from its start.
+func (m *Machine) Lifetime() time.Duration {
+	if m.ttl <= 0 {
+		return DefaultTTL
+	}
+	return m.ttl
 }
 
 // Name returns the machine's name.
@@ -157,6 +197,9 @@ func (m *Machine) Check() error {
 		case !m.IsFinal(s) && len(m.Leaving(s)) == 0:
 			bad("the state %q has no way out and is not final: add a transition from it, or mark it Final", s)
 		}
+	}
+	if m.ttl < 0 {
+		bad("TTL(%v) is negative: give how long an instance lives, or leave the default (%v)", m.ttl, DefaultTTL)
 	}
 	if len(m.finals) == 0 && len(m.trans) > 0 {
 		bad("has no final state: mark the states an instance ends in with Final")

@@ -113,6 +113,7 @@ type Call struct {
 	origin *Origin // the caller's, shared (never copied: it is a tenth of a served call's bytes)
 	ep     *Endpoint
 	round  *Round
+	step   *Step // the workflow move it makes (gate.go), or nil
 	// logger is made on first use. Handlers may log from several
 	// goroutines at once, so it is published with a compare-and-swap. It
 	// lives in the call's context, so that a Call can be copied (a

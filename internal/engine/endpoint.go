@@ -28,6 +28,8 @@ type Endpoint struct {
 	ann     *mcp.ToolAnnotations
 	scopes  []string // every one required of the caller's token (scope.go)
 	limits  *limiter // rate limits and slots (limits.go), or nil; shared by routed copies
+	flow    *FlowSpec         // the workflow gate (gate.go), or nil
+	moves   map[string]string // what a claim of flow reserves
 }
 
 func newEndpoint(rt *Runtime, tool string, a *ActionSpec) *Endpoint {
@@ -45,6 +47,10 @@ func newEndpoint(rt *Runtime, tool string, a *ActionSpec) *Endpoint {
 		notice:  a.Sync.Notice,
 		ann:     ownAnnotations(a),
 		scopes:  a.Scopes,
+		flow:    a.Flow,
+	}
+	if a.Flow != nil && a.Flow.Event != "" && !a.Flow.Starts {
+		ep.moves = a.Flow.moves()
 	}
 	ep.setLimits(a.Limits)
 	return ep

@@ -126,8 +126,15 @@ func (ep *Endpoint) dispatch(ctx context.Context, args json.RawMessage, in any, 
 		ep.release(cc)
 		return nil, OutcomeValidation, err
 	}
+	if ep.flow != nil { // gate.go: before a task's record, so that a refused call leaves none
+		if res := ep.enterFlow(ctx, cc); res != nil {
+			ep.release(cc)
+			return res, OutcomeState, nil
+		}
+	}
 	if admit := cc.call.origin.Admit; admit != nil {
 		if err := admit(); err != nil {
+			ep.unclaim(cc)
 			ep.release(cc)
 			return nil, OutcomeBusy, err
 		}
@@ -197,10 +204,23 @@ func (ep *Endpoint) run(cc *callContext) (out outcome) {
 	defer func() {
 		if p := recover(); p != nil {
 			out = ep.recovered(cc, p)
+			ep.unclaim(cc)
 		}
 	}()
 	res, err := ep.handler(cc, &cc.call)
+	if s := cc.call.step; s != nil {
+		if failed := ep.settle(cc, s, err == nil && (res == nil || !res.IsError)); failed != nil {
+			res, err = nil, failed
+		}
+	}
 	return outcome{res: res, err: err, late: pastDeadline(cc)}
+}
+
+// unclaim releases the move a call claimed and will not make.
+func (ep *Endpoint) unclaim(cc *callContext) {
+	if s := cc.call.step; s != nil {
+		_ = ep.settle(cc, s, false)
+	}
 }
 
 // recovered is run's outcome of a panic p: a detached handler reaching

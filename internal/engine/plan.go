@@ -69,6 +69,13 @@ func Compile(s Spec) *Plan {
 			p.byName[name] = r
 			for _, ep := range r.Endpoints() {
 				p.rt.refs[ep.key] = ep.ref
+				if ep.flow != nil {
+					if p.rt.flows == nil {
+						p.rt.flows = map[string][]*Endpoint{}
+						p.rt.handles = NewHandles(p.rt.Sealer)
+					}
+					p.rt.flows[ep.flow.Machine.Name] = append(p.rt.flows[ep.flow.Machine.Name], ep)
+				}
 			}
 			p.routes = append(p.routes, r)
 			p.owners = append(p.owners, i)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vurb-go/vurb/describe"
 	"github.com/vurb-go/vurb/schema"
+	"github.com/vurb-go/vurb/store"
 )
 
 // Runtime is what every call of one plan shares: fixed at Compile, read
@@ -44,6 +45,12 @@ type Runtime struct {
 	// RateStore keeps the buckets of the actions' rate limits (see
 	// limit_rate.go); it must be set when an action has one.
 	RateStore RateStore
+	// Workflows keeps the instances of the app's workflows (gate.go); it
+	// must be set when an action is bound to one.
+	Workflows store.Workflows
+	// SessionMoved, when set, is told of a move of an instance keyed by
+	// the session o came through: its list of tools changed.
+	SessionMoved func(o *Origin)
 
 	ids     atomic.Uint64 // request ids, one sequence per plan
 	running atomic.Int64  // handlers running, late ones included
@@ -54,6 +61,12 @@ type Runtime struct {
 	// refs say how a model calls each action, by canonical key, under the
 	// plan's exposition (see Call.Refer). Written once, at Compile.
 	refs map[string]string
+	// flows are the routed endpoints bound to each workflow, by machine
+	// name: the way on a refusal names. handles seals the instances'
+	// handles; sessions names the sessions that have no id. Set at Compile.
+	flows    map[string][]*Endpoint
+	handles  Handles
+	sessions sessionNames
 }
 
 // Messages are the texts a model reads when a call fails in the engine.
@@ -86,6 +99,9 @@ const (
 	HandlerOverdue
 	HandlerReturned
 	TaskInline
+	// WorkflowMoved: a call started a workflow instance or moved it to
+	// another state (Event.Workflow, From, To).
+	WorkflowMoved
 )
 
 // Outcome classifies how a call ended.
@@ -105,6 +121,10 @@ const (
 	OutcomeBusy Outcome = "busy"
 	// OutcomeDenied: the caller's token lacks a scope the action requires.
 	OutcomeDenied Outcome = "denied"
+	// OutcomeState: the workflow gate refused the call, before its
+	// handler ran: its instance is in a state the action is not allowed
+	// in, or its handle is unknown or expired (gate.go).
+	OutcomeState Outcome = "state"
 	// OutcomeLimited: the call was refused by one of its action's limits,
 	// a rate limit or its concurrency cap (see limits.go).
 	OutcomeLimited Outcome = "limited"
@@ -122,6 +142,9 @@ type Event struct {
 	Duration  time.Duration
 	Outcome   Outcome
 	Patterns  []string
+	// Workflow, From and To are a WorkflowMoved's machine and states
+	// (From "" for an instance started).
+	Workflow, From, To string
 }
 
 // Observer receives events synchronously, on the calling goroutine.

@@ -75,6 +75,8 @@ type ActionSpec struct {
 	// Finder marks search_tools and call_tool: listed under tool search,
 	// shown to every caller, never found by a search.
 	Finder bool
+	// Flow binds the action to a workflow (gate.go); nil for none.
+	Flow *FlowSpec
 }
 
 // SyncRule is the state-sync behaviour resolved for one action.
