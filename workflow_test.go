@@ -127,7 +127,7 @@ func TestWorkflowGateHoldsTheOrder(t *testing.T) {
 	text, isErr := flowCall(t, cs, "cart_pay", map[string]any{"cart": h})
 	is.True(isErr)
 	is.True(strings.Contains(text, `[cart_pay] not allowed now: this checkout workflow instance is in state "cart", and this action needs state "payment"`)) // text
-	is.True(strings.Contains(text, `cart_checkout (moves it to "payment")`))                                                                                    // the way on
+	is.True(strings.Contains(text, `cart_checkout (moves it to "payment")`))                                                                                 // the way on
 	is.True(strings.Contains(text, `cart_add`))
 	is.Equal(c.runs["pay"].Load(), int32(0))
 

@@ -26,8 +26,8 @@ type Endpoint struct {
 	timeout time.Duration
 	notice  string
 	ann     *mcp.ToolAnnotations
-	scopes  []string // every one required of the caller's token (scope.go)
-	limits  *limiter // rate limits and slots (limits.go), or nil; shared by routed copies
+	scopes  []string          // every one required of the caller's token (scope.go)
+	limits  *limiter          // rate limits and slots (limits.go), or nil; shared by routed copies
 	flow    *FlowSpec         // the workflow gate (gate.go), or nil
 	moves   map[string]string // what a claim of flow reserves
 }
