@@ -21,6 +21,9 @@ func (a *App) site() *edge.Site {
 			ListTTL: a.cfg.listTTL, ListTTLSet: a.cfg.listTTLSet, Visible: edgeVisible(a.cfg.visible), Suggests: a.suggests(),
 			Tasks: a.tasks(false), Bus: a.cfg.replicas.Bus, SessionStore: a.cfg.replicas.Sessions,
 			DrainDelay: a.cfg.drainDelay}
+		if p.SessionFlows() {
+			p.Runtime().OnSessionMoved(s.ToolsChanged) // a session's list follows its workflow
+		}
 		if s.Tasks != nil && a.cfg.replicas.Tasks != nil {
 			s.Tasks.Share(a.cfg.replicas.Tasks)
 		}

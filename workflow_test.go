@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,8 +36,12 @@ type addIn struct {
 	Item string          `json:"item" validate:"required" description:"What to add"`
 }
 
-func newCheckoutApp(opts ...vurb.Option) *checkoutApp {
-	m := workflow.New("checkout", "cart").
+func newCheckoutApp(opts ...vurb.Option) *checkoutApp { return newCheckoutAppTTL(0, opts...) }
+
+// newCheckoutAppTTL is newCheckoutApp whose carts live ttl (the default
+// when 0).
+func newCheckoutAppTTL(ttl time.Duration, opts ...vurb.Option) *checkoutApp {
+	m := workflow.New("checkout", "cart").TTL(ttl).
 		On("cart", "checkout", "payment").
 		On("payment", "pay", "paid").
 		On("cart", "cancel", "cancelled").

@@ -51,6 +51,9 @@ func (a *Site) newServer(cfg *serveConfig, vs *Views) *mcp.Server {
 	}
 	server.AddReceivingMiddleware(a.RequestMW...)
 	server.AddSendingMiddleware(newNotifier(a.NotifyBuffer, p.Runtime()).middleware)
+	if p.SessionFlows() {
+		server.AddSendingMiddleware(toolsChangedNotice) // flow_notice.go: outside the notifier, which queues what it sends
+	}
 	a.attach(server, cfg, vs)
 	if a.Register != nil {
 		a.Register(server, p.Runtime()) // prompts and resources

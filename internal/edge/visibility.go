@@ -2,6 +2,7 @@ package edge
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -44,7 +45,7 @@ func (a *Site) views(cfg *serveConfig) *Views {
 	if cfg.challenges {
 		scoped = nil // a challenge asks for the scopes: lists keep the actions
 	}
-	if a.Class == nil && len(scoped) == 0 && !(cfg.filters() && (a.Suggests || p.Searching())) { // presenter_sight.go, engine/search.go
+	if a.Class == nil && len(scoped) == 0 && !(cfg.filters() && (a.Suggests || p.Searching())) && !p.SessionFlows() { // presenter_sight.go, engine/search.go, flow_notice.go
 		return nil
 	}
 	vs := &Views{plan: p, class: a.Class, visible: a.Visible, scoped: scoped,
@@ -85,12 +86,25 @@ func (vs *Views) route(name string, o *engine.Origin) engine.Route {
 
 // list is the view of the caller of o for tools/list: its class's, less
 // the actions its token lacks scopes for.
-func (vs *Views) list(o *engine.Origin) view {
+func (vs *Views) list(o *engine.Origin) view { return vs.listIn(o, nil) }
+
+// listIn is list for a caller whose session's workflows are in states
+// (engine.Plan.SessionStates): less the actions those states do not
+// allow.
+func (vs *Views) listIn(o *engine.Origin, states map[string]string) view {
 	class := ""
 	if vs.class != nil {
 		class = vs.class(o)
 	}
 	key, permits := vs.listed(class, o.Token)
+	if len(states) > 0 {
+		machines := slices.Sorted(maps.Keys(states))
+		for _, m := range machines {
+			key += "\x00" + m + "\x01" + states[m] // a machine's and a state's names are words (package workflow)
+		}
+		scoped := permits
+		permits = func(ep *engine.Endpoint) bool { return scoped(ep) && ep.ListedIn(states) }
+	}
 	return vs.get(vs.lists, key, class, permits)
 }
 
@@ -165,7 +179,7 @@ func listMiddleware(vs *Views) mcp.Middleware {
 	}
 	return toolsList(func(ctx context.Context, _ mcp.MethodHandler, list *mcp.ListToolsRequest, lr *mcp.ListToolsResult) (mcp.Result, error) {
 		o := listOrigin(ctx, list)
-		v := vs.list(&o)
+		v := vs.listIn(&o, vs.plan.SessionStates(ctx, &o))
 		out := *lr
 		out.Tools = make([]*mcp.Tool, 0, len(lr.Tools))
 		for _, t := range lr.Tools {

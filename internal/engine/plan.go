@@ -74,7 +74,11 @@ func Compile(s Spec) *Plan {
 						p.rt.flows = map[string][]*Endpoint{}
 						p.rt.handles = NewHandles(p.rt.Sealer)
 					}
-					p.rt.flows[ep.flow.Machine.Name] = append(p.rt.flows[ep.flow.Machine.Name], ep)
+					m := ep.flow.Machine
+					if _, seen := p.rt.flows[m.Name]; !seen && m.BySession {
+						p.rt.sessionFlows = append(p.rt.sessionFlows, m)
+					}
+					p.rt.flows[m.Name] = append(p.rt.flows[m.Name], ep)
 				}
 			}
 			p.routes = append(p.routes, r)

@@ -48,9 +48,6 @@ type Runtime struct {
 	// Workflows keeps the instances of the app's workflows (gate.go); it
 	// must be set when an action is bound to one.
 	Workflows store.Workflows
-	// SessionMoved, when set, is told of a move of an instance keyed by
-	// the session o came through: its list of tools changed.
-	SessionMoved func(o *Origin)
 
 	ids     atomic.Uint64 // request ids, one sequence per plan
 	running atomic.Int64  // handlers running, late ones included
@@ -64,9 +61,11 @@ type Runtime struct {
 	// flows are the routed endpoints bound to each workflow, by machine
 	// name: the way on a refusal names. handles seals the instances'
 	// handles; sessions names the sessions that have no id. Set at Compile.
-	flows    map[string][]*Endpoint
-	handles  Handles
-	sessions sessionNames
+	flows        map[string][]*Endpoint
+	sessionFlows []*FlowMachine // the machines keyed by session
+	handles      Handles
+	sessions     sessionNames
+	sessionMoved atomic.Pointer[func(*Origin)] // OnSessionMoved
 }
 
 // Messages are the texts a model reads when a call fails in the engine.

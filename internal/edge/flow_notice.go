@@ -1,0 +1,53 @@
+package edge
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
+)
+
+// A session whose workflow moves (a machine keyed by session) lists other
+// tools now, and is told so with notifications/tools/list_changed, to it
+// alone. The go-sdk sends that notification only to every session at once
+// (when the server's tools change), so vurb sends the session a progress
+// notification carrying a marker no client can send, and a sending
+// middleware of vurb's servers turns it, before anything is written, into
+// the list_changed the go-sdk itself would write.
+
+// toolsChangedMarker is the progress token that marks the notice.
+type toolsChangedMarker struct{}
+
+// toolsChangedNotice is the sending middleware that turns the marked
+// progress notification into notifications/tools/list_changed.
+func toolsChangedNotice(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "notifications/progress" {
+			if p, ok := req.GetParams().(*mcp.ProgressNotificationParams); ok && p.ProgressToken == (toolsChangedMarker{}) {
+				ss, _ := req.GetSession().(*mcp.ServerSession)
+				return next(ctx, "notifications/tools/list_changed", &mcp.ServerRequest[*mcp.ToolListChangedParams]{Session: ss, Params: &mcp.ToolListChangedParams{}})
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// ToolsChanged tells the session o came through that its list of tools
+// changed, when it is a session of one of this app's servers in this
+// process (a session the go-sdk holds: stdio, in memory, or HTTP on this
+// replica).
+func (a *Site) ToolsChanged(o *engine.Origin) {
+	for _, s := range a.servers.live() {
+		for ss := range s.Sessions() {
+			if ss == o.Session || o.SessionID != "" && ss.ID() == o.SessionID {
+				ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
+				defer cancel()
+				if err := ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: toolsChangedMarker{}}); err != nil {
+					a.Logger.Warn("vurb: notifications/tools/list_changed not sent", "err", err.Error())
+				}
+				return
+			}
+		}
+	}
+}
+
