@@ -50,4 +50,3 @@ func (a *Site) ToolsChanged(o *engine.Origin) {
 		}
 	}
 }
-
