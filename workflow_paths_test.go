@@ -42,13 +42,7 @@ func workflowClient(t *testing.T, app *vurb.App, version string, stateless bool,
 	}
 	srv := httptest.NewServer(app.HTTPHandler(serve...))
 	t.Cleanup(srv.Close)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "workflow", Version: "1"}, opts).Connect(context.Background(),
-		&mcp.StreamableClientTransport{Endpoint: srv.URL}, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return workflowHTTPClient(t, srv.URL, version, opts)
 }
 
 // TestWorkflowOnEveryPath: the order held, the way on named, and a race
