@@ -52,9 +52,9 @@ func (a *ActionDef) Fires(event string) *ActionDef {
 func (a *ActionDef) bindFlow(m *workflow.Machine, how string) {
 	switch {
 	case m == nil:
-		panic(fmt.Sprintf("vurb: action %q: %s(nil): pass the machine declared with workflow.New", a.name, how))
+		panic(fmt.Sprintf("vurb: action %q: %s(nil): pass the machine declared with workflow.New", a.canonicalKey(), how))
 	case a.flowMachine != nil && a.flowMachine != m:
-		panic(fmt.Sprintf("vurb: action %q is bound to the workflows %q and %q: an action belongs to one machine", a.name, a.flowMachine.Name(), m.Name()))
+		panic(fmt.Sprintf("vurb: action %q is bound to the workflows %q and %q: an action belongs to one machine", a.canonicalKey(), a.flowMachine.Name(), m.Name()))
 	}
 	a.flowMachine = m
 }
@@ -72,7 +72,7 @@ func (a *App) lowerFlows(defs []*ActionDef, specs []*engine.ActionSpec) {
 		m := d.flowMachine
 		if m == nil {
 			if d.flowEvent != "" {
-				bad("vurb: action %q fires %q but is bound to no workflow: bind it with When(machine, states...)", d.key, d.flowEvent)
+				bad("vurb: action %q fires %q but is bound to no workflow: bind it with When(machine, states...)", d.canonicalKey(), d.flowEvent)
 			}
 			continue
 		}
@@ -96,7 +96,7 @@ func (a *App) lowerFlows(defs []*ActionDef, specs []*engine.ActionSpec) {
 			f.Handle, f.HandleField = handleReader(d)
 			if f.Handle == nil {
 				bad("vurb: action %q is bound to the workflow %q and its input %s has no workflow.Handle field: add one (the model passes the handle %s returned), or key the machine by session (BySession)",
-					d.key, m.Name(), d.codec.Type(), strings.Join(starterKeys(bound[m], defs, m), " or "))
+					d.canonicalKey(), m.Name(), d.codec.Type(), strings.Join(starterKeys(defs, m), " or "))
 			}
 		}
 		specs[i].Flow = f
@@ -128,7 +128,7 @@ func lowerMachine(m *workflow.Machine) *engine.FlowMachine {
 func checkBinding(d *ActionDef, m *workflow.Machine, f *engine.FlowSpec) []error {
 	var errs []error
 	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("vurb: action %q (workflow %q): "+format, append([]any{d.key, m.Name()}, args...)...))
+		errs = append(errs, fmt.Errorf("vurb: action %q (workflow %q): "+format, append([]any{d.canonicalKey(), m.Name()}, args...)...))
 	}
 	states := m.States()
 	switch {
@@ -188,11 +188,11 @@ func checkMachineBound(m *workflow.Machine, defs []*ActionDef) []error {
 }
 
 // starterKeys names the actions that start m, for a definition error.
-func starterKeys(_ []*ActionDef, defs []*ActionDef, m *workflow.Machine) []string {
+func starterKeys(defs []*ActionDef, m *workflow.Machine) []string {
 	var out []string
 	for _, d := range defs {
 		if d.flowMachine == m && d.flowStarts {
-			out = append(out, d.key)
+			out = append(out, d.canonicalKey())
 		}
 	}
 	if len(out) == 0 {
