@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -118,17 +119,32 @@ func TestWorkflowAcrossReplicas(t *testing.T) {
 }
 
 // TestWorkflowBySessionAcrossReplicas: a session's instance is the
-// session's wherever its requests land.
+// session's wherever its requests land, and a move made on one replica
+// reaches the client listening on another as
+// notifications/tools/list_changed.
 func TestWorkflowBySessionAcrossReplicas(t *testing.T) {
 	is := is.New(t)
 	urls, runs := shopFleet(t, startRedis(t), 3)
-	s := open(t, urls[0], "")
+	changed := make(chan struct{}, 4)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "stepper", Version: "1"},
+		&mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} }}).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: urls[0]}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	is.NoErr(err)
+	t.Cleanup(func() { cs.Close() })
+	time.Sleep(100 * time.Millisecond) // the client opens its stream on the first replica
 	for i, want := range []string{"one to two", "two to three"} {
-		a := send(t, http.MethodPost, urls[i+1], "", s, "2025-11-25", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"steps_next","arguments":{}}}`)
+		a := send(t, http.MethodPost, urls[i+1], "", cs.ID(), "2025-11-25", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"steps_next","arguments":{}}}`)
 		is.True(a.works())
 		is.True(strings.Contains(string(a.result), fmt.Sprintf("%q", want)))
+		select {
+		case <-changed:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("move %d made on replica %d did not reach the client on replica 0", i+1, i+1)
+		}
 	}
-	a := send(t, http.MethodPost, urls[0], "", s, "2025-11-25", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"steps_next","arguments":{}}}`)
-	is.True(strings.Contains(string(a.result), `in state \"three\"`)) // finished, on the replica that opened it too
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "steps_next", Arguments: map[string]any{}})
+	is.NoErr(err)
+	is.True(res.IsError)
+	is.True(strings.Contains(res.Content[0].(*mcp.TextContent).Text, `in state "three"`)) // finished, on the replica that opened it too
 	is.Equal(runs["next"].Load(), int32(2))
 }

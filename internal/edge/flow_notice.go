@@ -33,10 +33,20 @@ func toolsChangedNotice(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // ToolsChanged tells the session o came through that its list of tools
-// changed, when it is a session of one of this app's servers in this
-// process (a session the go-sdk holds: stdio, in memory, or HTTP on this
-// replica).
+// changed: this process's go-sdk session of it (stdio, in memory, HTTP),
+// and for an HTTP session the other replicas', one of which may hold the
+// stream its client listens on.
 func (a *Site) ToolsChanged(o *engine.Origin) {
+	a.toolsChangedLocal(o)
+	if h := a.replicaHub(); h != nil && o.SessionID != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
+		defer cancel()
+		h.ToolsChanged(ctx, o.SessionID)
+	}
+}
+
+// toolsChangedLocal tells this process's go-sdk session of o.
+func (a *Site) toolsChangedLocal(o *engine.Origin) {
 	for _, s := range a.servers.live() {
 		for ss := range s.Sessions() {
 			if ss == o.Session || o.SessionID != "" && ss.ID() == o.SessionID {

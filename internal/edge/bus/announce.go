@@ -52,3 +52,9 @@ func (h *Hub) Ended(ctx context.Context, id string) {
 func (h *Hub) Resource(ctx context.Context, uri string) {
 	h.publish(ctx, message{Kind: kindResource, URI: uri})
 }
+
+// ToolsChanged tells the other replicas that the session id's list of
+// tools changed, for the one whose go-sdk session streams to its client.
+func (h *Hub) ToolsChanged(ctx context.Context, id string) {
+	h.publish(ctx, message{Kind: kindToolsChanged, Session: id})
+}

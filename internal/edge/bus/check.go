@@ -17,7 +17,7 @@ func (m *message) check() error {
 		if m.Nonce == "" {
 			return errMalformed
 		}
-	case kindEnded, kindTaskCancelled, kindResave:
+	case kindEnded, kindTaskCancelled, kindResave, kindToolsChanged:
 		if m.Session == "" {
 			return errMalformed
 		}

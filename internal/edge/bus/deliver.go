@@ -55,5 +55,7 @@ func (h *Hub) deliver(data []byte) {
 		h.local.RestoreTask(m.Session) // a task this replica runs, if the id is one
 	case kindSession:
 		h.local.ReplaySession(ctx, m.Session, m.Body)
+	case kindToolsChanged:
+		h.local.ToolsChanged(m.Session)
 	}
 }

@@ -23,6 +23,10 @@ const (
 	// replica may hold all the same (a store restarted empty): the
 	// replica that holds it saves it again.
 	kindResave = "resave"
+	// kindToolsChanged: the session's list of tools changed (its
+	// workflow moved), for the replica whose go-sdk session streams to
+	// its client.
+	kindToolsChanged = "tools-changed"
 )
 
 // message is what travels on the bus, as JSON.

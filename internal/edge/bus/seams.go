@@ -22,4 +22,7 @@ type Local interface {
 	// ReplaySession passes msg, a JSON-RPC message another replica
 	// received for the session id, to this replica's go-sdk session of it.
 	ReplaySession(ctx context.Context, id string, msg []byte)
+	// ToolsChanged tells this replica's go-sdk session id, if it holds
+	// it, that its list of tools changed.
+	ToolsChanged(id string)
 }
