@@ -57,7 +57,8 @@ func checkMiddleware(level string, mw []Middleware) []Middleware {
 // eventOf is the engine's event as an Observer receives it.
 func eventOf(e engine.Event) observe.Event {
 	return observe.Event{Kind: observe.Kind(e.Kind), Time: e.Time, Tool: e.Tool, Action: e.Action, Key: e.Key, Name: e.Name,
-		RequestID: e.RequestID, Duration: e.Duration, Outcome: observe.Outcome(e.Outcome), Patterns: e.Patterns}
+		RequestID: e.RequestID, Duration: e.Duration, Outcome: observe.Outcome(e.Outcome), Patterns: e.Patterns,
+		Workflow: e.Workflow, From: e.From, To: e.To}
 }
 
 // containObservers is the engine's observer of observers: each receives

@@ -40,6 +40,11 @@ const (
 	// the task (the caller's share, or the store, was full, or the store
 	// could not be reached). Name is the tool's wire name.
 	TaskInline = Kind(engine.TaskInline)
+	// WorkflowMoved: a call started a workflow instance or moved it to
+	// another state, once its handler succeeded and the move was kept
+	// (package workflow). Workflow names the machine, From and To the
+	// states (From "" for an instance started).
+	WorkflowMoved = Kind(engine.WorkflowMoved)
 )
 
 // String names the kind for logs.
@@ -59,6 +64,8 @@ func (k Kind) String() string {
 		return "handler_returned"
 	case TaskInline:
 		return "task_inline"
+	case WorkflowMoved:
+		return "workflow_moved"
 	}
 	return "unknown"
 }
@@ -87,6 +94,10 @@ const (
 	// OutcomeLimited: the call was refused before its handler ran by one
 	// of its action's limits: a rate limit or the concurrency cap.
 	OutcomeLimited = Outcome(engine.OutcomeLimited)
+	// OutcomeState: the workflow gate refused the call before its handler
+	// ran: its instance was in a state the action does not run in, or
+	// its handle was unknown or expired.
+	OutcomeState = Outcome(engine.OutcomeState)
 )
 
 // Event is one observation. Fields that do not apply to its Kind are zero.
@@ -101,6 +112,9 @@ type Event struct {
 	Duration  time.Duration // CallFinished; HandlerReturned: past the deadline
 	Outcome   Outcome       // CallFinished
 	Patterns  []string      // CacheInvalidated
+	// WorkflowMoved: the machine, and the states the instance moved
+	// from ("" for one started) and to.
+	Workflow, From, To string
 }
 
 // Observer receives events synchronously, on the calling goroutine: keep

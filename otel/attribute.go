@@ -16,7 +16,16 @@ const (
 	// lines and panic references. The go-sdk does not hand middleware the
 	// JSON-RPC id, so jsonrpc.request.id is not recorded.
 	requestIDKey = attribute.Key("vurb.request.id")
+	// workflowNameKey, workflowFromKey and workflowToKey are a workflow
+	// move's machine and states (observe.WorkflowMoved); the states are
+	// the app's declared words, never a client's.
+	workflowNameKey = attribute.Key("vurb.workflow.name")
+	workflowFromKey = attribute.Key("vurb.workflow.from")
+	workflowToKey   = attribute.Key("vurb.workflow.to")
 )
+
+// workflowMovedEvent names the span event of a workflow move.
+const workflowMovedEvent = "vurb.workflow.moved"
 
 // maxAttributeLength bounds, in bytes, every string a client chose that is
 // recorded (a resource URI, a session id, an error message that echoes

@@ -16,6 +16,8 @@ const (
 	activeRequestsName  = "vurb.server.active_requests"
 	taskInlineName      = "vurb.server.task.inline"
 	taskInlineUnit      = "{call}"
+	workflowMovesName   = "vurb.server.workflow.moves"
+	workflowMovesUnit   = "{move}"
 	activeSessionsName  = "vurb.server.active_sessions"
 	activeRequestsUnit  = "{request}"
 	activeSessionsUnit  = "{session}"
@@ -38,6 +40,9 @@ type instruments struct {
 	// taskInline counts the calls that ran without the task the store
 	// refused them (observe.TaskInline), by tool.
 	taskInline metric.Int64Counter
+	// workflowMoves counts the workflow instances started and moved
+	// (observe.WorkflowMoved), by machine and the states moved between.
+	workflowMoves metric.Int64Counter
 }
 
 func newInstruments(m metric.Meter) (*instruments, error) {
@@ -59,6 +64,10 @@ func newInstruments(m metric.Meter) (*instruments, error) {
 	}
 	if in.taskInline, err = m.Int64Counter(taskInlineName, metric.WithUnit(taskInlineUnit),
 		metric.WithDescription("Calls that ran without a task because the task store refused one (a caller's share, or the store, full).")); err != nil {
+		return nil, err
+	}
+	if in.workflowMoves, err = m.Int64Counter(workflowMovesName, metric.WithUnit(workflowMovesUnit),
+		metric.WithDescription("Workflow instances started and moved from one state to another.")); err != nil {
 		return nil, err
 	}
 	return &in, nil

@@ -5,6 +5,7 @@ import (
 
 	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/observe"
+	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
@@ -21,6 +22,10 @@ func (in *instrumentation) observe(ctx context.Context, e observe.Event) {
 	}
 	if e.Kind == observe.TaskInline {
 		in.metrics.taskInline.Add(ctx, 1, metric.WithAttributes(semconv.GenAIToolNameKey.String(in.names.tool(e.Name))))
+		return
+	}
+	if e.Kind == observe.WorkflowMoved {
+		in.workflowMoved(ctx, e)
 		return
 	}
 	if e.Kind != observe.CallFinished {
@@ -50,4 +55,14 @@ func (in *instrumentation) inProcess(ctx context.Context, e observe.Event) {
 		trace.WithAttributes(semconv.GenAIOperationNameKey.String(executeTool), semconv.GenAIToolNameKey.String(e.Name)))
 	finishSpan(span, &requestState{outcome: e.Outcome, key: e.Key, requestID: e.RequestID},
 		classify(e.Outcome, nil, nil), trace.WithTimestamp(e.Time))
+}
+
+// workflowMoved records a workflow's move: counted, and an event on the
+// span of the request that made it (the served tool call's, or the
+// caller's in process).
+func (in *instrumentation) workflowMoved(ctx context.Context, e observe.Event) {
+	attrs := []attribute.KeyValue{workflowNameKey.String(e.Workflow), workflowFromKey.String(e.From), workflowToKey.String(e.To)}
+	in.metrics.workflowMoves.Add(ctx, 1, metric.WithAttributes(attrs...))
+	trace.SpanFromContext(ctx).AddEvent(workflowMovedEvent, trace.WithTimestamp(e.Time),
+		trace.WithAttributes(append(attrs, semconv.GenAIToolNameKey.String(e.Name))...))
 }
