@@ -123,6 +123,7 @@ func (d *ActionDef) modelInfo(ep *engine.Endpoint, flat *mcp.Tool, policies []co
 		Task:   d.modelTask(),
 	}
 	info.Presentation = d.presented.model() // presenter_manifest.go
+	info.Workflow = d.modelWorkflow()       // workflow.go
 	if flat != nil {
 		info.InputSchema = schemaBytes(flat.InputSchema)
 		info.OutputSchema = schemaBytes(flat.OutputSchema)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vurb-go/vurb/internal/engine"
+	"github.com/vurb-go/vurb/model"
 	"github.com/vurb-go/vurb/store"
 	"github.com/vurb-go/vurb/workflow"
 )
@@ -242,4 +243,24 @@ func (a *App) workflowStore() store.Workflows {
 		return w
 	}
 	return store.NewMemoryWorkflows(0)
+}
+
+// modelWorkflow is the action's binding as the model and the manifest
+// state it: a removed transition or a narrowed binding is a contract
+// change.
+func (d *ActionDef) modelWorkflow() *model.Workflow {
+	m := d.flowMachine
+	if m == nil {
+		return nil
+	}
+	mm := model.Machine{Name: m.Name(), Initial: m.Initial(), BySession: m.IsBySession()}
+	for _, t := range m.Transitions() {
+		mm.Transitions = append(mm.Transitions, model.Transition{From: t.From, Event: t.Event, To: t.To})
+	}
+	for _, s := range m.States() {
+		if m.IsFinal(s) {
+			mm.Finals = append(mm.Finals, s)
+		}
+	}
+	return &model.Workflow{Machine: mm, States: slices.Clone(d.flowStates), Fires: d.flowEvent, Starts: d.flowStarts}
 }

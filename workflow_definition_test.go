@@ -7,6 +7,7 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/manifest"
 	"github.com/vurb-go/vurb/workflow"
 )
 
@@ -99,4 +100,40 @@ func TestWorkflowBindsToOneMachine(t *testing.T) {
 		vurb.Action(app, "x", func(context.Context, cartIn) (string, error) { return "", nil }).When(a, "s").When(b, "s")
 	})
 	is.New(t).Equal(msg, `vurb: action "x" is bound to the workflows "a" and "b": an action belongs to one machine`)
+}
+
+// TestWorkflowInTheManifest: the manifest describes the machine and each
+// action's place in it, and a removed transition is a breaking change.
+func TestWorkflowInTheManifest(t *testing.T) {
+	is := is.New(t)
+	release := func(pay bool) manifest.Manifest {
+		m := workflow.New("review", "draft").On("draft", "submit", "pending").Final("approved")
+		if pay {
+			m.On("pending", "approve", "approved")
+		} else {
+			m.On("pending", "reject", "approved")
+		}
+		app := vurb.New()
+		vurb.Action(app, "doc.start", func(context.Context, struct{}) (cartOut, error) { return cartOut{}, nil }).Starts(m)
+		vurb.Action(app, "doc.submit", func(context.Context, cartIn) (string, error) { return "", nil }).When(m, "draft").Fires("submit")
+		vurb.Action(app, "doc.decide", func(context.Context, cartIn) (string, error) { return "", nil }).When(m, "pending").Fires(map[bool]string{true: "approve", false: "reject"}[pay])
+		return manifest.Of(app.Model())
+	}
+	v1 := release(true)
+	is.Equal(len(v1.Workflows), 1)
+	is.Equal(v1.Workflows[0], manifest.Workflow{Name: "review", Initial: "draft", Keyed: "handle", Finals: []string{"approved"},
+		Transitions: []manifest.Transition{{From: "draft", Event: "submit", To: "pending"}, {From: "pending", Event: "approve", To: "approved"}}})
+	for _, a := range v1.Actions {
+		if a.Key == "doc.submit" {
+			is.Equal(*a.Workflow, manifest.Binding{Workflow: "review", States: []string{"draft"}, Fires: "submit"})
+		}
+	}
+	changes := manifest.Diff(v1, release(false))
+	is.True(manifest.Breaking(changes))
+	kinds := map[manifest.Kind]bool{}
+	for _, c := range changes {
+		kinds[c.Kind] = true
+	}
+	is.True(kinds[manifest.TransitionRemoved]) // pending --approve--> approved
+	is.True(kinds[manifest.GateNarrowed])      // doc.decide fires another event
 }

@@ -72,6 +72,7 @@ func Diff(old, new Manifest) []Change {
 			// the action says it.
 			d.task("actions/"+a.Key, a.Task, b.Task)
 			d.presentation("actions/"+a.Key, a.Presentation, b.Presentation)
+			d.binding("actions/"+a.Key, a.Workflow, b.Workflow) // workflow.go
 			if !bothFlat {
 				d.action("actions/"+a.Key, a, b)
 			}
@@ -89,6 +90,7 @@ func Diff(old, new Manifest) []Change {
 			func(a, b Resource) { d.resource("resources/"+a.id(), a, b) })
 	}
 	d.skills(old.Skills, new.Skills)
+	d.workflows(old.Workflows, new.Workflows)
 	pair(old.Groups, new.Groups, func(g Group) string { return g.FQN },
 		func(g Group) { d.add(GroupRemoved, false, "groups/"+g.FQN, "%s removed from the model", g.Kind) },
 		func(g Group) { d.add(GroupAdded, false, "groups/"+g.FQN, "new %s", g.Kind) },

@@ -239,6 +239,26 @@ func TestDiff(t *testing.T) {
 		{"MIME type changed", manifest.Manifest{Resources: []manifest.Resource{resource}},
 			manifest.Manifest{Resources: []manifest.Resource{{URI: resource.URI, Name: resource.Name, MIMEType: "text/html"}}},
 			[]change{{manifest.MIMETypeChanged, true, "resources/file:///readme/mimeType", `MIME type changed from "text/markdown" to "text/html": readers parse another format`}}},
+		{"workflow removed", flows(checkoutFlow), flows(),
+			[]change{{manifest.WorkflowRemoved, true, "workflows/checkout", "workflow removed: its actions no longer move an instance"}}},
+		{"workflow added", flows(), flows(checkoutFlow),
+			[]change{{manifest.WorkflowAdded, false, "workflows/checkout", "new workflow"}}},
+		{"transition removed, another added", flows(checkoutFlow), flows(flowWith(func(w *manifest.Workflow) {
+			w.Transitions = []manifest.Transition{{From: "cart", Event: "checkout", To: "payment"}, {From: "payment", Event: "settle", To: "paid"}}
+		})), []change{
+			{manifest.TransitionRemoved, true, "workflows/checkout/payment --pay--> paid", `transition removed: "pay" no longer moves an instance from "payment" to "paid"`},
+			{manifest.TransitionAdded, false, "workflows/checkout/payment --settle--> paid", "new transition"},
+		}},
+		{"workflow keyed otherwise", flows(checkoutFlow), flows(flowWith(func(w *manifest.Workflow) { w.Keyed = "session" })),
+			[]change{{manifest.WorkflowChanged, true, "workflows/checkout", "instances are keyed by session, not by handle"}}},
+		{"action gated in fewer states", gated(&manifest.Binding{Workflow: "checkout", States: []string{"cart", "payment"}, Fires: "cancel"}),
+			gated(&manifest.Binding{Workflow: "checkout", States: []string{"cart"}, Fires: "cancel"}),
+			[]change{{manifest.GateNarrowed, true, "actions/cart.cancel/workflow", "no longer runs in payment"}}},
+		{"action gated in more states", gated(&manifest.Binding{Workflow: "checkout", States: []string{"cart"}}),
+			gated(&manifest.Binding{Workflow: "checkout", States: []string{"cart", "payment"}}),
+			[]change{{manifest.GateWidened, false, "actions/cart.cancel/workflow", "now runs in payment too"}}},
+		{"action newly gated", gated(nil), gated(&manifest.Binding{Workflow: "checkout", States: []string{"cart"}}),
+			[]change{{manifest.GateNarrowed, true, "actions/cart.cancel/workflow", `now gated by the workflow "checkout": calls outside its states are refused`}}},
 		{"group removed", manifest.Manifest{Groups: []manifest.Group{{FQN: "user-facing", Kind: "category"}}}, manifest.Manifest{},
 			[]change{{manifest.GroupRemoved, false, "groups/user-facing", "category removed from the model"}}},
 		{"group added", manifest.Manifest{}, manifest.Manifest{Groups: []manifest.Group{{FQN: "admin", Kind: "tool"}}},
@@ -266,6 +286,23 @@ func TestDiff(t *testing.T) {
 }
 
 var covered = map[manifest.Kind]bool{}
+
+var checkoutFlow = manifest.Workflow{Name: "checkout", Initial: "cart", Keyed: "handle", Finals: []string{"paid"},
+	Transitions: []manifest.Transition{{From: "cart", Event: "checkout", To: "payment"}, {From: "payment", Event: "pay", To: "paid"}}}
+
+func flows(ws ...manifest.Workflow) manifest.Manifest { return manifest.Manifest{Workflows: ws} }
+
+func flowWith(f func(*manifest.Workflow)) manifest.Workflow {
+	w := checkoutFlow
+	w.Transitions = slices.Clone(w.Transitions)
+	f(&w)
+	return w
+}
+
+// gated is a manifest whose one action has the binding b.
+func gated(b *manifest.Binding) manifest.Manifest {
+	return manifest.Manifest{Exposition: "flat", Actions: []manifest.Action{{Key: "cart.cancel", Workflow: b}}}
+}
 
 // declaredKinds reads the Kind constants of kinds.go.
 func declaredKinds(t *testing.T) []manifest.Kind {

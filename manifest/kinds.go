@@ -68,3 +68,14 @@ const (
 	RedactionAdded      Kind = "redaction-added"      // compatible: a value is now redacted or omitted
 	PresentationChanged Kind = "presentation-changed" // compatible: presenters, limits, or a marker made an omission (or back)
 )
+
+// What workflows hold of clients (workflow.go).
+const (
+	WorkflowRemoved   Kind = "workflow-removed"   // breaking: its actions no longer move an instance
+	WorkflowAdded     Kind = "workflow-added"     // compatible
+	WorkflowChanged   Kind = "workflow-changed"   // breaking: its initial state, final states or keying changed
+	TransitionRemoved Kind = "transition-removed" // breaking: an event no longer moves an instance
+	TransitionAdded   Kind = "transition-added"   // compatible
+	GateNarrowed      Kind = "gate-narrowed"      // breaking: an action newly gated, in fewer states, firing another event
+	GateWidened       Kind = "gate-widened"       // compatible: an action ungated or runs in more states
+)

@@ -36,6 +36,9 @@ type Manifest struct {
 	// Alternates are the tools a vurb app would list in its other
 	// exposition.
 	Alternates []Exposition `json:"alternates,omitempty"`
+	// Workflows are the state machines that gate a vurb app's actions,
+	// sorted by name (workflow.go).
+	Workflows []Workflow `json:"workflows,omitempty"`
 }
 
 // Server is what the server says of itself.
@@ -108,6 +111,9 @@ type Action struct {
 	// Presentation is what presenters do to its results, nil for nothing
 	// (presentation.go). Like Task, only the app says it.
 	Presentation *Presentation `json:"presentation,omitempty"`
+	// Workflow is its place in a workflow, nil when none gates it. Like
+	// Task, only the app says it.
+	Workflow *Binding `json:"workflow,omitempty"`
 }
 
 // Task is what a client depends on of an action that runs as a task

@@ -20,6 +20,7 @@ func Normalize(m Manifest) Manifest {
 		a.Tags, a.Groups, a.Invalidates = sorted(a.Tags), sorted(a.Groups), slices.Clone(a.Invalidates)
 		a.InputSchema, a.OutputSchema = Canonical(a.InputSchema), Canonical(a.OutputSchema)
 		a.Presentation = a.Presentation.normalized()
+		a.Workflow = a.Workflow.normalized()
 	}
 	slices.SortFunc(m.Actions, func(x, y Action) int { return strings.Compare(x.Key, y.Key) })
 	m.Prompts = slices.Clone(m.Prompts)
@@ -41,6 +42,7 @@ func Normalize(m Manifest) Manifest {
 		m.Alternates[i].Tools = normalizeTools(m.Alternates[i].Tools)
 	}
 	slices.SortFunc(m.Alternates, func(x, y Exposition) int { return strings.Compare(x.Name, y.Name) })
+	m.Workflows = normalizeWorkflows(m.Workflows)
 	return m
 }
 

@@ -28,6 +28,7 @@ func Of(m *model.Model) Manifest {
 			Presentation: presentationOf(a.Presentation()),
 		})
 	}
+	workflowsOf(m, &out)
 	for _, p := range m.Prompts() {
 		mp := Prompt{Name: p.Name(), Title: p.Title(), Description: p.Description(), Meta: canonicalValue(p.Meta()),
 			Icons: iconsOf(p), Groups: groupsOf(p.Parents())}

@@ -38,6 +38,8 @@ type ActionInfo struct {
 	Task *Task
 	// Presentation is what presenters do to its results, nil for nothing.
 	Presentation *Presentation
+	// Workflow is its binding to a workflow, nil when it has none.
+	Workflow *Workflow
 }
 
 // Task is how an action runs as a task.
@@ -63,6 +65,7 @@ type Action struct {
 	scopes      []string
 	task        *Task
 	presented   *Presentation
+	workflow    *Workflow
 
 	joined  []*Group
 	parents []*Group // computed at Build

@@ -58,6 +58,7 @@ func (b *Builder) Action(group *Group, a ActionInfo) *Action {
 		sync:        Sync{Cache: a.Sync.Cache, Invalidates: slices.Clone(a.Sync.Invalidates)},
 		scopes:      slices.Clone(a.Scopes),
 		presented:   a.Presentation.clone(),
+		workflow:    a.Workflow.clone(),
 	}
 	if a.Task != nil {
 		t := *a.Task
