@@ -59,6 +59,12 @@ func TestWorkflowOnEveryPath(t *testing.T) {
 			is.True(strings.Contains(text, `is in state "cart"`))                    // the state
 			is.True(strings.Contains(text, `cart_checkout (moves it to "payment")`)) // the way on
 			is.Equal(c.runs["pay"].Load(), int32(0))
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "cart_pay", Arguments: map[string]any{"cart": h}})
+			is.NoErr(err)
+			is.Equal(res.Meta["vurb/workflow"], map[string]any{"workflow": "checkout", "state": "cart", "allowed": []any{"cart_add", "cart_checkout", "cart_cancel"}}) // the same for a program
+			res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "cart_add", Arguments: map[string]any{"cart": h, "item": "pen"}})
+			is.NoErr(err)
+			is.Equal(res.Meta["vurb/workflow"], map[string]any{"workflow": "checkout", "state": "cart"})
 
 			var wg sync.WaitGroup
 			var won atomic.Int32

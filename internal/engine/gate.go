@@ -263,9 +263,62 @@ func (ep *Endpoint) moved(cc *callContext, s *Step) {
 	}
 }
 
+// MetaWorkflow is the _meta key under which a gated call's result, and a
+// refusal of the gate, say where the instance is: {"workflow", "state"}
+// ("state" absent when the instance is unknown), and on a refusal
+// "allowed", how the actions the caller may call in that state are
+// called. A client or a test reads it rather than the text.
+const MetaWorkflow = "vurb/workflow"
+
+// flowMeta is the _meta of a result of machine's instance in state.
+func flowMeta(machine, state string, allowed []string) mcp.Meta {
+	w := map[string]any{"workflow": machine}
+	if state != "" {
+		w["state"] = state
+	}
+	if allowed != nil {
+		w["allowed"] = allowed
+	}
+	return mcp.Meta{MetaWorkflow: w}
+}
+
 // refuse is a refusal of the gate: nothing ran.
 func (ep *Endpoint) refuse(why string) *mcp.CallToolResult {
-	return ErrorResult(ep.prefix + why)
+	res := ErrorResult(ep.prefix + why)
+	res.Meta = flowMeta(ep.flow.Machine.Name, "", nil)
+	return res
+}
+
+// refuseIn is a refusal of a call to an instance in state, where allowed
+// are the actions the caller may call.
+func (ep *Endpoint) refuseIn(why, state string, allowed []string) *mcp.CallToolResult {
+	res := ErrorResult(ep.prefix + why)
+	if allowed == nil {
+		allowed = []string{}
+	}
+	res.Meta = flowMeta(ep.flow.Machine.Name, state, allowed)
+	return res
+}
+
+// withFlowMeta returns res, a gated call's success, saying where its
+// instance is now, without touching the handler's own value.
+func withFlowMeta(res *mcp.CallToolResult, s *Step) *mcp.CallToolResult {
+	var out mcp.CallToolResult
+	if res != nil {
+		out = *res
+	} else {
+		out.Content = []mcp.Content{}
+	}
+	meta := flowMeta(s.Machine, s.To, nil)
+	if len(out.Meta) > 0 {
+		for k, v := range out.Meta {
+			if k != MetaWorkflow {
+				meta[k] = v
+			}
+		}
+	}
+	out.Meta = meta
+	return &out
 }
 
 // refuseHandle answers a handle that does not open, or whose instance is
@@ -292,7 +345,7 @@ func (ep *Endpoint) refuseState(o *Origin, in *store.Instance, now time.Time) *m
 	var b strings.Builder
 	if in.Claimed(now) && slices.Contains(ep.flow.States, in.State) {
 		fmt.Fprintf(&b, "another call is moving this %s workflow instance on from state %q right now; nothing ran: call again once it has returned", m.Name, in.State)
-		return ep.refuse(b.String())
+		return ep.refuseIn(b.String(), in.State, nil)
 	}
 	fmt.Fprintf(&b, "not allowed now: this %s workflow instance is in state %q, and this action needs %s", m.Name, in.State, quoteJoin(ep.flow.States))
 	if slices.Contains(m.Finals, in.State) {
@@ -300,37 +353,36 @@ func (ep *Endpoint) refuseState(o *Origin, in *store.Instance, now time.Time) *m
 		if start := ep.rt.starters(m.Name); len(start) > 0 {
 			fmt.Fprintf(&b, ": start a new one with %s", strings.Join(start, " or "))
 		}
-		return ep.refuse(b.String())
+		return ep.refuseIn(b.String(), in.State, nil)
 	}
-	if way := ep.rt.wayOn(m.Name, in.State, o); len(way) > 0 {
+	way, refs := ep.rt.wayOn(m.Name, in.State, o)
+	if len(way) > 0 {
 		b.WriteString(". In this state you can call: ")
 		b.WriteString(strings.Join(way, "; "))
 	}
-	return ep.refuse(b.String())
+	return ep.refuseIn(b.String(), in.State, refs)
 }
 
 // wayOn lists how a model calls each action the caller is shown that is
-// allowed in state, with the state its event moves to.
-func (rt *Runtime) wayOn(machine, state string, o *Origin) []string {
+// allowed in state, with the state its event moves to, and the calls
+// alone.
+func (rt *Runtime) wayOn(machine, state string, o *Origin) (way, refs []string) {
 	var sees func(wire, key string) bool
 	if o != nil && o.Sight != nil {
 		sees = o.Sight(o)
 	}
-	var out []string
 	for _, ep := range rt.flows[machine] {
 		f := ep.flow
-		if f.Starts || !slices.Contains(f.States, state) || sees != nil && !sees(ep.name, ep.key) {
+		if f.Starts || !slices.Contains(f.States, state) || sees != nil && !sees(ep.name, ep.key) || slices.Contains(refs, ep.ref) {
 			continue
 		}
-		way := ep.ref
+		w := ep.ref
 		if to, ok := f.Machine.next(state, f.Event); ok {
-			way += fmt.Sprintf(" (moves it to %q)", to)
+			w += fmt.Sprintf(" (moves it to %q)", to)
 		}
-		if !slices.Contains(out, way) {
-			out = append(out, way)
-		}
+		way, refs = append(way, w), append(refs, ep.ref)
 	}
-	return out
+	return way, refs
 }
 
 // starters lists how a model calls the actions that start machine.

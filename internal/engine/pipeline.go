@@ -209,8 +209,11 @@ func (ep *Endpoint) run(cc *callContext) (out outcome) {
 	}()
 	res, err := ep.handler(cc, &cc.call)
 	if s := cc.call.step; s != nil {
-		if failed := ep.settle(cc, s, err == nil && (res == nil || !res.IsError)); failed != nil {
+		ok := err == nil && (res == nil || !res.IsError)
+		if failed := ep.settle(cc, s, ok); failed != nil {
 			res, err = nil, failed
+		} else if ok {
+			res = withFlowMeta(res, s)
 		}
 	}
 	return outcome{res: res, err: err, late: pastDeadline(cc)}
