@@ -136,6 +136,16 @@ func TestStdioChild(t *testing.T) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	case "checkout":
+		if err := newCheckoutApp().app.Serve(context.Background(), vurb.Stdio()); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case "wizard":
+		if err := wizardApp().Serve(context.Background(), vurb.Stdio()); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
 	}
 }
 
