@@ -3,6 +3,7 @@ package redisstate_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -10,8 +11,11 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/redis/go-redis/v9"
+	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/redisstate"
+	"github.com/vurb-go/vurb/workflow"
 )
 
 // roundTrips counts what a go-redis client sends: each command or
@@ -132,4 +136,55 @@ func TestTaskServedCreateAndPollRoundTrips(t *testing.T) {
 	t.Logf("tasks/get: %d round trips, %d commands sent, %d run by Redis", trips, cmds, executed(t, admin))
 	close(release)
 	poll(t, h, id, status("completed"))
+}
+
+// A gated call costs the store one round trip when it fires no event (the
+// instance read) and two when it fires one (the claim, then the commit),
+// once the scripts are loaded; a forged handle costs none. Served through
+// an app whose replicas share the store, as WithReplicas serves them.
+func TestWorkflowGateRoundTrips(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	srv := startRedis(t)
+	rdb := srv.client(t)
+	counter := &roundTrips{}
+	rdb.AddHook(counter)
+	m := workflow.New("order", "new").On("new", "pay", "paid").On("paid", "refund", "new").Final("closed").On("paid", "close", "closed")
+	app := vurb.New(vurb.WithName("rt"), vurb.WithReplicas(redisstate.New(rdb)), vurb.WithRequestStateKeys(attackKey))
+	vurb.Action(app, "order.start", func(ctx context.Context, _ struct{}) (orderHandle, error) {
+		run, _ := workflow.From(ctx)
+		return orderHandle{Order: run.Handle()}, nil
+	}).Starts(m)
+	vurb.Query(app, "order.show", func(context.Context, orderHandle) (string, error) { return "shown", nil }).When(m, "new", "paid")
+	vurb.Action(app, "order.pay", func(context.Context, orderHandle) (string, error) { return "paid", nil }).When(m, "new").Fires("pay")
+	vurb.Action(app, "order.refund", func(context.Context, orderHandle) (string, error) { return "refunded", nil }).When(m, "paid").Fires("refund")
+	vurb.Action(app, "order.close", func(context.Context, orderHandle) (string, error) { return "closed", nil }).When(m, "paid").Fires("close")
+	call := func(name string, args any) *mcp.CallToolResult {
+		raw, _ := json.Marshal(args)
+		res, err := app.Call(context.Background(), name, raw)
+		is.NoErr(err)
+		return res
+	}
+	var h orderHandle
+	raw, _ := json.Marshal(call("order_start", struct{}{}).StructuredContent)
+	is.NoErr(json.Unmarshal(raw, &h))
+	for range 2 { // load the scripts
+		is.True(!call("order_pay", h).IsError)
+		is.True(!call("order_refund", h).IsError)
+	}
+	counter.take()
+	is.True(!call("order_show", h).IsError)
+	trips, _ := counter.take()
+	t.Logf("no event: %d round trip", trips)
+	is.Equal(trips, int64(1))
+	is.True(!call("order_pay", h).IsError)
+	trips, _ = counter.take()
+	t.Logf("an event: %d round trips", trips)
+	is.Equal(trips, int64(2))
+	is.True(call("order_pay", h).IsError) // out of state: the claim alone
+	trips, _ = counter.take()
+	is.Equal(trips, int64(1))
+	is.True(call("order_pay", orderHandle{Order: h.Order[:len(h.Order)-3] + "AAA"}).IsError)
+	trips, _ = counter.take()
+	is.Equal(trips, int64(0)) // forged: refused before the store
 }
