@@ -377,7 +377,10 @@ func (rt *Runtime) wayOn(machine, state string, o *Origin) (way, refs []string) 
 			continue
 		}
 		w := ep.ref
-		if to, ok := f.Machine.next(state, f.Event); ok {
+		switch to, ok := f.Machine.next(state, f.Event); {
+		case ok && to == state:
+			w += fmt.Sprintf(" (it stays in %q)", to)
+		case ok:
 			w += fmt.Sprintf(" (moves it to %q)", to)
 		}
 		way, refs = append(way, w), append(refs, ep.ref)
