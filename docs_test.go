@@ -24,7 +24,8 @@ import (
 //   - go: a block just below `<!-- include PATH REGION -->` is an excerpt of
 //     a compiled file of this repository, the lines between
 //     `//docs:region REGION` and `//docs:endregion` in PATH (less their
-//     common indentation), and must be them byte for byte. Any other block
+//     common indentation and opening or closing blank lines), and must be
+//     them byte for byte. Any other block
 //     is a whole file, package clause and imports included: it is written
 //     alone into a directory of a temporary module, exactly as shown, and
 //     built and vetted (go vet) there, under the module's minimum Go, in a
@@ -130,7 +131,9 @@ func docBlocksIn(t *testing.T, langs ...string) []docBlock {
 }
 
 // docRegion returns the lines of path between `//docs:region name` and
-// `//docs:endregion`, less their common indentation.
+// `//docs:endregion`, less their common indentation and the blank lines
+// that open or close it (gofmt puts one between a top-level declaration
+// and a comment after it).
 func docRegion(path, name string) (string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -153,6 +156,12 @@ func docRegion(path, name string) (string, error) {
 	}
 	if end == len(lines) {
 		return "", fmt.Errorf("%s: region %s has no //docs:endregion", path, name)
+	}
+	for start < end && strings.TrimSpace(lines[start]) == "" {
+		start++
+	}
+	for end > start && strings.TrimSpace(lines[end-1]) == "" {
+		end--
 	}
 	region := lines[start:end]
 	common, set := "", false

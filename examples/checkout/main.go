@@ -30,6 +30,7 @@ import (
 // keeps it open), then checked out (awaiting payment), then paid, or
 // cancelled before it is.
 func checkout() *workflow.Machine {
+	//docs:region machine
 	return workflow.New("checkout", "open").
 		On("open", "add", "open").
 		On("open", "checkout", "awaiting_payment").
@@ -37,9 +38,12 @@ func checkout() *workflow.Machine {
 		On("open", "cancel", "cancelled").
 		On("awaiting_payment", "cancel", "cancelled").
 		Final("paid", "cancelled")
+	//docs:endregion
 }
 
 // Cart is what the starting action returns: the cart's handle.
+//
+//docs:region handles
 type Cart struct {
 	Cart workflow.Handle `json:"cart" description:"The cart's handle: pass it to every cart action"`
 }
@@ -48,6 +52,8 @@ type Cart struct {
 type CartRef struct {
 	Cart workflow.Handle `json:"cart" validate:"required" description:"The cart's handle, as carts_open returned it"`
 }
+
+//docs:endregion
 
 // AddItem adds an item to a cart.
 type AddItem struct {
@@ -74,10 +80,12 @@ func NewApp(opts ...vurb.Option) *vurb.App {
 	carts := app.Tool("carts").Describe("A shopping cart, from opening to payment")
 	m := checkout()
 
+	//docs:region bind
 	vurb.Action(carts, "open", func(ctx context.Context, _ struct{}) (Cart, error) {
 		run, _ := workflow.From(ctx)
 		return Cart{Cart: run.Handle()}, nil
 	}).Describe("Open a new, empty cart").Starts(m)
+	//docs:endregion
 
 	vurb.Query(carts, "show", func(ctx context.Context, in CartRef) (string, error) {
 		run, _ := workflow.From(ctx)
@@ -92,6 +100,7 @@ func NewApp(opts ...vurb.Option) *vurb.App {
 	// fires an event attaches data, so adding fires "add", which keeps the
 	// cart open: of two adds at once, one runs and the other is told to
 	// call again, and no line is lost.
+	//docs:region data
 	vurb.Action(carts, "add", func(ctx context.Context, in AddItem) (string, error) {
 		run, _ := workflow.From(ctx)
 		var lines []Line
@@ -104,6 +113,7 @@ func NewApp(opts ...vurb.Option) *vurb.App {
 		}
 		return describe(lines), nil
 	}).Describe("Add an item to an open cart").When(m, "open").Fires("add")
+	//docs:endregion
 
 	vurb.Action(carts, "checkout", func(ctx context.Context, in CartRef) (string, error) {
 		run, _ := workflow.From(ctx)
@@ -117,6 +127,7 @@ func NewApp(opts ...vurb.Option) *vurb.App {
 		return "checked out " + describe(lines) + "; now pay", nil
 	}).Describe("Check an open cart out, for payment").When(m, "open").Fires("checkout")
 
+	//docs:region gate
 	vurb.Action(carts, "pay", func(ctx context.Context, in Pay) (string, error) {
 		return "paid with the card ending " + in.Card, nil
 	}).Describe("Pay a checked-out cart").When(m, "awaiting_payment").Fires("pay")
@@ -124,6 +135,7 @@ func NewApp(opts ...vurb.Option) *vurb.App {
 	vurb.Mutation(carts, "cancel", func(ctx context.Context, in CartRef) (string, error) {
 		return "cancelled", nil
 	}).Describe("Cancel a cart that is not paid").When(m, "open", "awaiting_payment").Fires("cancel")
+	//docs:endregion
 	return app
 }
 

@@ -17,6 +17,7 @@ import (
 func Example() {
 	t := &exampleT{}
 	defer t.done()
+	//docs:region flow
 	c := vurbtest.New(t, NewApp())
 	cart := c.StartFlow("carts_open", nil)
 	text, _ := cart.Refused("carts_pay", map[string]any{"card": "4242"})
@@ -25,6 +26,7 @@ func Example() {
 	fmt.Println(cart.Call("carts_checkout", nil))
 	fmt.Println(cart.Call("carts_pay", map[string]any{"card": "4242"}))
 	fmt.Println(cart.Call("carts_show", nil))
+	//docs:endregion
 	// Output:
 	// [carts_pay] not allowed now: this checkout workflow instance is in state "open", and this action needs state "awaiting_payment". In this state you can call: carts_show; carts_add (it stays in "open"); carts_checkout (moves it to "awaiting_payment"); carts_cancel (moves it to "cancelled")
 	// 2 × BOOK-1
