@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/matryer/is"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/workflow"
 )
@@ -72,4 +73,48 @@ func TestWorkflowGateOnTasks(t *testing.T) {
 	is.True(res["resultType"] != "task") // refused at once, no task
 	is.Equal(res["isError"], true)
 	is.True(strings.Contains(textOfResult(t, res), `in state "published"`))
+}
+
+// TestWorkflowGateInGroupedExposition: the binding is each action's own,
+// whatever tool or group holds it and whatever categories it joins: in
+// grouped exposition the refusal names the way on as the model calls it
+// there, and two tools each bound to their own machine keep both.
+func TestWorkflowGateInGroupedExposition(t *testing.T) {
+	is := is.New(t)
+	c := newCheckoutApp(vurb.WithExposition(vurb.Grouped))
+	promos := c.app.Category("promotions")
+	m := workflow.New("coupon", "issued").On("issued", "redeem", "redeemed").Final("redeemed")
+	coupons := c.app.Tool("coupons")
+	vurb.Action(coupons.Group("admin", "Coupon administration"), "issue", func(ctx context.Context, _ struct{}) (reportHandle, error) {
+		run, _ := workflow.From(ctx)
+		return reportHandle{Report: run.Handle()}, nil
+	}).Starts(m).In(promos)
+	vurb.Action(coupons.Group("desk", "Coupon desk"), "redeem", func(context.Context, reportHandle) (string, error) { return "redeemed", nil }).
+		When(m, "issued").Fires("redeem").In(promos)
+	cs := connect(t, c.app, nil)
+
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "cart", Arguments: map[string]any{"action": "start"}})
+	is.NoErr(err)
+	raw, _ := json.Marshal(res.StructuredContent)
+	var cart cartOut
+	is.NoErr(json.Unmarshal(raw, &cart))
+	text, isErr := flowCall(t, cs, "cart", map[string]any{"action": "pay", "cart": cart.Cart})
+	is.True(isErr)
+	is.True(strings.Contains(text, `[cart action=pay] not allowed now`))
+	is.True(strings.Contains(text, `cart with {"action":"checkout"} (moves it to "payment")`))
+
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "coupons", Arguments: map[string]any{"action": "admin.issue"}})
+	is.NoErr(err)
+	raw, _ = json.Marshal(res.StructuredContent)
+	var coupon reportHandle
+	is.NoErr(json.Unmarshal(raw, &coupon))
+	_, isErr = flowCall(t, cs, "coupons", map[string]any{"action": "desk.redeem", "report": coupon.Report})
+	is.True(!isErr)
+	text, isErr = flowCall(t, cs, "coupons", map[string]any{"action": "desk.redeem", "report": coupon.Report})
+	is.True(isErr)
+	is.True(strings.Contains(text, `in state "redeemed"`))
+	// A handle of one machine is no handle of another.
+	text, isErr = flowCall(t, cs, "cart", map[string]any{"action": "checkout", "cart": coupon.Report})
+	is.True(isErr)
+	is.True(strings.Contains(text, "no such workflow instance"))
 }

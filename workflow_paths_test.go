@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/store"
 	"github.com/vurb-go/vurb/vurbtest"
 )
 
@@ -141,4 +142,43 @@ func TestWorkflowExpiredHandleIsRefused(t *testing.T) {
 	is.True(isErr)
 	is.Equal(text, "[cart_checkout] the workflow instance has expired; start a new one with cart_start")
 	is.Equal(c.runs["checkout"].Load(), int32(0))
+}
+
+// countingWorkflows counts what the gate asks of its store.
+type countingWorkflows struct {
+	store.Workflows
+	asks atomic.Int32
+}
+
+func (c *countingWorkflows) Get(ctx context.Context, id string) (*store.Instance, error) {
+	c.asks.Add(1)
+	return c.Workflows.Get(ctx, id)
+}
+
+func (c *countingWorkflows) Claim(ctx context.Context, id string, moves map[string]string, claim string, lease time.Duration) (*store.Instance, error) {
+	c.asks.Add(1)
+	return c.Workflows.Claim(ctx, id, moves, claim, lease)
+}
+
+// TestWorkflowBadHandlesNeverReachTheStore: a forged, truncated, altered
+// or expired handle is refused before the store is asked.
+func TestWorkflowBadHandlesNeverReachTheStore(t *testing.T) {
+	is := is.New(t)
+	counting := &countingWorkflows{Workflows: store.NewMemoryWorkflows(0)}
+	c := newCheckoutAppTTL(200*time.Millisecond, vurb.WithReplicas(store.Replicas{Workflows: counting}),
+		vurb.WithRequestStateKeys([]byte("0123456789abcdef0123456789abcdef")))
+	cs := connect(t, c.app, nil)
+	h := string(startCart(t, cs))
+	_, isErr := flowCall(t, cs, "cart_add", map[string]any{"cart": h, "item": "pen"})
+	is.True(!isErr)
+	is.Equal(counting.asks.Load(), int32(1)) // a good handle: one read
+	for _, bad := range []string{"wf1.forged", h[:len(h)/2], h[:len(h)-4] + "AAAA", "wf9" + h[3:]} {
+		_, isErr := flowCall(t, cs, "cart_checkout", map[string]any{"cart": bad})
+		is.True(isErr)
+	}
+	time.Sleep(250 * time.Millisecond)
+	text, isErr := flowCall(t, cs, "cart_checkout", map[string]any{"cart": h})
+	is.True(isErr)
+	is.True(strings.Contains(text, "expired"))
+	is.Equal(counting.asks.Load(), int32(1)) // none of them asked the store
 }
