@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -198,4 +200,46 @@ func TestWorkflowRaceHasOneWinner(t *testing.T) {
 	is.Equal(won.Load(), int32(1))
 	is.Equal(refused.Load(), int32(49))
 	is.Equal(c.runs["checkout"].Load(), int32(1))
+}
+
+// TestWorkflowFailedCallsLeaveTheInstance: a handler that fails (an
+// error, a panic, runtime.Goexit) releases its claim: the instance stays
+// where it was and the next call moves it.
+func TestWorkflowFailedCallsLeaveTheInstance(t *testing.T) {
+	m := workflow.New("job", "queued").On("queued", "run", "done").Final("done")
+	for _, fail := range []struct {
+		name string
+		do   func() (string, error)
+	}{
+		{"error", func() (string, error) { return "", fmt.Errorf("the runner is down") }},
+		{"panic", func() (string, error) { panic("boom") }},
+		{"goexit", func() (string, error) { runtime.Goexit(); return "", nil }},
+	} {
+		t.Run(fail.name, func(t *testing.T) {
+			is := is.New(t)
+			app := vurb.New(vurb.WithLogger(slog.New(slog.DiscardHandler)))
+			var failing atomic.Bool
+			failing.Store(true)
+			vurb.Action(app, "jobs.queue", func(ctx context.Context, _ struct{}) (cartOut, error) {
+				run, _ := workflow.From(ctx)
+				return cartOut{Cart: run.Handle()}, nil
+			}).Starts(m)
+			vurb.Action(app, "jobs.run", func(context.Context, cartIn) (string, error) {
+				if failing.Load() {
+					return fail.do()
+				}
+				return "ran", nil
+			}).When(m, "queued").Fires("run")
+			cs := connect(t, app, nil)
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "jobs_queue", Arguments: map[string]any{}})
+			is.NoErr(err)
+			h := res.StructuredContent.(map[string]any)["cart"]
+			_, isErr := flowCall(t, cs, "jobs_run", map[string]any{"cart": h})
+			is.True(isErr)
+			failing.Store(false)
+			text, isErr := flowCall(t, cs, "jobs_run", map[string]any{"cart": h})
+			is.True(!isErr) // not "another call is moving it", not "done"
+			is.Equal(text, "ran")
+		})
+	}
 }

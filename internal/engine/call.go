@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"sync/atomic"
 
@@ -86,6 +88,23 @@ type Origin struct {
 	// either is needed (Resolve): a go-sdk request's _meta yields them by
 	// re-encoding, which costs more than most calls need.
 	Lazy func(*Origin)
+}
+
+// Host is the caller's network host, as quotas key an anonymous caller:
+// the host of Remote, or for an IPv6 address its /64 (RFC 6177: a host may
+// send each request from another address of it); "" off HTTP.
+func (o *Origin) Host() string {
+	if o.Remote == "" {
+		return ""
+	}
+	host, _, err := net.SplitHostPort(o.Remote)
+	if err != nil {
+		host = o.Remote
+	}
+	if ip, err := netip.ParseAddr(host); err == nil && ip.Is6() && !ip.Is4In6() {
+		return netip.PrefixFrom(ip.WithZone(""), 64).Masked().String()
+	}
+	return host
 }
 
 // Resolve fills what Lazy defers, once, and returns o.

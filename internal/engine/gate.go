@@ -412,14 +412,19 @@ func quoteJoin(states []string) string {
 
 // flowOwner is whom an instance is bound to: the verified subject, else
 // the session the call came through, else this process (stdio, in
-// process); an anonymous call without a session is "anonymous", its
-// handle alone its key. Never a value the client chose.
+// process); an anonymous HTTP request without a session is its network
+// host, as its quotas are (so that one such caller fills its own share
+// of the store, not every anonymous caller's). Never a value the client
+// chose.
 func (rt *Runtime) flowOwner(o *Origin) string {
 	if o.Token != nil && o.Token.UserID != "" {
 		return "sub:" + o.Token.UserID
 	}
 	if key := rt.sessionKey(o); key != "" {
 		return key
+	}
+	if host := o.Host(); host != "" {
+		return "host:" + host
 	}
 	return "anonymous"
 }

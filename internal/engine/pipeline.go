@@ -201,13 +201,17 @@ func pastDeadline(ctx context.Context) bool {
 // reference id joins it to the logged stack; the stack never reaches the
 // client. It runs on a worker or, inline, on the caller's goroutine.
 func (ep *Endpoint) run(cc *callContext) (out outcome) {
+	returned := false
 	defer func() {
 		if p := recover(); p != nil {
 			out = ep.recovered(cc, p)
 			ep.unclaim(cc)
+		} else if !returned {
+			ep.unclaim(cc) // runtime.Goexit ended the chain
 		}
 	}()
 	res, err := ep.handler(cc, &cc.call)
+	returned = true
 	if s := cc.call.step; s != nil {
 		ok := err == nil && (res == nil || !res.IsError)
 		if failed := ep.settle(cc, s, ok); failed != nil {

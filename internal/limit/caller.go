@@ -2,8 +2,6 @@ package limit
 
 import (
 	"context"
-	"net"
-	"net/netip"
 
 	"github.com/vurb-go/vurb/internal/engine"
 )
@@ -19,16 +17,7 @@ func CallerBucket(_ context.Context, o engine.Origin) string {
 	if o.Token != nil && o.Token.UserID != "" {
 		return "user:" + o.Token.UserID
 	}
-	if o.Remote != "" {
-		host, _, err := net.SplitHostPort(o.Remote)
-		if err != nil {
-			host = o.Remote
-		}
-		// An IPv6 host is given a /64 (RFC 6177) and may send each request
-		// from another address of it: the /64 is the caller.
-		if ip, err := netip.ParseAddr(host); err == nil && ip.Is6() && !ip.Is4In6() {
-			return "host:" + netip.PrefixFrom(ip.WithZone(""), 64).Masked().String()
-		}
+	if host := o.Host(); host != "" {
 		return "host:" + host
 	}
 	if o.Session != nil {
