@@ -75,6 +75,27 @@ func BenchmarkAttachPaired(b *testing.B) {
 	reportPaired(b, n, names, totals, [][2]int{{0, 1}, {0, 2}})
 }
 
+// interleave times calls in one loop, one call of each per iteration in
+// rotating order, and returns the iterations run and each call's total
+// time.
+func interleave(b *testing.B, calls []func() error) (int, []time.Duration) {
+	totals := make([]time.Duration, len(calls))
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		for k := range calls {
+			i := (n + k) % len(calls)
+			start := time.Now()
+			if err := calls[i](); err != nil {
+				b.Fatal(err)
+			}
+			totals[i] += time.Since(start)
+		}
+		n++
+	}
+	return n, totals
+}
+
 // reportPaired reports each contender's mean time and the ratios of the
 // given pairs (first over second).
 func reportPaired(b *testing.B, n int, names []string, totals []time.Duration, ratios [][2]int) {

@@ -3,11 +3,12 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net"
 	"net/http"
 	"testing"
-	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/workflow"
 )
@@ -74,20 +75,11 @@ func BenchmarkWorkflowGateServed(b *testing.B) {
 		}
 		clients[i] = c
 	}
-	totals := make([]time.Duration, len(clients))
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		for k := range clients {
-			i := (n + k) % len(clients)
-			start := time.Now()
-			if err := clients[i].call(); err != nil {
-				b.Fatal(err)
-			}
-			totals[i] += time.Since(start)
-		}
-		n++
+	calls := make([]func() error, len(clients))
+	for i, c := range clients {
+		calls[i] = c.call
 	}
+	n, totals := interleave(b, calls)
 	reportPaired(b, n, names, totals, [][2]int{{1, 0}})
 }
 
@@ -106,33 +98,24 @@ func BenchmarkWorkflowGateInProcess(b *testing.B) {
 	}
 	order, _ := json.Marshal(res.StructuredContent)
 	names := []string{"ungated/no-workflow", "ungated/with-workflow", "gated/no-event", "gated/event"}
-	calls := []func() bool{
-		func() bool { r, err := plain.Call(ctx, "docs_search", search); return err == nil && !r.IsError },
-		func() bool { r, err := gated.Call(ctx, "docs_search", search); return err == nil && !r.IsError },
-		func() bool { r, err := gated.Call(ctx, "order_show", order); return err == nil && !r.IsError },
-		func() bool {
-			r, err := gated.Call(ctx, "order_pay", order)
-			if err != nil || r.IsError {
-				return false
+	ok := func(r *mcp.CallToolResult, err error) error {
+		if err == nil && r.IsError {
+			err = errors.New(r.Content[0].(*mcp.TextContent).Text)
+		}
+		return err
+	}
+	calls := []func() error{
+		func() error { return ok(plain.Call(ctx, "docs_search", search)) },
+		func() error { return ok(gated.Call(ctx, "docs_search", search)) },
+		func() error { return ok(gated.Call(ctx, "order_show", order)) },
+		func() error {
+			if err := ok(gated.Call(ctx, "order_pay", order)); err != nil {
+				return err
 			}
-			r, err = gated.Call(ctx, "order_refund", order)
-			return err == nil && !r.IsError
+			return ok(gated.Call(ctx, "order_refund", order))
 		},
 	}
-	totals := make([]time.Duration, len(calls))
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		for k := range calls {
-			i := (n + k) % len(calls)
-			start := time.Now()
-			if !calls[i]() {
-				b.Fatalf("%s failed", names[i])
-			}
-			totals[i] += time.Since(start)
-		}
-		n++
-	}
+	n, totals := interleave(b, calls)
 	totals[3] /= 2 // two calls, each firing an event
 	reportPaired(b, n, names, totals, [][2]int{{1, 0}, {2, 0}, {3, 0}})
 }
