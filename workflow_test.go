@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +16,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/vurbtest"
 	"github.com/vurb-go/vurb/workflow"
 )
 
@@ -244,6 +246,57 @@ func TestWorkflowFailedCallsLeaveTheInstance(t *testing.T) {
 			text, isErr := flowCall(t, cs, "jobs_run", map[string]any{"cart": h})
 			is.True(!isErr) // not "another call is moving it", not "done"
 			is.Equal(text, "ran")
+		})
+	}
+}
+
+// TestWorkflowEveryOutOfOrderCallIsRefused: in each state of the
+// checkout, every action the state does not allow is refused before its
+// handler runs, naming that state and offering exactly the actions the
+// state allows, over the go-sdk in memory and sessionless HTTP.
+func TestWorkflowEveryOutOfOrderCallIsRefused(t *testing.T) {
+	allowed := map[string][]string{ // what each state allows, in declaration order
+		"cart":      {"cart_add", "cart_checkout", "cart_cancel"},
+		"payment":   {"cart_pay", "cart_cancel"},
+		"paid":      nil,
+		"cancelled": nil,
+	}
+	// reach drives a new cart to state.
+	reach := map[string][]string{"cart": nil, "payment": {"cart_checkout"}, "paid": {"cart_checkout", "cart_pay"}, "cancelled": {"cart_cancel"}}
+	actions := []string{"cart_add", "cart_checkout", "cart_pay", "cart_cancel"}
+	for _, p := range []struct {
+		name string
+		opt  []vurbtest.Option
+	}{{"in memory", nil}, {"http sessionless", []vurbtest.Option{vurbtest.OverHTTP(), vurbtest.Protocol(vurbtest.Sessionless)}}} {
+		t.Run(p.name, func(t *testing.T) {
+			c := newCheckoutApp()
+			for state, path := range reach {
+				for _, action := range actions {
+					if slices.Contains(allowed[state], action) {
+						continue
+					}
+					t.Run(state+"/"+action, func(t *testing.T) {
+						is := is.New(t)
+						f := vurbtest.New(t, c.app, p.opt...).StartFlow("cart_start", nil)
+						for _, step := range path {
+							f.Call(step, nil)
+						}
+						runs := c.runs[strings.TrimPrefix(action, "cart_")].Load()
+						var args map[string]any
+						if action == "cart_add" {
+							args = map[string]any{"item": "pen"}
+						}
+						text, offered := f.Refused(action, args)
+						is.Equal(f.State(), state)
+						is.True(strings.Contains(text, fmt.Sprintf("is in state %q", state)))
+						is.Equal(offered, allowed[state])
+						if allowed[state] == nil {
+							is.True(strings.Contains(text, "the instance is finished: start a new one with cart_start"))
+						}
+						is.Equal(c.runs[strings.TrimPrefix(action, "cart_")].Load(), runs) // its handler never ran
+					})
+				}
+			}
 		})
 	}
 }
