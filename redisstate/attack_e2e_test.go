@@ -79,12 +79,6 @@ func attackFleet(t *testing.T, rs *redisServer, name string, n int, opts []vurb.
 func fleetOver(t *testing.T, name string, stores []*redisstate.Store, opts []vurb.Option, serve ...vurb.ServeOption) *fleet {
 	t.Helper()
 	f := &fleet{wipes: new(atomic.Int32), runs: new(atomic.Int32), logs: &logLines{}, release: make(chan struct{})}
-	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
-		if user, ok := attackTokens[token]; ok {
-			return &auth.TokenInfo{UserID: user, Expiration: time.Now().Add(time.Hour)}, nil
-		}
-		return nil, auth.ErrInvalidToken
-	}
 	for _, store := range stores {
 		app := vurb.New(append([]vurb.Option{vurb.WithName(name),
 			vurb.WithLogger(slog.New(slog.NewTextHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))),
@@ -120,11 +114,19 @@ func fleetOver(t *testing.T, name string, stores []*redisstate.Store, opts []vur
 		srv := httptest.NewUnstartedServer(nil)
 		srv.Start()
 		t.Cleanup(srv.Close)
-		srv.Config.Handler = app.HTTPHandler(append([]vurb.ServeOption{vurb.WithBearerAuth(verify,
+		srv.Config.Handler = app.HTTPHandler(append([]vurb.ServeOption{vurb.WithBearerAuth(verifyAttackTokens,
 			&oauthex.ProtectedResourceMetadata{Resource: srv.URL}, nil)}, serve...)...)
 		f.urls = append(f.urls, srv.URL)
 	}
 	return f
+}
+
+// verifyAttackTokens knows attackTokens.
+func verifyAttackTokens(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+	if user, ok := attackTokens[token]; ok {
+		return &auth.TokenInfo{UserID: user, Expiration: time.Now().Add(time.Hour)}, nil
+	}
+	return nil, auth.ErrInvalidToken
 }
 
 // answer is one HTTP answer to a JSON-RPC request.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/vurb-go/vurb"
 	"github.com/vurb-go/vurb/redisstate"
 	"github.com/vurb-go/vurb/workflow"
@@ -27,6 +28,13 @@ type orderHandle struct {
 // sharing one redis-server; runs counts each action's handler runs over
 // the whole fleet.
 func shopFleet(t *testing.T, rs *redisServer, n int) (urls []string, runs map[string]*atomic.Int32) {
+	urls, _, runs = shopFleetAuthed(t, rs, n)
+	return urls, runs
+}
+
+// shopFleetAuthed is shopFleet, each replica also served behind bearer
+// auth (attackTokens) at authedURLs.
+func shopFleetAuthed(t *testing.T, rs *redisServer, n int) (urls, authedURLs []string, runs map[string]*atomic.Int32) {
 	t.Helper()
 	runs = map[string]*atomic.Int32{"start": {}, "pay": {}, "ship": {}, "next": {}}
 	for range n {
@@ -57,8 +65,14 @@ func shopFleet(t *testing.T, rs *redisServer, n int) (urls []string, runs map[st
 		srv := httptest.NewServer(app.HTTPHandler())
 		t.Cleanup(srv.Close)
 		urls = append(urls, srv.URL)
+		authed := httptest.NewUnstartedServer(nil)
+		authed.Start()
+		t.Cleanup(authed.Close)
+		authed.Config.Handler = app.HTTPHandler(vurb.WithBearerAuth(verifyAttackTokens,
+			&oauthex.ProtectedResourceMetadata{Resource: authed.URL}, nil))
+		authedURLs = append(authedURLs, authed.URL)
 	}
-	return urls, runs
+	return urls, authedURLs, runs
 }
 
 // TestWorkflowAcrossReplicas: three replicas on one redis-server enforce
@@ -147,4 +161,37 @@ func TestWorkflowBySessionAcrossReplicas(t *testing.T) {
 	is.True(res.IsError)
 	is.True(strings.Contains(res.Content[0].(*mcp.TextContent).Text, `in state "three"`)) // finished, on the replica that opened it too
 	is.Equal(runs["next"].Load(), int32(2))
+}
+
+// TestAttackWorkflowHandlesAcrossReplicas: Alice's handle, given by one
+// replica, is unknown to Bob on every replica; a forged or altered one is
+// unknown on each; none of them runs a handler.
+func TestAttackWorkflowHandlesAcrossReplicas(t *testing.T) {
+	is := is.New(t)
+	_, urls, runs := shopFleetAuthed(t, startRedis(t), 3)
+	call := func(url, token, tool, args string) answer {
+		return send(t, http.MethodPost, url, token, "", "2026-07-28",
+			`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"`+tool+`","arguments":`+args+`,`+
+				`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+	}
+	a := call(urls[0], "alice-token", "order_start", `{}`)
+	is.True(a.works())
+	var started struct{ StructuredContent orderHandle }
+	is.NoErr(json.Unmarshal(a.result, &started))
+	h := string(started.StructuredContent.Order)
+	is.True(strings.HasPrefix(h, "wf1."))
+	for _, url := range urls {
+		for _, attempt := range []struct{ token, handle string }{
+			{"bob-token", h},                                  // another caller's
+			{"alice-token", h[:len(h)-4] + "AAAA"},            // altered
+			{"alice-token", "wf1." + strings.Repeat("A", 60)}, // forged
+		} {
+			a := call(url, attempt.token, "order_pay", `{"order":"`+attempt.handle+`"}`)
+			is.True(a.works())
+			is.True(strings.Contains(string(a.result), "no such workflow instance")) // on every replica
+		}
+	}
+	is.Equal(runs["pay"].Load(), int32(0))
+	a = call(urls[2], "alice-token", "order_pay", `{"order":"`+h+`"}`)
+	is.True(strings.Contains(string(a.result), "paid o_7")) // Alice's, on a third replica
 }
