@@ -20,7 +20,7 @@ func TestWorkflowGateThroughCallTool(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			is := is.New(t)
 			c := newCheckoutApp(vurb.WithToolSearch())
-			cs := workflowClient(t, c.app, p.version, p.stateless, nil)
+			cs := workflowClient(t, c.app, p.version, p.stateless, p.noLane, nil)
 			before := sortedNames(t, cs)
 			h := startCart(t, cs)
 			direct, _ := flowCall(t, cs, "cart_pay", map[string]any{"cart": h})

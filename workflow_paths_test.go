@@ -19,19 +19,24 @@ import (
 // workflowPaths are the ways a client reaches a workflow's actions: the
 // go-sdk's session in memory, and over HTTP a handshake-era session (the
 // session lane), a sessionless request (the fast lane) and the go-sdk's
-// stateless handler.
+// stateless handler, each also with the lanes off (every request through
+// the go-sdk's handlers).
 var workflowPaths = []struct {
 	name      string
 	version   string // "" in memory
 	stateless bool
+	noLane    bool
 }{
-	{"in memory", "", false},
-	{"http session", "2025-11-25", false},
-	{"http sessionless", vurbtest.Sessionless, false},
-	{"http stateless", "2025-11-25", true},
+	{"in memory", "", false, false},
+	{"http session", "2025-11-25", false, false},
+	{"http sessionless", vurbtest.Sessionless, false, false},
+	{"http stateless", "2025-11-25", true, false},
+	{"http session, go-sdk", "2025-11-25", false, true},
+	{"http sessionless, go-sdk", vurbtest.Sessionless, false, true},
+	{"http stateless, go-sdk", "2025-11-25", true, true},
 }
 
-func workflowClient(t *testing.T, app *vurb.App, version string, stateless bool, opts *mcp.ClientOptions) *mcp.ClientSession {
+func workflowClient(t *testing.T, app *vurb.App, version string, stateless, noLane bool, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	if version == "" {
 		return connect(t, app, opts)
@@ -39,6 +44,9 @@ func workflowClient(t *testing.T, app *vurb.App, version string, stateless bool,
 	var serve []vurb.ServeOption
 	if stateless {
 		serve = append(serve, vurb.WithStateless())
+	}
+	if noLane {
+		serve = append(serve, vurb.WithFastLane(false))
 	}
 	srv := httptest.NewServer(app.HTTPHandler(serve...))
 	t.Cleanup(srv.Close)
@@ -52,7 +60,7 @@ func TestWorkflowOnEveryPath(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			is := is.New(t)
 			c := newCheckoutApp()
-			cs := workflowClient(t, c.app, p.version, p.stateless, nil)
+			cs := workflowClient(t, c.app, p.version, p.stateless, p.noLane, nil)
 			h := startCart(t, cs)
 			text, isErr := flowCall(t, cs, "cart_pay", map[string]any{"cart": h})
 			is.True(isErr)

@@ -43,7 +43,10 @@ func wizardApp() *vurb.App {
 // alone by notifications/tools/list_changed; another session keeps its
 // own instance and list.
 func TestWorkflowBySessionFollowsTheSession(t *testing.T) {
-	for _, p := range []struct{ name, version string }{{"in memory", ""}, {"http session", "2025-11-25"}} {
+	for _, p := range []struct {
+		name, version string
+		noLane        bool
+	}{{"in memory", "", false}, {"http session", "2025-11-25", false}, {"http session, go-sdk", "2025-11-25", true}} {
 		t.Run(p.name, func(t *testing.T) {
 			is := is.New(t)
 			app := wizardApp()
@@ -53,8 +56,13 @@ func TestWorkflowBySessionFollowsTheSession(t *testing.T) {
 			if p.version == "" {
 				one, two = connect(t, app, opts), connect(t, app, nil)
 			} else {
-				srv := httpServer(t, app)
-				one, two = workflowHTTPClient(t, srv, p.version, opts), workflowHTTPClient(t, srv, p.version, nil)
+				var serve []vurb.ServeOption
+				if p.noLane {
+					serve = append(serve, vurb.WithFastLane(false))
+				}
+				srv := httptest.NewServer(app.HTTPHandler(serve...))
+				t.Cleanup(srv.Close)
+				one, two = workflowHTTPClient(t, srv.URL, p.version, opts), workflowHTTPClient(t, srv.URL, p.version, nil)
 			}
 			is.Equal(sortedNames(t, one), []string{"help", "wizard_begin", "wizard_status"})
 			text, isErr := flowCall(t, one, "wizard_finish", map[string]any{})
@@ -93,14 +101,23 @@ func TestWorkflowBySessionFollowsTheSession(t *testing.T) {
 }
 
 // TestWorkflowBySessionRefusesASessionlessRequest: a request without a
-// session has no instance to gate, and is told how to call.
+// session of its own (a sessionless one, or one the go-sdk's stateless
+// handler serves, lanes on or off) has no instance to gate, and is told
+// how to call.
 func TestWorkflowBySessionRefusesASessionlessRequest(t *testing.T) {
-	is := is.New(t)
-	cs := workflowHTTPClient(t, httpServer(t, wizardApp()), vurbtest.Sessionless, nil)
-	text, isErr := flowCall(t, cs, "wizard_begin", map[string]any{})
-	is.True(isErr)
-	is.True(strings.Contains(text, `which follows a session, and this request has none`))
-	is.Equal(len(sortedNames(t, cs)), 3) // a sessionless list does not vary
+	for _, p := range workflowPaths {
+		if p.version == "" || !p.stateless && p.version != vurbtest.Sessionless {
+			continue
+		}
+		t.Run(p.name, func(t *testing.T) {
+			is := is.New(t)
+			cs := workflowClient(t, wizardApp(), p.version, p.stateless, p.noLane, nil)
+			text, isErr := flowCall(t, cs, "wizard_begin", map[string]any{})
+			is.True(isErr)
+			is.True(strings.Contains(text, `which follows a session, and this request has none`))
+			is.Equal(len(sortedNames(t, cs)), 4) // a sessionless list does not vary
+		})
+	}
 }
 
 func sortedNames(t *testing.T, cs *mcp.ClientSession) []string {
@@ -108,12 +125,6 @@ func sortedNames(t *testing.T, cs *mcp.ClientSession) []string {
 	names := listNames(t, cs)
 	slices.Sort(names)
 	return names
-}
-
-func httpServer(t *testing.T, app *vurb.App) string {
-	srv := httptest.NewServer(app.HTTPHandler())
-	t.Cleanup(srv.Close)
-	return srv.URL
 }
 
 func workflowHTTPClient(t *testing.T, url, version string, opts *mcp.ClientOptions) *mcp.ClientSession {

@@ -16,6 +16,7 @@ func OriginOf[P mcp.Params](ctx context.Context, req *mcp.ServerRequest[P], meta
 	o := engine.Origin{Session: req.Session, Version: req.ProtocolVersion(), Meta: meta,
 		Lazy: func(o *engine.Origin) { o.Capabilities, o.Client = req.ClientCapabilities(), req.ClientInfo() }}
 	o.Remote, _ = ctx.Value(remoteKey{}).(string)
+	o.Sessionless = ctx.Value(sessionlessKey{}) != nil
 	if req.Extra != nil {
 		o.Token, o.Header = req.Extra.TokenInfo, req.Extra.Header
 	}
@@ -32,6 +33,18 @@ type remoteKey struct{}
 func withRemote(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), remoteKey{}, r.RemoteAddr)))
+	})
+}
+
+type sessionlessKey struct{}
+
+// sessionlessRequests marks the requests h serves as having no session of
+// their own: the go-sdk's stateless handler makes a session for each
+// request, whose id (when the go-sdk keeps one) is whatever the client
+// sent, so nothing may be keyed by it (a workflow's instance).
+func sessionlessRequests(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionlessKey{}, true)))
 	})
 }
 

@@ -86,7 +86,7 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 	sessionless := ho
 	sessionless.Stateless = true
 	f := &front{plan: a.Plan, stateless: ho.Stateless, maxBody: ho.MaxRequestBodyBytes,
-		sdkStateless: withRemote(mcp.NewStreamableHTTPHandler(getServer, &sessionless))}
+		sdkStateless: withRemote(sessionlessRequests(mcp.NewStreamableHTTPHandler(getServer, &sessionless)))}
 	if f.maxBody < 0 { // no limit (the go-sdk's negative MaxRequestBodyBytes)
 		f.maxBody = math.MaxInt64 - 1
 	}

@@ -70,6 +70,10 @@ type Origin struct {
 	// call over (ErrHandover), before anything is written, to the go-sdk,
 	// which runs it again on its session.
 	Detached bool
+	// Sessionless says that the request has no session of its own: a
+	// go-sdk Session, if any, was made for it alone (the go-sdk's
+	// stateless handler), and its id, if any, is the client's to choose.
+	Sessionless bool
 	// LogLevel is the level a detached call's client set for log messages
 	// ("" when it set none: the go-sdk sends none).
 	LogLevel mcp.LoggingLevel

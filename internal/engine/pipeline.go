@@ -122,15 +122,18 @@ func (ep *Endpoint) dispatch(ctx context.Context, args json.RawMessage, in any, 
 	ep.rt.calls.add(id, cc)
 	defer ep.rt.calls.remove(id)
 	defer cc.end()
-	if err := OpenRound(ctx, ep.rt, &cc.round, ep.key, cc.call.origin, args); err != nil {
-		ep.release(cc)
-		return nil, OutcomeValidation, err
-	}
-	if ep.flow != nil { // gate.go: before a task's record, so that a refused call leaves none
+	// gate.go: before the round's state is spent, so that a call the gate
+	// refuses may be sent again as it was, and before a task's record.
+	if ep.flow != nil {
 		if res := ep.enterFlow(ctx, cc); res != nil {
 			ep.release(cc)
 			return res, OutcomeState, nil
 		}
+	}
+	if err := OpenRound(ctx, ep.rt, &cc.round, ep.key, cc.call.origin, args); err != nil {
+		ep.unclaim(cc)
+		ep.release(cc)
+		return nil, OutcomeValidation, err
 	}
 	if admit := cc.call.origin.Admit; admit != nil {
 		if err := admit(); err != nil {
