@@ -9,6 +9,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vurb-go/vurb"
+	"github.com/vurb-go/vurb/vurbtest"
 	"github.com/vurb-go/vurb/workflow"
 )
 
@@ -117,4 +118,24 @@ func TestWorkflowGateInGroupedExposition(t *testing.T) {
 	text, isErr = flowCall(t, cs, "cart", map[string]any{"action": "checkout", "cart": coupon.Report})
 	is.True(isErr)
 	is.True(strings.Contains(text, "no such workflow instance"))
+}
+
+// TestWorkflowRefusalNamesOnlyWhatTheServerServes: a refusal offers the
+// actions the caller is shown, so not one a tag filter keeps off the
+// server.
+func TestWorkflowRefusalNamesOnlyWhatTheServerServes(t *testing.T) {
+	is := is.New(t)
+	m := workflow.New("ticket", "open").On("open", "close", "closed").On("open", "purge", "closed").Final("closed")
+	app := vurb.New()
+	vurb.Action(app, "tickets.open", func(ctx context.Context, _ struct{}) (reportHandle, error) {
+		run, _ := workflow.From(ctx)
+		return reportHandle{Report: run.Handle()}, nil
+	}).Starts(m)
+	vurb.Action(app, "tickets.close", func(context.Context, reportHandle) (string, error) { return "closed", nil }).When(m, "open").Fires("close")
+	vurb.Mutation(app, "tickets.purge", func(context.Context, reportHandle) (string, error) { return "purged", nil }).When(m, "open").Fires("purge").Tags("admin")
+	vurb.Query(app, "tickets.audit", func(context.Context, reportHandle) (string, error) { return "audited", nil }).When(m, "closed")
+	f := vurbtest.New(t, app, vurbtest.Serve(vurb.WithExcludeTags("admin"))).StartFlow("tickets_open", nil).As("report")
+	text, allowed := f.Refused("tickets_audit", nil)
+	is.Equal(allowed, []string{"tickets_close"}) // not tickets_purge, which this server does not serve
+	is.True(!strings.Contains(text, "purge"))
 }

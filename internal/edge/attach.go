@@ -34,6 +34,10 @@ func (a *Site) Attach(server ToolServer, opts ...ServeOption) (detach func()) {
 			s.AddReceivingMiddleware(while(&on, mw))
 		}
 	}
+	if a.Plan.SessionFlows() {
+		s.AddSendingMiddleware(toolsChangedNotice) // flow_notice.go
+		a.noticed.add(s)
+	}
 	detachTools := a.attach(server, &cfg, vs)
 	return func() {
 		on.Store(false)

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/vurb-go/vurb/internal/edge/bus"
-	"github.com/vurb-go/vurb/internal/engine"
 )
 
 // replicaHub returns the app's end of the replicas' bus, nil without a
@@ -67,4 +66,4 @@ func (s busSite) ReplaySession(ctx context.Context, id string, msg []byte) {
 
 // ToolsChanged tells this process's go-sdk session id that its list of
 // tools changed.
-func (s busSite) ToolsChanged(id string) { s.a.toolsChangedLocal(&engine.Origin{SessionID: id}) }
+func (s busSite) ToolsChanged(id string) { s.a.toolsChangedLocal(nil, id) }

@@ -41,7 +41,7 @@ func (a *Site) setCacheable(user func(context.Context, mcp.Request, *mcp.Cacheab
 	if a.ListTTLSet {
 		listTTL = a.ListTTL
 	}
-	perCaller := a.Class != nil || len(a.Scopes) > 0
+	perCaller := a.Class != nil || len(a.Scopes) > 0 || a.Plan.SessionFlows() // a session's list follows its workflow
 	return func(ctx context.Context, req mcp.Request, c *mcp.Cacheable) {
 		if read, ok := req.(*mcp.ReadResourceRequest); ok {
 			c.TTLMs, c.CacheScope = 0, "private"

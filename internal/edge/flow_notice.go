@@ -35,28 +35,46 @@ func toolsChangedNotice(next mcp.MethodHandler) mcp.MethodHandler {
 // ToolsChanged tells the session o came through that its list of tools
 // changed: this process's go-sdk session of it (stdio, in memory, HTTP),
 // and for an HTTP session the other replicas', one of which may hold the
-// stream its client listens on.
+// stream its client listens on. It sends on a goroutine of its own: the
+// call that moved the instance answers without waiting for it.
 func (a *Site) ToolsChanged(o *engine.Origin) {
-	a.toolsChangedLocal(o)
-	if h := a.replicaHub(); h != nil && o.SessionID != "" {
-		ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
-		defer cancel()
-		h.ToolsChanged(ctx, o.SessionID)
+	ss, id := o.Session, o.SessionID
+	if ss == nil && id == "" {
+		return // in process: no session to tell
+	}
+	go func() {
+		a.toolsChangedLocal(ss, id)
+		if h := a.replicaHub(); h != nil && id != "" {
+			ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
+			defer cancel()
+			h.ToolsChanged(ctx, id)
+		}
+	}()
+}
+
+// toolsChangedLocal tells this process's go-sdk session ss, or the one
+// whose id is id, when it is a session of a server that turns the notice
+// into notifications/tools/list_changed.
+func (a *Site) toolsChangedLocal(ss *mcp.ServerSession, id string) {
+	if ss = a.noticedSession(ss, id); ss == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
+	defer cancel()
+	if err := ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: toolsChangedMarker{}}); err != nil {
+		a.Logger.Warn("vurb: notifications/tools/list_changed not sent", "err", err.Error())
 	}
 }
 
-// toolsChangedLocal tells this process's go-sdk session of o.
-func (a *Site) toolsChangedLocal(o *engine.Origin) {
-	for _, s := range a.servers.live() {
-		for ss := range s.Sessions() {
-			if ss == o.Session || o.SessionID != "" && ss.ID() == o.SessionID {
-				ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
-				defer cancel()
-				if err := ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: toolsChangedMarker{}}); err != nil {
-					a.Logger.Warn("vurb: notifications/tools/list_changed not sent", "err", err.Error())
-				}
-				return
+// noticedSession is the session of a noticed server that is ss, or whose
+// id is id; nil when there is none in this process.
+func (a *Site) noticedSession(ss *mcp.ServerSession, id string) *mcp.ServerSession {
+	for _, s := range a.noticed.live() {
+		for live := range s.Sessions() {
+			if live == ss || id != "" && live.ID() == id {
+				return live
 			}
 		}
 	}
+	return nil
 }

@@ -53,6 +53,7 @@ func (a *Site) newServer(cfg *serveConfig, vs *Views) *mcp.Server {
 	server.AddSendingMiddleware(newNotifier(a.NotifyBuffer, p.Runtime()).middleware)
 	if p.SessionFlows() {
 		server.AddSendingMiddleware(toolsChangedNotice) // flow_notice.go: outside the notifier, which queues what it sends
+		a.noticed.add(server)
 	}
 	a.attach(server, cfg, vs)
 	if a.Register != nil {

@@ -94,6 +94,10 @@ type Site struct {
 	DrainDelay time.Duration
 
 	servers weakSet[mcp.Server]
+	// noticed are the servers, the app's own and those it is attached to,
+	// whose sending middleware turns vurb's marked notice into
+	// notifications/tools/list_changed (flow_notice.go).
+	noticed weakSet[mcp.Server]
 	// servings are the app's HTTP handlers, which a drain (drain.go)
 	// answers, closes and cuts; draining is set once one starts, and
 	// turns readiness off (health.go); store is what the probes of the

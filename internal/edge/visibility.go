@@ -45,7 +45,7 @@ func (a *Site) views(cfg *serveConfig) *Views {
 	if cfg.challenges {
 		scoped = nil // a challenge asks for the scopes: lists keep the actions
 	}
-	if a.Class == nil && len(scoped) == 0 && !(cfg.filters() && (a.Suggests || p.Searching())) && !p.SessionFlows() { // presenter_sight.go, engine/search.go, flow_notice.go
+	if a.Class == nil && len(scoped) == 0 && !(cfg.filters() && (a.Suggests || p.Searching() || p.HasFlows())) && !p.SessionFlows() { // presenter_sight.go, engine/search.go, engine/gate_refusal.go, flow_notice.go
 		return nil
 	}
 	vs := &Views{plan: p, class: a.Class, visible: a.Visible, scoped: scoped,
