@@ -113,7 +113,7 @@ func (a *App) lowerFlows(defs []*ActionDef, specs []*engine.ActionSpec) {
 // lowerMachine copies m into the plan.
 func lowerMachine(m *workflow.Machine) *engine.FlowMachine {
 	fm := &engine.FlowMachine{Name: m.Name(), Initial: m.Initial(), Next: map[string]string{},
-		BySession: m.IsBySession(), TTL: m.Lifetime()}
+		BySession: m.IsBySession(), TTL: m.InstanceTTL()}
 	for _, t := range m.Transitions() {
 		fm.Next[t.From+"\x00"+t.Event] = t.To
 	}
@@ -163,26 +163,28 @@ func checkBinding(d *ActionDef, m *workflow.Machine, f *engine.FlowSpec) []error
 
 // checkMachineBound returns the errors of a machine the app's actions do
 // not drive: no starting action for a machine keyed by handle, a state no
-// action runs in (an instance would be stuck there).
+// action moves an instance out of (it would be stuck there).
 func checkMachineBound(m *workflow.Machine, defs []*ActionDef) []error {
 	var errs []error
 	starts := false
-	runs := map[string]bool{}
+	leaves := map[string]bool{} // the states some action moves an instance out of
 	for _, d := range defs {
 		if d.flowMachine != m {
 			continue
 		}
 		starts = starts || d.flowStarts
 		for _, s := range d.flowStates {
-			runs[s] = true
+			if to, ok := m.Next(s, d.flowEvent); ok && to != s {
+				leaves[s] = true
+			}
 		}
 	}
 	if !starts && !m.IsBySession() {
 		errs = append(errs, fmt.Errorf("vurb: workflow %q: no action starts an instance: mark one with Starts(machine), or key the machine by session (BySession)", m.Name()))
 	}
 	for _, s := range m.States() {
-		if !m.IsFinal(s) && len(m.Leaving(s)) > 0 && !runs[s] {
-			errs = append(errs, fmt.Errorf("vurb: workflow %q: no action runs in the state %q, so an instance there is stuck: bind one with When(machine, %q) that fires one of %v", m.Name(), s, s, m.Leaving(s)))
+		if !m.IsFinal(s) && len(m.Leaving(s)) > 0 && !leaves[s] {
+			errs = append(errs, fmt.Errorf("vurb: workflow %q: no action moves an instance out of the state %q, so one there is stuck: bind one with When(machine, %q) that fires one of %v", m.Name(), s, s, m.Leaving(s)))
 		}
 	}
 	return errs
@@ -215,12 +217,14 @@ func handleReader(d *ActionDef) (func(any) string, string) {
 	if t.Kind() != reflect.Struct {
 		return nil, ""
 	}
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		if sf.Type != typeHandle || !sf.IsExported() {
+	for _, sf := range reflect.VisibleFields(t) { // an embedded struct's fields too, as JSON flattens them
+		if sf.Type != typeHandle || !sf.IsExported() || sf.Anonymous {
 			continue
 		}
 		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if name == "-" {
+			continue // not in the JSON: the model cannot pass it
+		}
 		if name == "" {
 			name = sf.Name
 		}

@@ -43,7 +43,7 @@ func TestWorkflowDefinitionErrors(t *testing.T) {
 			vurb.Action(app, "doc.start", start).Starts(m)
 			vurb.Action(app, "doc.submit", noop).When(m).Fires("submit")
 			vurb.Action(app, "doc.approve", noop).When(m, "pending").Fires("approve")
-		}, []string{`action "doc.submit" (workflow "review"): is bound to no state: name the states it runs in, When(machine, "draft", ...)`, `no action runs in the state "draft"`}},
+		}, []string{`action "doc.submit" (workflow "review"): is bound to no state: name the states it runs in, When(machine, "draft", ...)`, `no action moves an instance out of the state "draft"`}},
 		{"fires without a machine", func(app *vurb.App, m *workflow.Machine) {
 			vurb.Action(app, "doc.start", start).Starts(m)
 			vurb.Action(app, "doc.submit", noop).When(m, "draft").Fires("submit")
@@ -57,7 +57,17 @@ func TestWorkflowDefinitionErrors(t *testing.T) {
 		{"a stuck state", func(app *vurb.App, m *workflow.Machine) {
 			vurb.Action(app, "doc.start", start).Starts(m)
 			vurb.Action(app, "doc.submit", noop).When(m, "draft").Fires("submit")
-		}, []string{`no action runs in the state "pending", so an instance there is stuck: bind one with When(machine, "pending") that fires one of [approve]`}},
+			vurb.Query(app, "doc.show", noop).When(m, "draft", "pending") // runs there, moves nothing
+		}, []string{`no action moves an instance out of the state "pending", so one there is stuck: bind one with When(machine, "pending") that fires one of [approve]`}},
+		{"a handle the model cannot pass", func(app *vurb.App, m *workflow.Machine) {
+			vurb.Action(app, "doc.start", start).Starts(m)
+			vurb.Action(app, "doc.submit", func(context.Context, struct {
+				Doc workflow.Handle `json:"-"`
+			}) (string, error) {
+				return "", nil
+			}).When(m, "draft").Fires("submit")
+			vurb.Action(app, "doc.approve", noop).When(m, "pending").Fires("approve")
+		}, []string{`has no workflow.Handle field`}},
 		{"no handle in the input", func(app *vurb.App, m *workflow.Machine) {
 			vurb.Action(app, "doc.start", start).Starts(m)
 			vurb.Action(app, "doc.submit", func(context.Context, struct{}) (string, error) { return "", nil }).When(m, "draft").Fires("submit")

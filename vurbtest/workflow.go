@@ -3,6 +3,7 @@ package vurbtest
 import (
 	"encoding/json"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,17 +26,25 @@ type Flow struct {
 
 // StartFlow calls the starting tool called name with args, as CallText
 // does, and returns the instance it started. The handle is the one
-// workflow.Handle value of its structured result, and the calls of the
-// Flow pass it under the same field name (As names another).
+// workflow.Handle value of its structured result (the test fails when
+// there is none, or more than one), and the calls of the Flow pass it
+// under the same field name (As names another). A workflow keyed by
+// session has no handle: drive it with the Client's own calls.
 func (c *Client) StartFlow(name string, args any, opts ...CallOption) *Flow {
 	c.t.Helper()
 	res := c.succeed(name, args, opts)
 	f := &Flow{c: c}
 	out, _ := res.StructuredContent.(map[string]any)
+	var fields []string
 	for k, v := range out {
 		if s, ok := v.(string); ok && strings.HasPrefix(s, "wf1.") {
 			f.field, f.handle = k, workflow.Handle(s)
+			fields = append(fields, k)
 		}
+	}
+	if len(fields) > 1 {
+		slices.Sort(fields)
+		c.t.Fatalf("vurbtest: %s returned %d workflow handles (%s): StartFlow drives one; call it with CallResult and read the one you mean", c.describe(name, args), len(fields), strings.Join(fields, ", "))
 	}
 	if f.handle == "" {
 		c.t.Fatalf("vurbtest: %s returned no workflow handle in its structured result: does it start a workflow, and return workflow.From(ctx).Handle() in a workflow.Handle field?", c.describe(name, args))

@@ -81,8 +81,9 @@ func (m *Machine) TTL(d time.Duration) *Machine {
 	return m
 }
 
-// Lifetime returns how long an instance lives from its start.
-func (m *Machine) Lifetime() time.Duration {
+// InstanceTTL returns how long an instance lives from its start: TTL's,
+// or DefaultTTL.
+func (m *Machine) InstanceTTL() time.Duration {
 	if m.ttl <= 0 {
 		return DefaultTTL
 	}
