@@ -4,17 +4,10 @@ import (
 	"net/http"
 )
 
-// LivePath and ReadyPath are where ListenAndServe serves HealthHandler,
-// beside /mcp, for a balancer's health check or Kubernetes' probes.
-const (
-	LivePath  = "/livez"
-	ReadyPath = "/readyz"
-)
-
 // HealthHandler answers liveness and readiness probes: a request whose
-// path ends in /livez (LivePath) is liveness, one ending in /readyz
-// (ReadyPath) is readiness, anything else 404. ListenAndServe serves it at
-// both paths, without the Host, origin or auth checks of /mcp, since a
+// path ends in /livez is liveness, one ending in /readyz is readiness,
+// anything else 404. ListenAndServe serves it at /livez and /readyz,
+// beside /mcp, without the Host, origin or auth checks of /mcp, since a
 // balancer or kubelet calls them by address; behind your own
 // http.Server, mount it at both:
 //

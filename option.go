@@ -22,6 +22,7 @@ import (
 	"github.com/vurb-go/vurb/observe"
 	"github.com/vurb-go/vurb/presenter"
 	"github.com/vurb-go/vurb/schema"
+	"github.com/vurb-go/vurb/servercard"
 	"github.com/vurb-go/vurb/store"
 )
 
@@ -841,6 +842,29 @@ func WithMaxBodyBytes(n int64) ServeOption {
 // same-origin and non-browser ones are allowed.
 func WithAllowedOrigins(origins ...string) ServeOption {
 	return ServeOption{edge.AllowedOrigins(origins...)}
+}
+
+// WithServerCard serves the app's server card (SEP-2127, the extension
+// io.modelcontextprotocol/server-card), so that a client or a registry
+// learns what the server is and where to reach it before connecting: at
+// o.Endpoint plus /server-card (https://mcp.example.com/mcp/server-card),
+// as application/mcp-server-card+json, with an ETag that changes with the
+// card, 304 to a request that names it, a Cache-Control of an hour,
+// and CORS for any origin; public even when WithBearerAuth guards the
+// endpoint, and behind the same Host check. With o.Catalog, the host's MCP
+// Catalog lists the card too (/.well-known/mcp/catalog.json and
+// /.well-known/ai-catalog.json).
+//
+// The card is generated, never written: its name is the app's (WithName,
+// which must then be reverse-DNS with one slash, com.example/weather),
+// its version the app's (WithVersion), its remote the endpoint with the
+// protocol revisions the server negotiates (what server/discover and
+// initialize answer); o adds the description, title, website, icons and
+// repository. The handler panics when one cannot be derived, saying what
+// to change. A server card is opt-in: most apps' names are not
+// reverse-DNS.
+func WithServerCard(o servercard.Options) ServeOption {
+	return ServeOption{edge.ServerCard(o)}
 }
 
 // WithAllowedHosts lists the Host header values (host or host:port) the HTTP

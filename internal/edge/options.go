@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/servercard"
 	"github.com/vurb-go/vurb/store"
 )
 
@@ -42,8 +43,9 @@ type serveConfig struct {
 	sessionsPerCaller int
 	timeouts          httpTimeouts
 	maxConns          int
-	bearer            *resourceServer // WithBearerAuth
-	challenges        bool            // WithScopeChallenges
+	bearer            *resourceServer     // WithBearerAuth
+	challenges        bool                // WithScopeChallenges
+	card              *servercard.Options // WithServerCard
 }
 
 func newServeConfig(opts []ServeOption) serveConfig {

@@ -163,7 +163,11 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 		served = cfg.bearer.protect(served, a.Logger) // every request, the fast lane's included
 	}
 	localhost := cfg.sdkHTTP == nil || !cfg.sdkHTTP.DisableLocalhostProtection
-	hs.handler = guard.ClientAddress(guard.HostAndOrigin(served, cfg.allowedHosts, cfg.allowedOrigins, localhost), cfg.trustedProxies)
+	guarded := guard.HostAndOrigin(served, cfg.allowedHosts, cfg.allowedOrigins, localhost)
+	if cs := a.cardServerFor(&cfg); cs != nil {
+		guarded = cs.wrap(guarded) // card.go: public, any origin, behind its own Host check
+	}
+	hs.handler = guard.ClientAddress(guarded, cfg.trustedProxies)
 	if cfg.bearer != nil {
 		hs.handler = cfg.bearer.withMetadata(hs.handler) // public, cross-origin: outside the guard
 	}

@@ -19,13 +19,8 @@ import (
 // must be the request's own, or one WithAllowedOrigins lists.
 func HostAndOrigin(next http.Handler, hosts, origins map[string]bool, localhost bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if len(hosts) > 0 && !hosts[r.Host] && !hosts[hostOnly(r.Host)] {
-			http.Error(w, "Forbidden: host "+engine.Truncate(r.Host, 64)+" is not allowed", http.StatusForbidden)
-			return
-		}
-		if localhost && len(hosts) == 0 && rebound(r) {
-			http.Error(w, "Forbidden: invalid Host header "+strconv.Quote(engine.Truncate(r.Host, 64))+
-				": a server listening on loopback answers loopback hosts only (see WithAllowedHosts)", http.StatusForbidden)
+		if why := HostRefusal(r, hosts, localhost); why != "" {
+			http.Error(w, why, http.StatusForbidden)
 			return
 		}
 		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, r, origins) {
@@ -34,6 +29,20 @@ func HostAndOrigin(next http.Handler, hosts, origins map[string]bool, localhost 
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// HostRefusal says why r's Host is refused, "" when it is allowed: the
+// Host half of HostAndOrigin, for a public document that any origin may
+// read (a server card) but only through a host the server answers.
+func HostRefusal(r *http.Request, hosts map[string]bool, localhost bool) string {
+	if len(hosts) > 0 && !hosts[r.Host] && !hosts[hostOnly(r.Host)] {
+		return "Forbidden: host " + engine.Truncate(r.Host, 64) + " is not allowed"
+	}
+	if localhost && len(hosts) == 0 && rebound(r) {
+		return "Forbidden: invalid Host header " + strconv.Quote(engine.Truncate(r.Host, 64)) +
+			": a server listening on loopback answers loopback hosts only (see WithAllowedHosts)"
+	}
+	return ""
 }
 
 // rebound reports whether r reached a loopback listener under a host name
