@@ -94,7 +94,9 @@ var versionRange = regexp.MustCompile(`^[\^~<>=]|\.[x*](\.|$)|^[x*]$`)
 // saying what to change.
 func Build(name, version string, revisions []string, o Options) (Card, error) {
 	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("vurb: server card: "+format, args...)) }
+	bad := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("vurb: server card: "+format, args...))
+	}
 	switch {
 	case len(name) < 3 || len(name) > 200 || !namePattern.MatchString(name):
 		bad("the app's name %q is not a reverse-DNS name with one slash (com.example/weather): give WithName one, 3 to 200 characters of letters, digits, '.', '-' before the slash and '_' too after it", name)
