@@ -91,6 +91,7 @@ func Diff(old, new Manifest) []Change {
 	}
 	d.skills(old.Skills, new.Skills)
 	d.workflows(old.Workflows, new.Workflows)
+	d.serverCard(old.ServerCard, new.ServerCard) // card.go
 	pair(old.Groups, new.Groups, func(g Group) string { return g.FQN },
 		func(g Group) { d.add(GroupRemoved, false, "groups/"+g.FQN, "%s removed from the model", g.Kind) },
 		func(g Group) { d.add(GroupAdded, false, "groups/"+g.FQN, "new %s", g.Kind) },

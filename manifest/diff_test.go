@@ -14,6 +14,7 @@ import (
 
 	"github.com/matryer/is"
 	"github.com/vurb-go/vurb/manifest"
+	"github.com/vurb-go/vurb/servercard"
 )
 
 // tool is a tool whose input schema has the given properties and required
@@ -259,6 +260,24 @@ func TestDiff(t *testing.T) {
 			[]change{{manifest.GateWidened, false, "actions/cart.cancel/workflow", "now runs in payment too"}}},
 		{"action newly gated", gated(nil), gated(&manifest.Binding{Workflow: "checkout", States: []string{"cart"}}),
 			[]change{{manifest.GateNarrowed, true, "actions/cart.cancel/workflow", `now gated by the workflow "checkout": calls outside its states are refused`}}},
+		{"server card removed", carded(weatherCard), carded(nil),
+			[]change{{manifest.CardRemoved, true, "server-card", "the server card is no longer served: clients and registries that find the server by it lose it"}}},
+		{"server card added", carded(nil), carded(weatherCard),
+			[]change{{manifest.CardAdded, false, "server-card", "new server card"}}},
+		{"server card renamed, a remote gone and another added", carded(weatherCard), carded(cardWith(func(c *servercard.Card) {
+			c.Name = "com.example/forecast"
+			c.Remotes = []servercard.Remote{{Type: "streamable-http", URL: "https://eu.example.com/mcp", SupportedProtocolVersions: []string{"2026-07-28"}}}
+		})), []change{
+			{manifest.CardChanged, true, "server-card/name", `the card's name changed from "com.example/weather" to "com.example/forecast": registries know the server by it`},
+			{manifest.RemoteAdded, false, "server-card/remotes/https://eu.example.com/mcp", "new remote"},
+			{manifest.RemoteRemoved, true, "server-card/remotes/https://mcp.example.com/mcp", "remote removed: clients that connect there fail"},
+		}},
+		{"a remote's revisions", carded(weatherCard), carded(cardWith(func(c *servercard.Card) {
+			c.Remotes = []servercard.Remote{{Type: "streamable-http", URL: "https://mcp.example.com/mcp", SupportedProtocolVersions: []string{"2026-07-28", "2026-12-01"}}}
+		})), []change{
+			{manifest.RevisionAdded, false, "server-card/remotes/https://mcp.example.com/mcp", "now speaks MCP 2026-12-01 too"},
+			{manifest.RevisionRemoved, true, "server-card/remotes/https://mcp.example.com/mcp", "no longer speaks MCP 2025-11-25: clients of that revision fail"},
+		}},
 		{"group removed", manifest.Manifest{Groups: []manifest.Group{{FQN: "user-facing", Kind: "category"}}}, manifest.Manifest{},
 			[]change{{manifest.GroupRemoved, false, "groups/user-facing", "category removed from the model"}}},
 		{"group added", manifest.Manifest{}, manifest.Manifest{Groups: []manifest.Group{{FQN: "admin", Kind: "tool"}}},
@@ -286,6 +305,17 @@ func TestDiff(t *testing.T) {
 }
 
 var covered = map[manifest.Kind]bool{}
+
+var weatherCard = &servercard.Card{Schema: servercard.SchemaURL, Name: "com.example/weather", Version: "1.0.0", Description: "Forecasts",
+	Remotes: []servercard.Remote{{Type: "streamable-http", URL: "https://mcp.example.com/mcp", SupportedProtocolVersions: []string{"2026-07-28", "2025-11-25"}}}}
+
+func carded(c *servercard.Card) manifest.Manifest { return manifest.Manifest{ServerCard: c} }
+
+func cardWith(f func(*servercard.Card)) *servercard.Card {
+	c := *weatherCard
+	f(&c)
+	return &c
+}
 
 var checkoutFlow = manifest.Workflow{Name: "checkout", Initial: "cart", Keyed: "handle", Finals: []string{"paid"},
 	Transitions: []manifest.Transition{{From: "cart", Event: "checkout", To: "payment"}, {From: "payment", Event: "pay", To: "paid"}}}
@@ -347,4 +377,19 @@ func TestDiffOfLargeEnums(t *testing.T) {
 		t.Fatalf("Diff took %v", elapsed)
 	}
 	t.Logf("Diff of two %d-byte input schemas: %v", len(old.Tools[0].InputSchema), elapsed)
+}
+
+// TestLockPinsTheServerCard: the lockfile pins the card by its name and
+// remotes, so that a removed remote or revision drifts, and a new
+// version of the server does not.
+func TestLockPinsTheServerCard(t *testing.T) {
+	is := is.New(t)
+	pinned := manifest.LockOf(carded(weatherCard))
+	is.Equal(len(pinned.ServerCard), 1)
+	is.Equal(len(manifest.Check(pinned, manifest.LockOf(carded(cardWith(func(c *servercard.Card) { c.Version = "2.0.0" }))))), 0)
+	drift := manifest.Check(pinned, manifest.LockOf(carded(cardWith(func(c *servercard.Card) {
+		c.Remotes = []servercard.Remote{{Type: "streamable-http", URL: "https://mcp.example.com/mcp", SupportedProtocolVersions: []string{"2026-07-28"}}}
+	}))))
+	is.Equal(len(drift), 1)
+	is.Equal(drift[0].String(), "serverCard com.example/weather changed")
 }

@@ -79,3 +79,14 @@ const (
 	GateNarrowed      Kind = "gate-narrowed"      // breaking: an action newly gated, in fewer states, firing another event
 	GateWidened       Kind = "gate-widened"       // compatible: an action ungated or runs in more states
 )
+
+// What a server card tells before a client connects (card.go).
+const (
+	CardRemoved     Kind = "card-removed"     // breaking: clients and registries that find the server by it lose it
+	CardAdded       Kind = "card-added"       // compatible
+	CardChanged     Kind = "card-changed"     // breaking: the card's name changed
+	RemoteRemoved   Kind = "remote-removed"   // breaking: a remote gone, or its transport changed
+	RemoteAdded     Kind = "remote-added"     // compatible
+	RevisionRemoved Kind = "revision-removed" // breaking: a remote no longer speaks a protocol revision
+	RevisionAdded   Kind = "revision-added"   // compatible
+)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/vurb-go/vurb/servercard"
 )
 
 // LockFormat names the shape of a lockfile.
@@ -27,6 +29,10 @@ type Lock struct {
 	Prompts           map[string]string `json:"prompts,omitempty"`
 	Resources         map[string]string `json:"resources,omitempty"`
 	ResourceTemplates map[string]string `json:"resourceTemplates,omitempty"`
+	// ServerCard pins the server card by its name: its name and remotes
+	// (URLs, transports, revisions), what finding and reaching the server
+	// depend on.
+	ServerCard map[string]string `json:"serverCard,omitempty"`
 }
 
 // LockOf digests the manifest m.
@@ -70,6 +76,12 @@ func LockOf(m Manifest) Lock {
 	for _, r := range m.ResourceTemplates {
 		l.ResourceTemplates = put(l.ResourceTemplates, r.URITemplate, res(r))
 	}
+	if c := m.ServerCard; c != nil {
+		l.ServerCard = put(l.ServerCard, c.Name, digest(struct {
+			Name    string
+			Remotes []servercard.Remote
+		}{c.Name, c.Remotes}))
+	}
 	return l
 }
 
@@ -104,7 +116,8 @@ func ParseLock(data []byte) (Lock, error) {
 
 // Drift is one entity whose digest differs between two lockfiles.
 type Drift struct {
-	// Kind is "tool", "action", "prompt", "resource" or "resourceTemplate".
+	// Kind is "tool", "action", "prompt", "resource", "resourceTemplate"
+	// or "serverCard".
 	Kind string `json:"kind"`
 	Name string `json:"name"`
 	// Change is "added", "removed" or "changed".
@@ -129,6 +142,7 @@ func Check(pinned, current Lock) []Drift {
 		{"prompt", pinned.Prompts, current.Prompts},
 		{"resource", pinned.Resources, current.Resources},
 		{"resourceTemplate", pinned.ResourceTemplates, current.ResourceTemplates},
+		{"serverCard", pinned.ServerCard, current.ServerCard},
 	} {
 		names := slices.Sorted(maps.Keys(k.a))
 		for _, n := range slices.Sorted(maps.Keys(k.b)) {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/vurb-go/vurb/servercard"
 )
 
 // Format names the shape of a manifest; Parse refuses another major
@@ -39,6 +41,10 @@ type Manifest struct {
 	// Workflows are the state machines that gate a vurb app's actions,
 	// sorted by name (workflow.go).
 	Workflows []Workflow `json:"workflows,omitempty"`
+	// ServerCard is the card the server serves beside its streamable HTTP
+	// endpoint (SEP-2127), nil when it serves none or was not read over
+	// HTTP (card.go).
+	ServerCard *servercard.Card `json:"serverCard,omitempty"`
 }
 
 // Server is what the server says of itself.

@@ -43,6 +43,7 @@ func Normalize(m Manifest) Manifest {
 	}
 	slices.SortFunc(m.Alternates, func(x, y Exposition) int { return strings.Compare(x.Name, y.Name) })
 	m.Workflows = normalizeWorkflows(m.Workflows)
+	m.ServerCard = normalizedCard(m.ServerCard)
 	return m
 }
 
