@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/vurb-go/vurb/servercard"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -36,6 +38,9 @@ type session struct {
 	// credentials; nil over stdio.
 	credentials func(error) error
 	close       func()
+	// card reads the server card beside the endpoint (card.go); nil over
+	// stdio.
+	card func(context.Context) (*servercard.Card, error)
 }
 
 // explain returns err, or what caused it when vurb knows better than the
@@ -71,8 +76,8 @@ func connect(ctx context.Context, e *env, src source, opts *mcp.ClientOptions) (
 		e.progress.step("connecting to %s", src)
 		ch := &challenges{}
 		credentials := func(err error) error { return ch.explain(err, src.raw, e.opts.headers) }
-		transport := &mcp.StreamableClientTransport{Endpoint: src.raw, HTTPClient: httpClient(src.raw, e.opts.headers, b, ch),
-			MaxEventSize: int(min(b.max, 1<<40))}
+		hc := httpClient(src.raw, e.opts.headers, b, ch)
+		transport := &mcp.StreamableClientTransport{Endpoint: src.raw, HTTPClient: hc, MaxEventSize: int(min(b.max, 1<<40))}
 		cs, err := client.Connect(ctx, transport, so)
 		if err != nil {
 			if err := credentials(err); errors.As(err, new(credentialsError)) {
@@ -81,7 +86,8 @@ func connect(ctx context.Context, e *env, src source, opts *mcp.ClientOptions) (
 			return nil, explain(ctx, b.explain(err), fmt.Sprintf("%s did not answer as an MCP server (streamable HTTP)", src), "", false)
 		}
 		e.progress.step("connected: %s", describeServer(cs))
-		return &session{ClientSession: cs, budget: b, credentials: credentials, close: func() { _ = cs.Close() }}, nil
+		return &session{ClientSession: cs, budget: b, credentials: credentials, close: func() { _ = cs.Close() },
+			card: func(ctx context.Context) (*servercard.Card, error) { return readCard(ctx, hc, src.raw) }}, nil
 	case commandSource:
 		e.progress.step("starting %s", strings.Join(src.words, " "))
 		if _, err := exec.LookPath(src.words[0]); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vurb-go/vurb/manifest"
+	"github.com/vurb-go/vurb/servercard"
 )
 
 // inspect lists what a server offers, readable in a terminal: tools with
@@ -50,6 +51,8 @@ type inspection struct {
 	Resources   []manifest.Resource `json:"resources,omitempty"`
 	Templates   []manifest.Resource `json:"resourceTemplates,omitempty"`
 	Skills      []inspectedSkill    `json:"skills,omitempty"` // skills.go
+	// ServerCard is the card served beside the endpoint (SEP-2127).
+	ServerCard *servercard.Card `json:"serverCard,omitempty"`
 }
 
 type inspectedTool struct {
@@ -76,7 +79,7 @@ type toolCount struct {
 func newInspection(ctx context.Context, snap snapshot) (inspection, error) {
 	m := snap.manifest
 	rep := inspection{Server: m.Server, Protocol: snap.protocol, Exposition: m.Exposition, Tokenizer: tokenizerName,
-		Prompts: m.Prompts, Resources: m.Resources, Templates: m.ResourceTemplates, Skills: skillsOf(snap)}
+		Prompts: m.Prompts, Resources: m.Resources, Templates: m.ResourceTemplates, Skills: skillsOf(snap), ServerCard: m.ServerCard}
 	each, total, err := toolTokens(ctx, m.Tools)
 	if err != nil {
 		return rep, err
@@ -136,6 +139,12 @@ func (rep inspection) write(w io.Writer) {
 		fmt.Fprintf(w, ", %s exposition", visible(rep.Exposition))
 	}
 	fmt.Fprintln(w)
+	if c := rep.ServerCard; c != nil {
+		fmt.Fprintf(w, "server card: %s %s · %s\n", visible(c.Name), visible(c.Version), oneLine(c.Description, 100))
+		for _, r := range c.Remotes {
+			fmt.Fprintf(w, "  %s %s · MCP %s\n", visible(r.Type), visible(r.URL), visible(strings.Join(r.SupportedProtocolVersions, ", ")))
+		}
+	}
 	if len(rep.Expositions) > 0 {
 		fmt.Fprintln(w, "\nExpositions (the same actions, listed both ways)")
 		rep.writeExpositions(w)

@@ -124,6 +124,13 @@ func list(ctx context.Context, e *env, s *session) (snapshot, error) {
 		return snapshot{}, fmt.Errorf("the server's lists are inconsistent: %w", err)
 	}
 	snap := snapshot{manifest: manifest.Of(m), protocol: init.ProtocolVersion}
+	if s.card != nil {
+		card, err := s.card(ctx)
+		if err != nil {
+			e.progress.step("no server card read: %v", err)
+		}
+		snap.manifest.ServerCard = card
+	}
 	if err := snap.addSkills(ctx, e, s, caps); err != nil {
 		return snapshot{}, err
 	}

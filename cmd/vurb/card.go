@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/vurb-go/vurb/servercard"
+)
+
+// maxCardBytes bounds the server card vurb reads: a card is a few
+// hundred bytes, and a server is not trusted to keep it so.
+const maxCardBytes = 64 << 10
+
+// readCard reads the server card served beside the endpoint (SEP-2127:
+// the endpoint's URL plus /server-card), through client; nil and no error
+// when the server serves none (any answer but 200 with a card).
+func readCard(ctx context.Context, client *http.Client, endpoint string) (*servercard.Card, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, servercard.URL(endpoint), nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", servercard.MediaType)
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, nil
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxCardBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxCardBytes {
+		return nil, fmt.Errorf("its server card is larger than %d bytes", maxCardBytes)
+	}
+	var card servercard.Card
+	if err := json.Unmarshal(data, &card); err != nil || card.Schema != servercard.SchemaURL {
+		return nil, nil // not a card: something else lives there
+	}
+	return &card, nil
+}
