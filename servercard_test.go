@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -180,4 +181,47 @@ func TestServerCardNeedsWhatItCannotDerive(t *testing.T) {
 	})
 	is := is.New(t)
 	is.True(strings.Contains(msg, `the app's name "weather" is not a reverse-DNS name with one slash (com.example/weather): give WithName one`))
+}
+
+// TestAFullCardIsValid: a card with every field the Options give is one
+// the SEP's schema accepts.
+func TestAFullCardIsValid(t *testing.T) {
+	is := is.New(t)
+	card, err := servercard.Build("com.example/weather", "1.0.0-rc.1", []string{"2026-07-28"}, servercard.Options{
+		Endpoint: "https://mcp.example.com/api/mcp", Description: "Forecasts", Title: "Weather", WebsiteURL: "https://example.com/weather",
+		Icons:      []servercard.Icon{{Src: "https://example.com/w.png", MimeType: "image/png", Sizes: []string{"48x48"}, Theme: "light"}},
+		Repository: &servercard.Repository{URL: "https://github.com/example/weather", Source: "github", Subfolder: "server"}})
+	is.NoErr(err)
+	raw, err := json.Marshal(card)
+	is.NoErr(err)
+	is.NoErr(validCard(t, raw))
+}
+
+// TestServerCardThroughListenAndServe: ListenAndServe routes the card's
+// path and the catalog's to the handler, beside /mcp.
+func TestServerCardThroughListenAndServe(t *testing.T) {
+	is := is.New(t)
+	app := vurb.New(vurb.WithName("com.example/weather"), vurb.WithVersion("1.0.0"))
+	vurb.Query(app, "forecast.get", func(context.Context, struct{}) (string, error) { return "sunny", nil })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	is.NoErr(err)
+	base := "http://" + ln.Addr().String()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- app.ServeListener(ctx, ln, vurb.WithServerCard(servercard.Options{Endpoint: base + "/mcp", Description: "Forecasts", Catalog: true}))
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	for _, path := range []string{"/mcp/server-card", servercard.CatalogPath, servercard.AICatalogPath} {
+		var resp *http.Response
+		for range 50 {
+			if resp, err = http.Get(base + path); err == nil {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		is.NoErr(err)
+		resp.Body.Close()
+		is.Equal(resp.StatusCode, http.StatusOK) // path
+	}
 }

@@ -77,7 +77,7 @@ type Icon struct {
 // Repository is where a server's source lives.
 type Repository struct {
 	URL       string `json:"url"`
-	Source    string `json:"source,omitempty"` // "github"
+	Source    string `json:"source"` // the forge: "github"
 	ID        string `json:"id,omitempty"`
 	Subfolder string `json:"subfolder,omitempty"`
 }
@@ -85,8 +85,23 @@ type Repository struct {
 // namePattern is the SEP's: a reverse-DNS namespace, one slash, a name.
 var namePattern = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
 
-// versionRange matches the version ranges the SEP refuses.
-var versionRange = regexp.MustCompile(`^[\^~<>=]|\.[x*](\.|$)|^[x*]$`)
+// isRange reports whether version is a range, which the SEP refuses
+// (^1.2.3, ~1.2.3, >=1.2.3, 1.x, 1.*, 1.2 || 2.0, 1.2.3 - 2.0.0): a
+// wildcard counts in the version's core only, before a pre-release or
+// build part, where 1.0.0-rc.x is a version.
+func isRange(version string) bool {
+	if strings.ContainsAny(version[:1], "^~<>=") || strings.Contains(version, "||") || strings.Contains(version, " - ") {
+		return true
+	}
+	core, _, _ := strings.Cut(version, "-")
+	core, _, _ = strings.Cut(core, "+")
+	for part := range strings.SplitSeq(core, ".") {
+		if part == "x" || part == "X" || part == "*" {
+			return true
+		}
+	}
+	return false
+}
 
 // Build returns the card of the server called name at version, reached at
 // o.Endpoint over the protocol revisions given (newest first, as
@@ -106,7 +121,7 @@ func Build(name, version string, revisions []string, o Options) (Card, error) {
 		bad("the app has no version: give it one with WithVersion (1.0.2)")
 	case len(version) > 255:
 		bad("the app's version is longer than 255 bytes")
-	case versionRange.MatchString(version):
+	case isRange(version):
 		bad("the app's version %q is a range: give one version (1.0.2)", version)
 	}
 	switch n := utf8.RuneCountInString(o.Description); {
@@ -118,10 +133,9 @@ func Build(name, version string, revisions []string, o Options) (Card, error) {
 	if n := utf8.RuneCountInString(o.Title); n > 100 {
 		bad("the title is %d characters, past 100", n)
 	}
-	if u, err := url.Parse(o.Endpoint); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		bad("Options.Endpoint %q is not the absolute http(s) URL of the endpoint as clients reach it (https://mcp.example.com/mcp)", o.Endpoint)
-	} else if strings.ContainsAny(o.Endpoint, " \t\n") {
-		bad("Options.Endpoint %q holds white space", o.Endpoint)
+	if u, err := url.Parse(o.Endpoint); err != nil || !strings.HasPrefix(o.Endpoint, "https://") && !strings.HasPrefix(o.Endpoint, "http://") ||
+		u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || strings.ContainsAny(o.Endpoint, " \t\r\n") {
+		bad("Options.Endpoint %q is not the absolute http(s) URL of the endpoint as clients reach it (https://mcp.example.com/mcp): a lower-case scheme, a host, no credentials, query or fragment", o.Endpoint)
 	}
 	if o.WebsiteURL != "" {
 		if u, err := url.Parse(o.WebsiteURL); err != nil || u.Scheme == "" {
@@ -136,8 +150,13 @@ func Build(name, version string, revisions []string, o Options) (Card, error) {
 			bad(`Options.Icons[%d].Theme %q is neither "light" nor "dark"`, i, ic.Theme)
 		}
 	}
-	if r := o.Repository; r != nil && r.URL == "" {
-		bad("Options.Repository has no URL")
+	if r := o.Repository; r != nil {
+		if u, err := url.Parse(r.URL); err != nil || u.Scheme == "" || u.Host == "" {
+			bad("Options.Repository.URL %q is not an absolute URL", r.URL)
+		}
+		if r.Source == "" {
+			bad(`Options.Repository has no Source: name the forge ("github")`)
+		}
 	}
 	if len(revisions) == 0 {
 		bad("the server supports no protocol revision")
@@ -150,5 +169,14 @@ func Build(name, version string, revisions []string, o Options) (Card, error) {
 		Remotes: []Remote{{Type: StreamableHTTP, URL: o.Endpoint, SupportedProtocolVersions: revisions}}}, nil
 }
 
-// URL is where the card of a server whose endpoint is endpoint is served.
-func URL(endpoint string) string { return strings.TrimSuffix(endpoint, "/") + Path }
+// URL is where the card of a server whose endpoint is endpoint is served:
+// the endpoint's path plus Path, without its query or fragment.
+func URL(endpoint string) string {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return strings.TrimSuffix(endpoint, "/") + Path
+	}
+	u.Path, u.RawPath = strings.TrimSuffix(u.Path, "/")+Path, ""
+	u.RawQuery, u.Fragment = "", ""
+	return u.String()
+}

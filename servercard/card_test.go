@@ -10,6 +10,17 @@ import (
 
 var revisions = []string{"2026-07-28", "2025-11-25"}
 
+// TestVersionsAreNotRanges: a pre-release or build part may hold what a
+// range's core would not.
+func TestVersionsAreNotRanges(t *testing.T) {
+	is := is.New(t)
+	for _, v := range []string{"1.0.0-rc.x", "1.0.0+build.x", "1.0.0-alpha.*", "2024.1", "1.2.3"} {
+		_, err := servercard.Build("com.example/w", v, revisions, servercard.Options{Endpoint: "https://h/mcp", Description: "d"})
+		is.NoErr(err) // a version, not a range
+	}
+	is.Equal(servercard.URL("https://h/mcp/?k=v#f"), "https://h/mcp/server-card")
+}
+
 func TestBuildDerivesTheCard(t *testing.T) {
 	is := is.New(t)
 	card, err := servercard.Build("com.example/weather", "1.2.0", revisions, servercard.Options{
@@ -43,6 +54,13 @@ func TestBuildNamesEveryMistake(t *testing.T) {
 		{"com.example/w", "1.0.0", servercard.Options{Endpoint: "https://h/mcp", Description: "d", Icons: []servercard.Icon{{Src: "logo.png", Theme: "blue"}}},
 			[]string{`Options.Icons[0].Src "logo.png" is not an absolute URL`, `Options.Icons[0].Theme "blue"`}},
 		{"x", "", servercard.Options{}, []string{"reverse-DNS", "no version", "no description", "Options.Endpoint"}},
+		{"com.example/w", "1.2.X", servercard.Options{Endpoint: "https://h/mcp", Description: "d"}, []string{"is a range"}},
+		{"com.example/w", "1.2 || 2.0", servercard.Options{Endpoint: "https://h/mcp", Description: "d"}, []string{"is a range"}},
+		{"com.example/w", "1.2.3 - 2.0.0", servercard.Options{Endpoint: "https://h/mcp", Description: "d"}, []string{"is a range"}},
+		{"com.example/w", "1.0.0", servercard.Options{Endpoint: "HTTPS://h/mcp", Description: "d"}, []string{"a lower-case scheme"}},
+		{"com.example/w", "1.0.0", servercard.Options{Endpoint: "https://user:pw@h/mcp", Description: "d"}, []string{"no credentials"}},
+		{"com.example/w", "1.0.0", servercard.Options{Endpoint: "https://h/mcp", Description: "d", Repository: &servercard.Repository{URL: "github.com/x"}},
+			[]string{`Options.Repository.URL "github.com/x" is not an absolute URL`, "Options.Repository has no Source"}},
 	} {
 		t.Run(tc.name+" "+tc.version, func(t *testing.T) {
 			is := is.New(t)

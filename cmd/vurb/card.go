@@ -16,7 +16,9 @@ const maxCardBytes = 64 << 10
 
 // readCard reads the server card served beside the endpoint (SEP-2127:
 // the endpoint's URL plus /server-card), through client; nil and no error
-// when the server serves none (any answer but 200 with a card).
+// when the server serves none (a 4xx, or a 200 that is not a card). A
+// failure that says nothing of the card (the network, a 5xx) is an error:
+// a manifest without the card would read as a card removed.
 func readCard(ctx context.Context, client *http.Client, endpoint string) (*servercard.Card, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, servercard.URL(endpoint), nil)
 	if err != nil {
@@ -28,7 +30,10 @@ func readCard(ctx context.Context, client *http.Client, endpoint string) (*serve
 		return nil, err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
+	switch {
+	case resp.StatusCode >= 500:
+		return nil, fmt.Errorf("its server card could not be read: %s answered %s", servercard.URL(endpoint), resp.Status)
+	case resp.StatusCode != http.StatusOK:
 		return nil, nil
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxCardBytes+1))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -46,4 +47,26 @@ func TestInspectShowsTheServerCard(t *testing.T) {
 	is.Equal(m.ServerCard.Name, "com.example/weather")
 	raw, _ := json.Marshal(m.ServerCard.Remotes)
 	is.True(strings.Contains(string(raw), url))
+}
+
+// TestReadCardTellsNoneFromUnknown: a 404 or something else at the card's
+// path is no card; a 5xx is an error, not a card removed.
+func TestReadCardTellsNoneFromUnknown(t *testing.T) {
+	is := is.New(t)
+	status, body := http.StatusNotFound, ""
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte(body))
+	}))
+	t.Cleanup(srv.Close)
+	card, err := readCard(context.Background(), srv.Client(), srv.URL+"/mcp")
+	is.NoErr(err)
+	is.True(card == nil)
+	status, body = http.StatusOK, `{"hello":"world"}`
+	card, err = readCard(context.Background(), srv.Client(), srv.URL+"/mcp")
+	is.NoErr(err)
+	is.True(card == nil) // not a card
+	status = http.StatusBadGateway
+	_, err = readCard(context.Background(), srv.Client(), srv.URL+"/mcp")
+	is.True(err != nil)
 }

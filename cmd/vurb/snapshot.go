@@ -127,7 +127,7 @@ func list(ctx context.Context, e *env, s *session) (snapshot, error) {
 	if s.card != nil {
 		card, err := s.card(ctx)
 		if err != nil {
-			e.progress.step("no server card read: %v", err)
+			return snapshot{}, err
 		}
 		snap.manifest.ServerCard = card
 	}

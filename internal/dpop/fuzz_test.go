@@ -9,6 +9,7 @@ import (
 // FuzzVerify: whatever a client sends as a proof, Verify answers (no
 // panic), and what it accepts carries a key thumbprint and a jti.
 func FuzzVerify(f *testing.F) {
+	f.Add(newClient(f).proof(f, good("tok"))) // a valid one, for the fuzzer to start from
 	f.Add("")
 	f.Add("a.b.c")
 	f.Add("eyJhbGciOiJub25lIn0.e30.")

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,6 +21,10 @@ import (
 func DefaultAlgs() []jose.SignatureAlgorithm {
 	return []jose.SignatureAlgorithm{jose.ES256, jose.ES384, jose.ES512, jose.EdDSA, jose.PS256, jose.PS384, jose.PS512, jose.RS256}
 }
+
+// DefaultWindow is how far a proof's iat may be from the server's time
+// unless the server says: a minute, for clocks a little apart.
+const DefaultWindow = time.Minute
 
 // MaxProofBytes bounds a proof: a DPoP header is a few hundred bytes, an
 // RSA key makes it a kilobyte or two.
@@ -33,10 +38,11 @@ type Check struct {
 	// URL is the URL the server is reached at as clients see it (htu):
 	// the resource's configured URL, not the Host a proxy passed on.
 	URL string
-	// AccessToken is the token the proof came with (ath is its hash).
+	// AccessToken is the token the proof came with (ath is its hash); a
+	// resource server always has one.
 	AccessToken string
 	// Now is the server's time; Window how far a proof's iat may be from
-	// it, before or after.
+	// it, before or after (DefaultWindow when 0).
 	Now    time.Time
 	Window time.Duration
 	// Algs are the algorithms accepted (DefaultAlgs when nil).
@@ -61,10 +67,12 @@ type Proof struct {
 type Error struct {
 	// Code is the RFC's error: "invalid_dpop_proof", or "use_dpop_nonce"
 	// when the proof lacks the server's current nonce.
-	Code   string
+	Code string
+	// Reason says what was wrong, for the log.
 	Reason string
 }
 
+// Error returns the code and the reason.
 func (e *Error) Error() string { return e.Code + ": " + e.Reason }
 
 func invalid(format string, args ...any) *Error {
@@ -87,6 +95,13 @@ func Verify(proof string, c Check) (Proof, error) {
 	if proof == "" {
 		return Proof{}, invalid("no DPoP proof")
 	}
+	if c.AccessToken == "" {
+		return Proof{}, invalid("no access token for the proof to be bound to")
+	}
+	window := c.Window
+	if window <= 0 {
+		window = DefaultWindow
+	}
 	if len(proof) > MaxProofBytes {
 		return Proof{}, invalid("the proof is longer than %d bytes", MaxProofBytes)
 	}
@@ -102,7 +117,7 @@ func Verify(proof string, c Check) (Proof, error) {
 		return Proof{}, invalid("the proof carries %d signatures", len(jws.Signatures))
 	}
 	h := jws.Signatures[0].Protected
-	if typ, _ := h.ExtraHeaders[jose.HeaderType].(string); typ != "dpop+jwt" {
+	if typ, _ := h.ExtraHeaders[jose.HeaderType].(string); !strings.EqualFold(typ, "dpop+jwt") { // a media type: any case
 		return Proof{}, invalid("typ %q is not dpop+jwt", typ)
 	}
 	if !slices.Contains(algs, jose.SignatureAlgorithm(h.Algorithm)) {
@@ -136,14 +151,12 @@ func Verify(proof string, c Check) (Proof, error) {
 		return Proof{}, invalid("no iat")
 	}
 	iat := time.Unix(int64(*cl.IAT), 0)
-	if d := c.Now.Sub(iat); d > c.Window || d < -c.Window {
-		return Proof{}, invalid("iat %s is not within %v of the server's time", iat.UTC().Format(time.RFC3339), c.Window)
+	if d := c.Now.Sub(iat); d > window || d < -window {
+		return Proof{}, invalid("iat %s is not within %v of the server's time", iat.UTC().Format(time.RFC3339), window)
 	}
-	if c.AccessToken != "" {
-		sum := sha256.Sum256([]byte(c.AccessToken))
-		if cl.ATH != base64.RawURLEncoding.EncodeToString(sum[:]) {
-			return Proof{}, invalid("ath is not the hash of the access token")
-		}
+	sum := sha256.Sum256([]byte(c.AccessToken))
+	if cl.ATH != base64.RawURLEncoding.EncodeToString(sum[:]) {
+		return Proof{}, invalid("ath is not the hash of the access token")
 	}
 	if c.Nonce != "" && cl.Nonce != c.Nonce {
 		return Proof{}, &Error{Code: "use_dpop_nonce", Reason: "the proof lacks the server's current nonce"}
@@ -169,8 +182,10 @@ func Bound(p Proof, jkt string) error {
 // sameURL compares htu with the resource's URL as §4.3 asks: without
 // query and fragment, after syntax- and scheme-based normalisation (RFC
 // 3986 §6.2.2, §6.2.3): scheme and host in lower case, the default port
-// left out, an empty path as "/", percent-encodings decoded where they
-// need not be.
+// left out, an empty path as "/", percent-encodings of unreserved
+// characters decoded and the others' hex digits in upper case. A URL with
+// user information is none: a proof names a resource, not an account.
+// Dot segments are not removed: a proof naming /a/../mcp is refused.
 func sameURL(htu, want string) bool {
 	a, ok1 := normalURL(htu)
 	b, ok2 := normalURL(want)
@@ -179,7 +194,7 @@ func sameURL(htu, want string) bool {
 
 func normalURL(raw string) (string, bool) {
 	u, err := url.Parse(raw)
-	if err != nil || u.Scheme == "" || u.Host == "" || u.Opaque != "" {
+	if err != nil || u.Scheme == "" || u.Host == "" || u.Opaque != "" || u.User != nil {
 		return "", false
 	}
 	scheme := strings.ToLower(u.Scheme)
@@ -190,12 +205,34 @@ func normalURL(raw string) (string, bool) {
 	if port := u.Port(); port != "" && !(scheme == "https" && port == "443" || scheme == "http" && port == "80") {
 		host += ":" + port
 	}
-	path := u.EscapedPath()
-	if p, err := url.PathUnescape(path); err == nil {
-		path = (&url.URL{Path: p}).EscapedPath()
-	}
+	path := normalEscapes(u.EscapedPath())
 	if path == "" {
 		path = "/"
 	}
 	return scheme + "://" + host + path, true
+}
+
+// normalEscapes decodes the percent-encodings of unreserved characters
+// (RFC 3986 §2.3) and writes the others' hex digits in upper case
+// (§6.2.2.1): %7E is ~, %2f is %2F.
+func normalEscapes(path string) string {
+	var b strings.Builder
+	for i := 0; i < len(path); i++ {
+		if path[i] != '%' || i+2 >= len(path) {
+			b.WriteByte(path[i])
+			continue
+		}
+		v, err := strconv.ParseUint(path[i+1:i+3], 16, 8)
+		if err != nil {
+			b.WriteByte(path[i])
+			continue
+		}
+		if c := byte(v); c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
+			b.WriteByte(c)
+		} else {
+			b.WriteString(strings.ToUpper(path[i : i+3]))
+		}
+		i += 2
+	}
+	return b.String()
 }

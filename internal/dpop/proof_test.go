@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -24,7 +25,7 @@ var now = time.Unix(1_800_000_000, 0)
 // client is a DPoP client: its key and how it signs proofs.
 type client struct{ key *ecdsa.PrivateKey }
 
-func newClient(t *testing.T) client {
+func newClient(t testing.TB) client {
 	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +40,7 @@ func ath(token string) string {
 
 // proof signs claims as a client does: ES256, typ dpop+jwt, its public
 // key in the header.
-func (c client) proof(t *testing.T, claims map[string]any) string {
+func (c client) proof(t testing.TB, claims map[string]any) string {
 	t.Helper()
 	opts := (&jose.SignerOptions{EmbedJWK: true}).WithType("dpop+jwt")
 	s, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: c.key}, opts)
@@ -107,8 +108,11 @@ func TestAValidProofGivesItsKeyAndJTI(t *testing.T) {
 	is.Equal(p.JTI, "j-1")
 	is.NoErr(dpop.Bound(p, c.jkt(t)))
 	is.Equal(dpop.Bound(p, newClient(t).jkt(t)), dpop.ErrUnbound) // a token bound to another key
-	// htu as §4.3 normalises it: case, default port, no query or fragment.
-	_, err = dpop.Verify(c.proof(t, with(good("tok"), "htu", "HTTPS://MCP.example.com:443/mcp?x=1#f")), check("tok"))
+	// htu as §4.3 normalises it: case, default port, no query or fragment,
+	// an unreserved character's escape.
+	_, err = dpop.Verify(c.proof(t, with(good("tok"), "htu", "HTTPS://MCP.example.com:443/%6Dcp?x=1#f")), check("tok"))
+	is.NoErr(err)
+	_, err = dpop.Verify(c.proof(t, good("tok")), dpop.Check{Method: "POST", URL: resource, AccessToken: "tok", Now: now}) // the default window
 	is.NoErr(err)
 }
 
@@ -127,7 +131,7 @@ func TestProofsRefused(t *testing.T) {
 	garbage := func([]byte) []byte { return []byte("not a signature") }
 	for _, tc := range []struct {
 		name, proof, want string
-		check         dpop.Check
+		check             dpop.Check
 	}{
 		{"missing", "", "no DPoP proof", check("tok")},
 		{"not a JWT", "garbage", "not a JWT", check("tok")},
@@ -140,12 +144,15 @@ func TestProofsRefused(t *testing.T) {
 		{"wrong htm", c.proof(t, with(good("tok"), "htm", "GET")), `htm "GET" is not the request's method POST`, check("tok")},
 		{"wrong htu", c.proof(t, with(good("tok"), "htu", "https://evil.example/mcp")), "htu", check("tok")},
 		{"htu of another path", c.proof(t, with(good("tok"), "htu", "https://mcp.example.com/other")), "htu", check("tok")},
+		{"htu with an encoded slash", c.proof(t, with(good("tok"), "htu", "https://mcp.example.com/a%2Fmcp")), "htu", dpop.Check{Method: "POST", URL: "https://mcp.example.com/a/mcp", AccessToken: "tok", Now: now, Window: time.Minute}},
+		{"htu with credentials", c.proof(t, with(good("tok"), "htu", "https://evil@mcp.example.com/mcp")), "htu", check("tok")},
+		{"no access token", c.proof(t, good("tok")), "no access token", check("")},
 		{"stale iat", c.proof(t, with(good("tok"), "iat", now.Add(-2*time.Minute).Unix())), "iat", check("tok")},
 		{"future iat", c.proof(t, with(good("tok"), "iat", now.Add(2*time.Minute).Unix())), "iat", check("tok")},
 		{"no iat", c.proof(t, with(good("tok"), "iat", nil)), "no iat", check("tok")},
 		{"no jti", c.proof(t, with(good("tok"), "jti", nil)), "no jti", check("tok")},
 		{"wrong ath", c.proof(t, good("another token")), "ath", check("tok")},
-		{"an ES256-only server", c.proof(t, good("tok")), "", dpop.Check{Method: "POST", URL: resource, AccessToken: "tok", Now: now, Window: time.Minute, Algs: []jose.SignatureAlgorithm{jose.EdDSA}}},
+		{"an EdDSA-only server", c.proof(t, good("tok")), "not a JWT signed with an accepted algorithm", dpop.Check{Method: "POST", URL: resource, AccessToken: "tok", Now: now, Window: time.Minute, Algs: []jose.SignatureAlgorithm{jose.EdDSA}}},
 		{"missing nonce", c.proof(t, good("tok")), "use_dpop_nonce", dpop.Check{Method: "POST", URL: resource, AccessToken: "tok", Now: now, Window: time.Minute, Nonce: "n-2"}},
 		{"stale nonce", c.proof(t, with(good("tok"), "nonce", "n-1")), "use_dpop_nonce", dpop.Check{Method: "POST", URL: resource, AccessToken: "tok", Now: now, Window: time.Minute, Nonce: "n-2"}},
 		{"oversized", strings.Repeat("a", dpop.MaxProofBytes+1), "longer than", check("tok")},
@@ -155,7 +162,7 @@ func TestProofsRefused(t *testing.T) {
 			_, err := dpop.Verify(tc.proof, tc.check)
 			is.True(err != nil)
 			var e *dpop.Error
-			is.True(errorsAs(err, &e))
+			is.True(errors.As(err, &e))
 			if tc.want == "use_dpop_nonce" {
 				is.Equal(e.Code, "use_dpop_nonce")
 				return

@@ -18,6 +18,13 @@ import (
 // ServerCard is vurb.WithServerCard; see its documentation there.
 func ServerCard(o servercard.Options) ServeOption {
 	o.Icons = slices.Clone(o.Icons)
+	for i := range o.Icons {
+		o.Icons[i].Sizes = slices.Clone(o.Icons[i].Sizes)
+	}
+	if o.Repository != nil {
+		r := *o.Repository
+		o.Repository = &r
+	}
 	return func(c *serveConfig) { c.httpSetting("WithServerCard"); c.card = &o }
 }
 
@@ -83,6 +90,14 @@ func (a *Site) Revisions() []string {
 	return all
 }
 
+// paths are where c serves: the card's path, and the catalog's.
+func (c *cardServer) paths() []string {
+	if c.catalog == nil {
+		return []string{c.path}
+	}
+	return []string{c.path, servercard.CatalogPath, servercard.AICatalogPath}
+}
+
 // wrap serves the card and the catalog, and passes every other request to
 // next.
 func (c *cardServer) wrap(next http.Handler) http.Handler {
@@ -110,6 +125,7 @@ func (c *cardServer) serve(w http.ResponseWriter, r *http.Request, doc *servedDo
 	h.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
 	h.Set("Access-Control-Allow-Headers", "Content-Type, If-None-Match")
 	h.Set("Access-Control-Expose-Headers", "ETag")
+	h.Set("Access-Control-Max-Age", "86400")
 	switch r.Method {
 	case http.MethodOptions:
 		w.WriteHeader(http.StatusNoContent)
@@ -117,12 +133,12 @@ func (c *cardServer) serve(w http.ResponseWriter, r *http.Request, doc *servedDo
 	case http.MethodGet, http.MethodHead:
 	default:
 		h.Set("Allow", "GET, HEAD, OPTIONS")
-		http.Error(w, fmt.Sprintf("method %s not allowed: the document is read with GET", r.Method), http.StatusMethodNotAllowed)
+		http.Error(w, "method not allowed: the document is read with GET", http.StatusMethodNotAllowed)
 		return
 	}
 	h.Set("ETag", doc.etag)
 	h.Set("Cache-Control", "public, max-age=3600")
-	if matches(r.Header.Get("If-None-Match"), doc.etag) {
+	if matches(r.Header.Values("If-None-Match"), doc.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
@@ -134,13 +150,15 @@ func (c *cardServer) serve(w http.ResponseWriter, r *http.Request, doc *servedDo
 	_, _ = w.Write(doc.body)
 }
 
-// matches reports whether an If-None-Match header names etag (RFC 9110
-// §13.1.2: a weak comparison, "*" matching any).
-func matches(header, etag string) bool {
-	for tag := range strings.SplitSeq(header, ",") {
-		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
-		if tag == "*" || tag == etag {
-			return true
+// matches reports whether the If-None-Match header's values name etag
+// (RFC 9110 §13.1.2: a weak comparison, "*" matching any).
+func matches(values []string, etag string) bool {
+	for _, header := range values {
+		for tag := range strings.SplitSeq(header, ",") {
+			tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
+			if tag == "*" || tag == etag {
+				return true
+			}
 		}
 	}
 	return false

@@ -44,6 +44,9 @@ func (a *Site) ServeListener(ctx context.Context, ln net.Listener, opts ...Serve
 			mux.Handle(p, withDeadlines(hs.handler, t))
 		}
 	}
+	for _, p := range hs.cardPaths { // card.go
+		mux.Handle(p, withDeadlines(hs.handler, t))
+	}
 	// No ReadTimeout or WriteTimeout: withDeadlines sets them per request,
 	// so that event streams outlive them (see deadlines.go).
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: t.header, IdleTimeout: t.idle}

@@ -29,6 +29,9 @@ func (a *Site) HTTPHandler(opts ...ServeOption) http.Handler {
 // needs: the SDK server behind it and the requests in flight.
 type httpServing struct {
 	handler  http.Handler
+	// cardPaths are where the server card and its catalog are served
+	// (card.go), for a mux that routes by path.
+	cardPaths []string
 	server   *mcp.Server
 	inFlight inFlight
 }
@@ -166,6 +169,7 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 	guarded := guard.HostAndOrigin(served, cfg.allowedHosts, cfg.allowedOrigins, localhost)
 	if cs := a.cardServerFor(&cfg); cs != nil {
 		guarded = cs.wrap(guarded) // card.go: public, any origin, behind its own Host check
+		hs.cardPaths = cs.paths()
 	}
 	hs.handler = guard.ClientAddress(guarded, cfg.trustedProxies)
 	if cfg.bearer != nil {

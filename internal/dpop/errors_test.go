@@ -1,5 +1,0 @@
-package dpop_test
-
-import "errors"
-
-func errorsAs(err error, target any) bool { return errors.As(err, target) }
