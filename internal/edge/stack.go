@@ -28,12 +28,12 @@ func (a *Site) HTTPHandler(opts ...ServeOption) http.Handler {
 // httpServing is a streamable HTTP handler with what a graceful shutdown
 // needs: the SDK server behind it and the requests in flight.
 type httpServing struct {
-	handler  http.Handler
+	handler http.Handler
 	// cardPaths are where the server card and its catalog are served
 	// (card.go), for a mux that routes by path.
 	cardPaths []string
-	server   *mcp.Server
-	inFlight inFlight
+	server    *mcp.Server
+	inFlight  inFlight
 }
 
 // httpServing builds the whole HTTP stack of one handler. A request passes,
