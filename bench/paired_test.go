@@ -38,20 +38,11 @@ func BenchmarkRoundTripPaired(b *testing.B) {
 			b.Fatalf("%s: %q, %v; want %q", names[i], got, err, wantText)
 		}
 	}
-	totals := make([]time.Duration, len(calls))
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		for k := range calls {
-			i := (n + k) % len(calls)
-			start := time.Now()
-			if _, err := calls[i](ctx); err != nil {
-				b.Fatal(err)
-			}
-			totals[i] += time.Since(start)
-		}
-		n++
+	timed := make([]func() error, len(calls))
+	for i, call := range calls {
+		timed[i] = func() error { _, err := call(ctx); return err }
 	}
+	n, totals := interleave(b, timed)
 	reportPaired(b, n, names, totals, [][2]int{{0, 1}, {0, 2}})
 }
 
