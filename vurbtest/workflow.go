@@ -7,12 +7,9 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/internal/engine"
 	"github.com/vurb-go/vurb/workflow"
 )
-
-// metaWorkflow is the _meta key where a gated call's result says where
-// its workflow instance is (vurb's engine.MetaWorkflow).
-const metaWorkflow = "vurb/workflow"
 
 // Flow drives one instance of a workflow (package workflow) as a model
 // would: the handle a starting call returned is passed to each call, and
@@ -91,13 +88,13 @@ func (f *Flow) Refused(name string, args map[string]any, opts ...CallOption) (te
 		f.c.t.Fatalf("vurbtest: %s: protocol error %v; want a refusal of the workflow gate", f.c.describe(name, args), err)
 	case !res.IsError:
 		f.c.t.Fatalf("vurbtest: %s succeeded with %q; want a refusal of the workflow gate", f.c.describe(name, args), Text(res))
-	case res.Meta[metaWorkflow] == nil:
+	case res.Meta[engine.MetaWorkflow] == nil:
 		f.c.t.Fatalf("vurbtest: %s was refused, not by the workflow gate: %s", f.c.describe(name, args), Text(res))
 	}
 	if s := stateOf(res); s != "" {
 		f.state = s
 	}
-	w, _ := res.Meta[metaWorkflow].(map[string]any)
+	w, _ := res.Meta[engine.MetaWorkflow].(map[string]any)
 	list, _ := w["allowed"].([]any)
 	for _, a := range list {
 		if s, ok := a.(string); ok {
@@ -122,7 +119,7 @@ func (f *Flow) args(args map[string]any) json.RawMessage {
 
 // stateOf is the state a gated result reports, "" for none.
 func stateOf(res *mcp.CallToolResult) string {
-	w, _ := res.Meta[metaWorkflow].(map[string]any)
+	w, _ := res.Meta[engine.MetaWorkflow].(map[string]any)
 	s, _ := w["state"].(string)
 	return s
 }

@@ -65,7 +65,7 @@ func (a *Site) cardServerFor(cfg *serveConfig) *cardServer {
 	if o == nil {
 		return nil
 	}
-	card, err := servercard.Build(a.Name, a.Version, a.Revisions(), *o)
+	card, err := servercard.Build(a.Name, a.Version, a.revisions(), *o)
 	if err != nil {
 		panic(err.Error())
 	}
@@ -79,10 +79,10 @@ func (a *Site) cardServerFor(cfg *serveConfig) *cardServer {
 	return cs
 }
 
-// Revisions are the protocol revisions the app's servers negotiate,
+// revisions are the protocol revisions the app's servers negotiate,
 // newest first: the go-sdk's, less those WithServerOptions leaves out,
 // as server/discover and initialize answer them.
-func (a *Site) Revisions() []string {
+func (a *Site) revisions() []string {
 	all := mcp.SupportedProtocolVersions()
 	if so := a.ServerOptions; so != nil && len(so.SupportedProtocolVersions) > 0 {
 		all = slices.DeleteFunc(all, func(v string) bool { return !slices.Contains(so.SupportedProtocolVersions, v) })

@@ -111,6 +111,27 @@ func (o *Origin) Host() string {
 	return host
 }
 
+// CallerKey names the caller as every quota does (limit.CallerBucket,
+// the session and task quotas, the workflow store's shares): the token's
+// subject, else the HTTP client's host (its /64 over IPv6), else the
+// session, else the one caller of anonymous ones (stdio, in process). The
+// host comes before the session: over HTTP an anonymous client may open a
+// session per call.
+func (o *Origin) CallerKey() string {
+	if o.Token != nil && o.Token.UserID != "" {
+		return "user:" + o.Token.UserID
+	}
+	if host := o.Host(); host != "" {
+		return "host:" + host
+	}
+	if o.Session != nil {
+		if id := o.Session.ID(); id != "" {
+			return "session:" + id
+		}
+	}
+	return "anonymous"
+}
+
 // Resolve fills what Lazy defers, once, and returns o.
 func (o *Origin) Resolve() *Origin {
 	if f := o.Lazy; f != nil {

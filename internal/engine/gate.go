@@ -38,7 +38,7 @@ func (ep *Endpoint) enterFlow(ctx context.Context, cc *callContext) *mcp.CallToo
 	f, rt, o := ep.flow, ep.rt, cc.call.origin
 	m := f.Machine
 	now := rt.now()
-	s := &Step{Machine: m.Name, owner: rt.quotaOwner(o)}
+	s := &Step{Machine: m.Name, owner: o.CallerKey()}
 	switch {
 	case m.BySession:
 		key := rt.sessionKey(o)

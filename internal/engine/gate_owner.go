@@ -13,7 +13,8 @@ import (
 // flowOwner is whom a handle is bound to: the verified subject, else the
 // session the call came through, else this process (stdio, in
 // process), else an anonymous HTTP request's network host. Never a value
-// the client chose.
+// the client chose. (Whose share of the store an instance counts in is
+// Origin.CallerKey, as every quota names a caller.)
 func (rt *Runtime) flowOwner(o *Origin) string {
 	if o.Token != nil && o.Token.UserID != "" {
 		return "sub:" + o.Token.UserID
@@ -21,27 +22,6 @@ func (rt *Runtime) flowOwner(o *Origin) string {
 	if key := rt.sessionKey(o); key != "" {
 		return key
 	}
-	return hostOwner(o)
-}
-
-// quotaOwner is whose share of the store a new instance counts in: the
-// caller as the app's quotas know it (the verified subject, else the
-// network host), so that a caller opening sessions fills its own share
-// alone; for a caller without either (stdio, in process), its session.
-func (rt *Runtime) quotaOwner(o *Origin) string {
-	if o.Token != nil && o.Token.UserID != "" {
-		return "sub:" + o.Token.UserID
-	}
-	if host := o.Host(); host != "" {
-		return "host:" + host
-	}
-	if key := rt.sessionKey(o); key != "" {
-		return key
-	}
-	return "anonymous"
-}
-
-func hostOwner(o *Origin) string {
 	if host := o.Host(); host != "" {
 		return "host:" + host
 	}

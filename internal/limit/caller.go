@@ -13,17 +13,4 @@ import (
 // would get a full bucket with each. Quotas of the serving edge (sessions,
 // tasks) name their callers with it too, so that one caller is one caller
 // everywhere.
-func CallerBucket(_ context.Context, o engine.Origin) string {
-	if o.Token != nil && o.Token.UserID != "" {
-		return "user:" + o.Token.UserID
-	}
-	if host := o.Host(); host != "" {
-		return "host:" + host
-	}
-	if o.Session != nil {
-		if id := o.Session.ID(); id != "" {
-			return "session:" + id
-		}
-	}
-	return "anonymous"
-}
+func CallerBucket(_ context.Context, o engine.Origin) string { return o.CallerKey() }
