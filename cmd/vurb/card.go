@@ -27,7 +27,10 @@ func readCard(ctx context.Context, client *http.Client, endpoint string) (*serve
 	req.Header.Set("Accept", servercard.MediaType)
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx) // the command's time is up: said as every step says it
+		}
+		return nil, fmt.Errorf("its server card could not be read: %w", err)
 	}
 	defer resp.Body.Close()
 	switch {
