@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/vurb-go/vurb/describe"
+	"github.com/vurb-go/vurb/dpop"
 	"github.com/vurb-go/vurb/internal/edge"
 	"github.com/vurb-go/vurb/internal/edge/stdio"
 	"github.com/vurb-go/vurb/internal/engine"
@@ -689,6 +690,43 @@ type StdioOption struct{ edge stdio.Option }
 // absolute URL without a fragment (RFC 8707 §2).
 func WithBearerAuth(verifier auth.TokenVerifier, metadata *oauthex.ProtectedResourceMetadata, opts *auth.RequireBearerTokenOptions) ServeOption {
 	return ServeOption{edge.BearerAuth(verifier, metadata, opts)}
+}
+
+// WithDPoP makes WithBearerAuth take DPoP-bound tokens (RFC 9449): a
+// request sends "Authorization: DPoP <token>" and, in its DPoP header, a
+// proof signed by the key the token is bound to, so that a stolen token
+// is worthless without the key. Each proof is checked as RFC 9449 §4.3
+// says, against the request's method and metadata.Resource (the URL the
+// client signed, whatever Host a proxy passed on); the token's cnf.jkt
+// must be the thumbprint of the proof's key (the oidc verifier keeps every
+// claim, cnf included; your own verifier must put cnf in
+// TokenInfo.Extra). The proof's jti is spent once in the app's store:
+// in memory, or, with WithReplicas, in the store the replicas share (one
+// SET NX per DPoP request, so a proof replayed on another replica is
+// refused too). When that store cannot answer, the request gets 503 and
+// may be sent again with a new proof. Apps without WithDPoP make no such
+// round trip.
+//
+// p says whether DPoP is required or accepted beside Bearer, the
+// algorithms taken, the iat window and whether the server issues nonces;
+// see dpop.Policy. A DPoP-bound token is refused as a bearer token
+// either way. The protected resource metadata advertises the policy
+// (dpop_signing_alg_values_supported, dpop_bound_access_tokens_required),
+// and refusals carry RFC 9449's challenges:
+//
+//	WWW-Authenticate: DPoP error="invalid_dpop_proof", algs="ES256 ...", resource_metadata="..."
+//
+// with invalid_token for a token not bound to the proof's key, and
+// use_dpop_nonce with a fresh DPoP-Nonce header when nonces are on. The
+// check sits where the bearer check does, in front of every request the
+// handler answers. A Go client signs proofs with dpop.Signer and sends
+// them with dpop.Transport.
+//
+// WithDPoP panics when p is not usable (a MAC or "none" among its
+// algorithms, a negative window); HTTPHandler panics when WithBearerAuth
+// is missing.
+func WithDPoP(p dpop.Policy) ServeOption {
+	return ServeOption{edge.DPoP(p)}
 }
 
 // WithLocalToken states who the local caller of Serve is: every request

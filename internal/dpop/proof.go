@@ -3,9 +3,9 @@ package dpop
 import (
 	"crypto"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -47,8 +47,9 @@ type Check struct {
 	Window time.Duration
 	// Algs are the algorithms accepted (DefaultAlgs when nil).
 	Algs []jose.SignatureAlgorithm
-	// Nonce, when not "", is the server nonce the proof must carry.
-	Nonce string
+	// Nonce, when not nil, says whether the proof's nonce is one the
+	// server issued and still accepts (RFC 9449 §8); "" when it has none.
+	Nonce func(nonce string) bool
 }
 
 // Proof is a verified proof.
@@ -65,8 +66,9 @@ type Proof struct {
 // Error is a refusal of a proof. Its text is for the log; a client is
 // told the RFC's error code alone.
 type Error struct {
-	// Code is the RFC's error: "invalid_dpop_proof", or "use_dpop_nonce"
-	// when the proof lacks the server's current nonce.
+	// Code is the RFC's error: "invalid_dpop_proof"; "use_dpop_nonce"
+	// when the proof lacks the server's current nonce; "invalid_token"
+	// when the token is not bound to the proof's key.
 	Code string
 	// Reason says what was wrong, for the log.
 	Reason string
@@ -158,8 +160,8 @@ func Verify(proof string, c Check) (Proof, error) {
 	if cl.ATH != base64.RawURLEncoding.EncodeToString(sum[:]) {
 		return Proof{}, invalid("ath is not the hash of the access token")
 	}
-	if c.Nonce != "" && cl.Nonce != c.Nonce {
-		return Proof{}, &Error{Code: "use_dpop_nonce", Reason: "the proof lacks the server's current nonce"}
+	if c.Nonce != nil && !c.Nonce(cl.Nonce) {
+		return Proof{}, &Error{Code: "use_dpop_nonce", Reason: "the proof lacks a nonce the server accepts"}
 	}
 	thumb, err := key.Thumbprint(crypto.SHA256)
 	if err != nil {
@@ -168,13 +170,15 @@ func Verify(proof string, c Check) (Proof, error) {
 	return Proof{JKT: base64.RawURLEncoding.EncodeToString(thumb), JTI: cl.JTI, IssuedAt: iat}, nil
 }
 
-// ErrUnbound: the token is not bound to the proof's key.
-var ErrUnbound = errors.New("invalid_token: the access token is not bound to the DPoP proof's key")
-
-// Bound checks that a token whose cnf.jkt is jkt is bound to p's key.
+// Bound checks that a token whose cnf.jkt is jkt is bound to p's key
+// (§4.3, check 12): a token bound to no key, or to another, is refused
+// with invalid_token, as §7.1's example of an invalid key binding is.
 func Bound(p Proof, jkt string) error {
-	if jkt == "" || jkt != p.JKT {
-		return ErrUnbound
+	switch {
+	case jkt == "":
+		return &Error{Code: "invalid_token", Reason: "the access token is not bound to a key (it has no cnf.jkt)"}
+	case subtle.ConstantTimeCompare([]byte(jkt), []byte(p.JKT)) != 1:
+		return &Error{Code: "invalid_token", Reason: "the access token is bound to another key than the proof's"}
 	}
 	return nil
 }

@@ -8,10 +8,14 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/vurb-go/vurb/dpop"
+	proofs "github.com/vurb-go/vurb/internal/dpop"
+	"github.com/vurb-go/vurb/internal/engine"
 )
 
 // BearerAuth is vurb.WithBearerAuth; see its documentation there.
@@ -31,6 +35,8 @@ type resourceServer struct {
 	metadata      http.Handler // the go-sdk's RFC 9728 handler
 	metadataPaths []string     // where it is served: the resource's own, then the bare one
 	require       func(http.Handler) http.Handler
+	scopes        []string   // the scopes every request needs (the go-sdk's check)
+	dpop          *dpopGuard // WithDPoP
 }
 
 func newResourceServer(verifier auth.TokenVerifier, metadata *oauthex.ProtectedResourceMetadata, opts *auth.RequireBearerTokenOptions) *resourceServer {
@@ -63,7 +69,8 @@ func newResourceServer(verifier auth.TokenVerifier, metadata *oauthex.ProtectedR
 		metadataURL:   ropts.ResourceMetadataURL,
 		metadata:      auth.ProtectedResourceMetadataHandler(&doc),
 		metadataPaths: paths,
-		require:       auth.RequireBearerToken(forResource(verifier, doc.Resource), &ropts),
+		require:       auth.RequireBearerToken(withProofs(forResource(verifier, doc.Resource)), &ropts),
+		scopes:        ropts.Scopes,
 	}
 }
 
@@ -118,14 +125,20 @@ func audiences(claim any) (aud []string, ok bool) {
 	return nil, false
 }
 
-// protect puts the bearer check in front of next. A refused request's
-// answer is written through a challengeWriter, which adds RFC 6750's error
-// code to the go-sdk's challenge and replaces its body, the verifier's
-// error text, with one that says only what RFC 6750 lets an unauthenticated
+// protect puts the token check in front of next. A refused request's
+// answer is written through a challengeWriter, which writes the
+// challenges (RFC 6750's, and RFC 9449's under WithDPoP) with the error
+// code that applies and replaces the go-sdk's body, the verifier's error
+// text, with one that says only what the RFCs let an unauthenticated
 // client know; the verifier's text (which may name the issuer, the key set
 // or the server's clock) goes to logger, at debug level. An accepted
 // request reaches next with the ResponseWriter it came with, so streams
 // flush as they would unprotected.
+//
+// Under WithDPoP, a request with the DPoP scheme has its proof checked
+// here, before its token; it then passes the go-sdk's check as a bearer
+// request would, with the verified proof in its context for the verifier
+// (withProofs), which compares the key bindings and spends the jti.
 func (rs *resourceServer) protect(next http.Handler, logger *slog.Logger) http.Handler {
 	checked := rs.require(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if cw, ok := w.(*challengeWriter); ok {
@@ -134,10 +147,44 @@ func (rs *resourceServer) protect(next http.Handler, logger *slog.Logger) http.H
 		next.ServeHTTP(w, r)
 	}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		cw := &challengeWriter{ResponseWriter: w, bearer: presentsBearer(r)}
+		at := &attempt{guard: rs.dpop}
+		var token string
+		at.scheme, token = credentials(r)
+		cw := &challengeWriter{ResponseWriter: w, rs: rs, at: at}
+		if g := rs.dpop; g != nil {
+			switch {
+			case at.scheme == "dpop":
+				if g.policy.Nonces {
+					w.Header().Set("DPoP-Nonce", g.nonce()) // on every answer, so a client keeps up
+				}
+				p, fault := g.check(r, rs.resource, token)
+				if fault != nil {
+					at.fault = fault
+					cw.WriteHeader(http.StatusUnauthorized)
+					logger.Debug("vurb: DPoP proof refused", "reason", fault.Reason, "remote", r.RemoteAddr)
+					return
+				}
+				at.proof = &p
+				r = r.Clone(context.WithValue(r.Context(), attemptKey{}, at))
+				r.Header.Set("Authorization", "Bearer "+token) // the go-sdk's check reads this scheme
+			case at.scheme == "bearer" && g.policy.Required:
+				at.fault = &proofs.Error{Code: "invalid_token", Reason: "a bearer token, and this server takes DPoP-bound tokens only"}
+				cw.WriteHeader(http.StatusUnauthorized)
+				logger.Debug("vurb: bearer token refused", "reason", at.fault.Reason, "remote", r.RemoteAddr)
+				return
+			default:
+				r = r.WithContext(context.WithValue(r.Context(), attemptKey{}, at))
+			}
+		}
 		checked.ServeHTTP(cw, r)
-		if cw.refused && len(cw.reason) > 0 {
-			logger.Debug("vurb: bearer token refused", "reason", strings.TrimSpace(string(cw.reason)), "remote", r.RemoteAddr)
+		if cw.refused {
+			reason := strings.TrimSpace(string(cw.reason))
+			if at.fault != nil {
+				reason = at.fault.Reason
+			}
+			if reason != "" {
+				logger.Debug("vurb: access token refused", "reason", reason, "remote", r.RemoteAddr)
+			}
 		}
 	})
 }
@@ -156,20 +203,15 @@ func (rs *resourceServer) withMetadata(next http.Handler) http.Handler {
 	})
 }
 
-// presentsBearer reports whether r carries a bearer token, valid or not.
-func presentsBearer(r *http.Request) bool {
-	scheme, _, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
-	return strings.EqualFold(scheme, "bearer")
-}
-
-// challengeWriter adds the RFC 6750 error code to the challenge the
-// go-sdk's auth.RequireBearerToken writes (it names the metadata and the
-// scopes, not what went wrong): invalid_token when a bearer token was
-// presented and refused (401), insufficient_scope when it lacks a scope
-// (403, the only 403 the go-sdk's check answers).
+// challengeWriter writes the answer to a refused request: the challenges
+// with the error code that applies (invalid_token when a token was
+// presented and refused, insufficient_scope when it lacks a scope, the
+// only 403 the go-sdk's check answers, and RFC 9449's codes for a proof),
+// and a body that tells no internals.
 type challengeWriter struct {
 	http.ResponseWriter
-	bearer bool // the request presented a bearer token
+	rs *resourceServer
+	at *attempt
 	// refused is set when the check refused the request: what it writes
 	// then (the verifier's error text) is kept in reason, at most
 	// maxRefusalReason bytes, for the log, instead of sent.
@@ -189,45 +231,101 @@ func (c *challengeWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// refusalText is the body of a refusal: RFC 6750's error code and what
-// the client may do, nothing of why the verifier refused.
-func refusalText(code int, bearer bool) string {
-	switch {
-	case code == http.StatusForbidden:
-		return "Forbidden: insufficient_scope: the token lacks a scope this request needs (see the scope parameter of WWW-Authenticate)\n"
-	case bearer:
-		return "Unauthorized: invalid_token: the bearer token is not valid here (expired, revoked, malformed, or issued for another resource); obtain a new one\n"
-	default:
-		return "Unauthorized: this server needs a bearer token (see WWW-Authenticate for where to obtain one)\n"
-	}
-}
-
 func (c *challengeWriter) WriteHeader(code int) {
-	h := c.Header()
-	if params, ok := strings.CutPrefix(h.Get("WWW-Authenticate"), "Bearer"); ok {
-		var e string
-		switch {
-		case code == http.StatusForbidden:
-			e = "insufficient_scope"
-		case code == http.StatusUnauthorized && c.bearer:
-			e = "invalid_token"
-		}
-		if e != "" {
-			if params = strings.TrimSpace(params); params != "" {
-				params = ", " + params
-			}
-			h.Set("WWW-Authenticate", `Bearer error="`+e+`"`+params)
-		}
-	}
-	if code == http.StatusUnauthorized || code == http.StatusForbidden {
-		c.refused = true
-		h.Del("Content-Length")
-		h.Set("Content-Type", "text/plain; charset=utf-8")
+	if code != http.StatusUnauthorized && code != http.StatusForbidden {
 		c.ResponseWriter.WriteHeader(code)
-		io.WriteString(c.ResponseWriter, refusalText(code, c.bearer))
 		return
 	}
+	c.refused = true
+	h := c.Header()
+	h.Del("Content-Length")
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	if c.at.unchecked {
+		// Not the client's fault: the store that spends jtis is down.
+		h.Set("Retry-After", "1")
+		c.ResponseWriter.WriteHeader(http.StatusServiceUnavailable)
+		io.WriteString(c.ResponseWriter, "Service Unavailable: the DPoP proof could not be checked for replay; retry shortly with a new proof\n")
+		return
+	}
+	h.Del("WWW-Authenticate")
+	for _, ch := range c.rs.challenges(code, c.at) {
+		h.Add("WWW-Authenticate", ch)
+	}
+	if g := c.at.guard; g != nil && g.policy.Nonces {
+		h.Set("DPoP-Nonce", g.nonce())
+	}
 	c.ResponseWriter.WriteHeader(code)
+	io.WriteString(c.ResponseWriter, refusalText(code, c.at))
+}
+
+// challenges are the WWW-Authenticate values of a refusal with code: a
+// Bearer challenge unless DPoP is required, a DPoP one under WithDPoP,
+// each naming the resource metadata and the scopes the check asks for,
+// and the error code on the challenge of the scheme the request used.
+func (rs *resourceServer) challenges(code int, at *attempt) []string {
+	params := `resource_metadata="` + rs.metadataURL + `"`
+	if len(rs.scopes) > 0 {
+		params += `, scope="` + strings.Join(rs.scopes, " ") + `"`
+	}
+	var e string
+	switch {
+	case code == http.StatusForbidden:
+		e = "insufficient_scope"
+	case at.fault != nil:
+		e = at.fault.Code
+	case at.scheme == "bearer" || at.scheme == "dpop":
+		e = "invalid_token"
+	}
+	var out []string
+	g := at.guard
+	if g == nil || !g.policy.Required {
+		out = append(out, challenge("Bearer", errorFor(e, at.scheme == "bearer"), params))
+	}
+	if g != nil {
+		onDPoP := at.scheme == "dpop" || at.scheme == "bearer" && g.policy.Required
+		out = append(out, challenge("DPoP", errorFor(e, onDPoP), `algs="`+strings.Join(g.policy.Algs, " ")+`", `+params))
+	}
+	return out
+}
+
+func errorFor(code string, applies bool) string {
+	if !applies || code == "" {
+		return ""
+	}
+	return `error="` + code + `"`
+}
+
+// challenge is one WWW-Authenticate value: the scheme and its parameters,
+// the error first.
+func challenge(scheme string, params ...string) string {
+	params = slices.DeleteFunc(params, func(p string) bool { return p == "" })
+	return scheme + " " + strings.Join(params, ", ")
+}
+
+// refusalText is the body of a refusal: the RFC's error code and what
+// the client may do, nothing of why the verifier refused.
+func refusalText(code int, at *attempt) string {
+	if code == http.StatusForbidden {
+		return "Forbidden: insufficient_scope: the token lacks a scope this request needs (see the scope parameter of WWW-Authenticate)\n"
+	}
+	if at.fault != nil {
+		switch {
+		case at.fault.Code == "use_dpop_nonce":
+			return "Unauthorized: use_dpop_nonce: sign the DPoP proof again with the nonce in the DPoP-Nonce header\n"
+		case at.fault.Code == "invalid_dpop_proof":
+			return "Unauthorized: invalid_dpop_proof: the DPoP proof is not valid for this request (one proof, signed with an accepted algorithm by the key the token is bound to, naming this request's method and this resource's URL, fresh, used once); sign a new one\n"
+		case at.scheme == "bearer" && at.guard.policy.Required:
+			return "Unauthorized: invalid_token: this server takes DPoP-bound tokens only: send the token with the DPoP scheme and a proof\n"
+		case at.scheme == "bearer":
+			return "Unauthorized: invalid_token: the token is DPoP-bound: send it with the DPoP scheme and a proof\n"
+		default:
+			return "Unauthorized: invalid_token: the token is not bound to the DPoP proof's key\n"
+		}
+	}
+	if at.scheme == "bearer" || at.scheme == "dpop" {
+		return "Unauthorized: invalid_token: the access token is not valid here (expired, revoked, malformed, or issued for another resource); obtain a new one\n"
+	}
+	return "Unauthorized: this server needs an access token (see WWW-Authenticate for where to obtain one)\n"
 }
 
 // forApp is rs for an app whose actions require scopes: when the metadata
@@ -239,6 +337,20 @@ func (rs *resourceServer) forApp(scopes []string) *resourceServer {
 	}
 	c := *rs
 	c.doc.ScopesSupported = scopes
+	c.metadata = auth.ProtectedResourceMetadataHandler(&c.doc)
+	return &c
+}
+
+// withDPoP is rs taking DPoP proofs as p says, with the nonces' key and
+// the replay store of sealer; its metadata says so (RFC 9449 §5.1).
+func (rs *resourceServer) withDPoP(p *dpop.Policy, sealer *engine.Sealer) *resourceServer {
+	if p == nil {
+		return rs
+	}
+	c := *rs
+	c.dpop = newDPoPGuard(*p, sealer)
+	c.doc.DPOPSigningAlgValuesSupported = p.Algs
+	c.doc.DPOPBoundAccessTokensRequired = p.Required
 	c.metadata = auth.ProtectedResourceMetadataHandler(&c.doc)
 	return &c
 }

@@ -26,12 +26,12 @@ type challenger struct {
 	server   *mcp.Server             // its sessions, for the client a session's caller named
 	routes   map[string]engine.Route // the server's tools, by wire name
 	views    *Views                  // per-caller views, nil when every caller sees the same
-	metadata string                  // the resource metadata URL the challenge names
+	bearer   *resourceServer         // what the challenge names: the resource metadata, the schemes
 }
 
 func (a *Site) challenger(cfg *serveConfig, server *mcp.Server, routes []engine.Route, vs *Views) *challenger {
 	ch := &challenger{app: a, server: server, routes: make(map[string]engine.Route, len(routes)), views: vs,
-		metadata: cfg.bearer.metadataURL}
+		bearer: cfg.bearer}
 	for _, r := range routes {
 		ch.routes[r.Wire().Name] = r
 	}
@@ -52,8 +52,15 @@ func (ch *challenger) refuses(w http.ResponseWriter, r *http.Request, m *wire.Me
 	// metadata URL is the server's own; what the client named goes in the
 	// body only.
 	scopes := strings.Join(need, " ")
-	w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="`+scopes+
-		`", resource_metadata="`+ch.metadata+`", error_description="this operation needs more scopes"`)
+	scheme, g := "Bearer", (*dpopGuard)(nil)
+	if at := attemptOf(r.Context()); at != nil && at.scheme == "dpop" {
+		scheme, g = "DPoP", at.guard // the scheme the token came with (RFC 9449 §7.1)
+	}
+	params := `scope="` + scopes + `", resource_metadata="` + ch.bearer.metadataURL + `", error_description="this operation needs more scopes"`
+	if g != nil {
+		params = `algs="` + strings.Join(g.policy.Algs, " ") + `", ` + params
+	}
+	w.Header().Set("WWW-Authenticate", challenge(scheme, `error="insufficient_scope"`, params))
 	http.Error(w, "insufficient scope: "+what+" needs "+scopes, http.StatusForbidden)
 	return true
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vurb-go/vurb/dpop"
 	"github.com/vurb-go/vurb/servercard"
 	"github.com/vurb-go/vurb/store"
 )
@@ -46,6 +47,7 @@ type serveConfig struct {
 	bearer            *resourceServer     // WithBearerAuth
 	challenges        bool                // WithScopeChallenges
 	card              *servercard.Options // WithServerCard
+	dpop              *dpop.Policy        // WithDPoP, checked
 }
 
 func newServeConfig(opts []ServeOption) serveConfig {

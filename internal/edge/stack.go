@@ -149,6 +149,12 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 		}
 	}
 	f.tasks = a.taskFront(routes, vs, &ho)
+	if cfg.dpop != nil && cfg.bearer == nil {
+		panic("vurb: WithDPoP needs WithBearerAuth: proofs are checked with the tokens WithBearerAuth verifies")
+	}
+	if cfg.bearer != nil {
+		cfg.bearer = cfg.bearer.forApp(a.Scopes).withDPoP(cfg.dpop, a.Plan.Runtime().Sealer)
+	}
 	if cfg.challenges {
 		if cfg.bearer == nil {
 			panic("vurb: WithScopeChallenges needs WithBearerAuth: a challenge names the resource metadata WithBearerAuth serves, and scopes come from the tokens it verifies")
@@ -162,7 +168,6 @@ func (a *Site) httpServing(opts ...ServeOption) *httpServing {
 	a.servings.add(hs)        // for the drain (drain.go)
 	var served http.Handler = f
 	if cfg.bearer != nil {
-		cfg.bearer = cfg.bearer.forApp(a.Scopes)
 		served = cfg.bearer.protect(served, a.Logger) // every request, the fast lane's included
 	}
 	localhost := cfg.sdkHTTP == nil || !cfg.sdkHTTP.DisableLocalhostProtection
