@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vurb-go/vurb/dpop"
 )
 
 // oidcProviderVersion is the oidc-provider release the test runs.
@@ -117,6 +119,14 @@ func startOpenIDProvider(t *testing.T) *openIDProvider {
 // scope ("" for the client's default).
 func (p *openIDProvider) token(client, resource, scope string) string {
 	p.t.Helper()
+	token, _ := p.boundToken(client, resource, scope, nil)
+	return token
+}
+
+// boundToken is token's, asked with a DPoP proof by signer (none when
+// nil), and the token type the provider answered.
+func (p *openIDProvider) boundToken(client, resource, scope string, signer *dpop.Signer) (token, tokenType string) {
+	p.t.Helper()
 	form := url.Values{"grant_type": {"client_credentials"}, "resource": {resource}}
 	if scope != "" {
 		form.Set("scope", scope)
@@ -125,6 +135,11 @@ func (p *openIDProvider) token(client, resource, scope string) string {
 	must(p.t, err)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.SetBasicAuth(client, client+"-secret")
+	if signer != nil {
+		proof, err := signer.Proof(http.MethodPost, p.issuer+"/token", "", "")
+		must(p.t, err)
+		req.Header.Set("DPoP", proof)
+	}
 	res, err := http.DefaultClient.Do(req)
 	must(p.t, err)
 	defer res.Body.Close()
@@ -136,7 +151,7 @@ func (p *openIDProvider) token(client, resource, scope string) string {
 	if res.StatusCode != http.StatusOK || json.Unmarshal(raw, &body) != nil || body.AccessToken == "" {
 		p.t.Fatalf("the provider issued no token to %s for %s: %s %s", client, resource, res.Status, raw)
 	}
-	return body.AccessToken
+	return body.AccessToken, body.TokenType
 }
 
 // rotate makes the provider sign with a new key (the old one stays

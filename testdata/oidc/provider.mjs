@@ -12,7 +12,9 @@
 //   alice, bob   tokens live 300 s
 //   brief        tokens live 2 s, to be seen expire
 // Every resource is accepted; the scopes a token may carry are
-// projects:read and projects:write.
+// projects:read and projects:write. A token request with a DPoP proof
+// (RFC 9449) gets a DPoP-bound token: its cnf.jkt is the proof key's
+// thumbprint, and its token_type "DPoP".
 //
 // POST /rotate replaces the provider with one whose signing key is new
 // (the old key stays published, second, so tokens already issued still
@@ -44,6 +46,7 @@ function newProvider(issuer, keys) {
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
+      dPoP: { enabled: true },
       resourceIndicators: {
         enabled: true,
         defaultResource: (_ctx, _client, oneOf) => oneOf,
