@@ -292,7 +292,7 @@ func TestDPoPSpendsOneRoundTripAndFailsClosed(t *testing.T) {
 
 	proof := signProof(t, alice, "ES256", proofClaims(public, "alice"), false)
 	is.Equal(sendProofs(t, one, header, "DPoP alice", []string{proof}, body).status, 200)
-	is.Equal(ledger.rounds(), 1) // one SET NX
+	is.Equal(ledger.rounds(), 1)                                         // one SET NX
 	a := sendProofs(t, two, header, "DPoP alice", []string{proof}, body) // replayed on the other replica
 	is.Equal(a.status, 401)
 	is.Equal(a.dpopError("DPoP"), "invalid_dpop_proof")

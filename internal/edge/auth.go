@@ -147,10 +147,10 @@ func (rs *resourceServer) protect(next http.Handler, logger *slog.Logger) http.H
 		next.ServeHTTP(w, r)
 	}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		at := &attempt{guard: rs.dpop}
+		cw := &challengeWriter{ResponseWriter: w, rs: rs, at: attempt{guard: rs.dpop}}
+		at := &cw.at // one allocation with the writer's
 		var token string
 		at.scheme, token = credentials(r)
-		cw := &challengeWriter{ResponseWriter: w, rs: rs, at: at}
 		if g := rs.dpop; g != nil {
 			switch {
 			case at.scheme == "dpop":
@@ -211,7 +211,7 @@ func (rs *resourceServer) withMetadata(next http.Handler) http.Handler {
 type challengeWriter struct {
 	http.ResponseWriter
 	rs *resourceServer
-	at *attempt
+	at attempt
 	// refused is set when the check refused the request: what it writes
 	// then (the verifier's error text) is kept in reason, at most
 	// maxRefusalReason bytes, for the log, instead of sent.
@@ -248,14 +248,14 @@ func (c *challengeWriter) WriteHeader(code int) {
 		return
 	}
 	h.Del("WWW-Authenticate")
-	for _, ch := range c.rs.challenges(code, c.at) {
+	for _, ch := range c.rs.challenges(code, &c.at) {
 		h.Add("WWW-Authenticate", ch)
 	}
 	if g := c.at.guard; g != nil && g.policy.Nonces {
 		h.Set("DPoP-Nonce", g.nonce())
 	}
 	c.ResponseWriter.WriteHeader(code)
-	io.WriteString(c.ResponseWriter, refusalText(code, c.at))
+	io.WriteString(c.ResponseWriter, refusalText(code, &c.at))
 }
 
 // challenges are the WWW-Authenticate values of a refusal with code: a

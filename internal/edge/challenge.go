@@ -22,11 +22,11 @@ func ScopeChallenges() ServeOption {
 // challenger answers, before any other front, a request whose operation
 // needs scopes the verified token lacks.
 type challenger struct {
-	app      *Site
-	server   *mcp.Server             // its sessions, for the client a session's caller named
-	routes   map[string]engine.Route // the server's tools, by wire name
-	views    *Views                  // per-caller views, nil when every caller sees the same
-	bearer   *resourceServer         // what the challenge names: the resource metadata, the schemes
+	app    *Site
+	server *mcp.Server             // its sessions, for the client a session's caller named
+	routes map[string]engine.Route // the server's tools, by wire name
+	views  *Views                  // per-caller views, nil when every caller sees the same
+	bearer *resourceServer         // what the challenge names: the resource metadata, the schemes
 }
 
 func (a *Site) challenger(cfg *serveConfig, server *mcp.Server, routes []engine.Route, vs *Views) *challenger {

@@ -80,7 +80,7 @@ func newDPoPGuard(p dpop.Policy, sealer *engine.Sealer) *dpopGuard {
 // verifier reads the proof from it, the challenge what went wrong.
 type attempt struct {
 	guard  *dpopGuard    // nil: the handler takes no DPoP
-	scheme string        // "bearer", "dpop" or "" as the request named it (lower case)
+	scheme string        // "bearer", "dpop", "other" or "" (see credentials)
 	proof  *proofs.Proof // the verified proof of a DPoP request
 	fault  *proofs.Error // the DPoP refusal, for the challenge's error code
 	// unchecked is set when the jti could not be spent: the store is
@@ -95,10 +95,21 @@ func attemptOf(ctx context.Context) *attempt {
 	return at
 }
 
-// credentials returns the request's scheme in lower case and its token.
+// credentials returns the request's scheme, "bearer", "dpop", "other"
+// or "" (none), and its token.
 func credentials(r *http.Request) (scheme, token string) {
-	scheme, token, _ = strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
-	return strings.ToLower(scheme), strings.TrimSpace(token)
+	given, token, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	switch {
+	case given == "":
+		return "", ""
+	case strings.EqualFold(given, "bearer"):
+		scheme = "bearer"
+	case strings.EqualFold(given, "dpop"):
+		scheme = "dpop"
+	default:
+		scheme = "other"
+	}
+	return scheme, strings.TrimSpace(token)
 }
 
 // check verifies the proof of a request with the DPoP scheme, for the
