@@ -13,8 +13,10 @@ import (
 // DPoP-bound access token and a fresh proof signed by Signer: give it to
 // an MCP client's HTTP client (mcp.StreamableClientTransport's
 // HTTPClient). It keeps the server's latest DPoP-Nonce and, when the
-// server refuses a proof with use_dpop_nonce, sends the request once
-// more with the nonce it was given.
+// server refuses a proof alone (use_dpop_nonce, or invalid_dpop_proof
+// for a proof a balancer's retry spent), sends the request once more
+// with a new proof and the nonce it was given. A request whose body
+// cannot be read again (no GetBody) is not sent again.
 type Transport struct {
 	// Signer signs the proofs: the key the tokens are bound to.
 	Signer *Signer
@@ -37,12 +39,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, fmt.Errorf("dpop: the access token: %w", err)
 	}
 	resp, err := t.send(req, tok.AccessToken, t.latest())
-	if err != nil || resp.StatusCode != http.StatusUnauthorized || !strings.Contains(resp.Header.Get("WWW-Authenticate"), "use_dpop_nonce") {
-		return resp, err
-	}
-	nonce := resp.Header.Get("DPoP-Nonce")
-	if nonce == "" || (req.Body != nil && req.GetBody == nil) {
-		return resp, nil // nothing to try again with, or no body to send again
+	if err != nil || !refusedProof(resp) || (req.Body != nil && req.GetBody == nil) {
+		return resp, err // served, refused for another reason, or no body to send again
 	}
 	resp.Body.Close()
 	if req.GetBody != nil {
@@ -53,7 +51,25 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		req = req.Clone(req.Context())
 		req.Body = body
 	}
-	return t.send(req, tok.AccessToken, nonce)
+	return t.send(req, tok.AccessToken, t.latest())
+}
+
+// refusedProof reports whether resp refuses the request's proof alone,
+// as RFC 9449 lets a client answer with a new one: for want of the
+// server's nonce (use_dpop_nonce, the nonce in DPoP-Nonce), or as a proof
+// already spent (invalid_dpop_proof), as when a balancer sends a request
+// that a replica refused or never answered to another. A refused request
+// ran nothing, so sending it once more with a new proof is safe.
+func refusedProof(resp *http.Response) bool {
+	if resp.StatusCode != http.StatusUnauthorized {
+		return false
+	}
+	for _, c := range resp.Header.Values("WWW-Authenticate") {
+		if strings.Contains(c, `error="use_dpop_nonce"`) || strings.Contains(c, `error="invalid_dpop_proof"`) {
+			return true
+		}
+	}
+	return false
 }
 
 func (t *Transport) send(req *http.Request, token, nonce string) (*http.Response, error) {

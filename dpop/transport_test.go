@@ -78,3 +78,51 @@ func TestTransportWithoutABodyToSendAgainReturnsTheRefusal(t *testing.T) {
 	_, err = (&dpop.Transport{}).RoundTrip(req)
 	is.True(err != nil) // no signer, no source: said, not panicked
 }
+
+func TestTransportSignsAgainWhenAProofIsRefused(t *testing.T) {
+	is := is.New(t)
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	signer, _ := dpop.NewSigner(key)
+	var sends atomic.Int32
+	seen := map[string]bool{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := sends.Add(1)
+		proof := r.Header.Get("DPoP")
+		if n == 1 || seen[proof] { // the first as if a balancer had spent it elsewhere
+			seen[proof] = true
+			w.Header().Set("WWW-Authenticate", `DPoP error="invalid_dpop_proof", algs="ES256"`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		seen[proof] = true
+		io.Copy(w, r.Body)
+	}))
+	t.Cleanup(srv.Close)
+	client := &http.Client{Transport: &dpop.Transport{Signer: signer, Source: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "tok"})}}
+	res, err := client.Post(srv.URL+"/mcp", "application/json", strings.NewReader(`{"a":1}`))
+	is.NoErr(err)
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	is.Equal(res.StatusCode, 200)
+	is.Equal(string(body), `{"a":1}`)
+	is.Equal(sends.Load(), int32(2)) // once more, with a new proof, and no more
+}
+
+func TestTransportDoesNotRetryOtherRefusals(t *testing.T) {
+	is := is.New(t)
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	signer, _ := dpop.NewSigner(key)
+	var sends atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sends.Add(1)
+		w.Header().Set("WWW-Authenticate", `DPoP error="invalid_token", algs="ES256"`)
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	t.Cleanup(srv.Close)
+	client := &http.Client{Transport: &dpop.Transport{Signer: signer, Source: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "tok"})}}
+	res, err := client.Post(srv.URL+"/mcp", "application/json", strings.NewReader(`{}`))
+	is.NoErr(err)
+	res.Body.Close()
+	is.Equal(res.StatusCode, 401)
+	is.Equal(sends.Load(), int32(1))
+}
