@@ -308,3 +308,21 @@ func TestDPoPSpendsOneRoundTripAndFailsClosed(t *testing.T) {
 	is.True(strings.Contains(a.body, "retry"))
 	is.True(!strings.Contains(a.body, "connection refused"))
 }
+
+func TestDPoPHandlersSeeWhatTheClientSent(t *testing.T) {
+	is := is.New(t)
+	alice := newDPoPKey(t)
+	app := vurb.New()
+	vurb.Query(app, "whoami", func(ctx context.Context, _ struct{}) (string, error) {
+		c := vurb.CallerFrom(ctx)
+		scheme, _, _ := strings.Cut(c.Header.Get("Authorization"), " ")
+		return c.Subject() + " " + scheme, nil
+	})
+	verify := func(string) auth.TokenVerifier { return dpopTokens(alice) }
+	_, resource := protectedServer(t, app, verify, nil, vurb.WithDPoP(dpop.Policy{}))
+	cs, err := dpopClient(context.Background(), t, resource, "2026-07-28", "alice", alice, nil)
+	is.NoErr(err)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "whoami"})
+	is.NoErr(err)
+	is.Equal(resultText(res), "alice DPoP") // the verified subject, and the scheme as sent
+}

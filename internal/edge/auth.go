@@ -143,6 +143,9 @@ func (rs *resourceServer) protect(next http.Handler, logger *slog.Logger) http.H
 	checked := rs.require(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if cw, ok := w.(*challengeWriter); ok {
 			w = cw.ResponseWriter
+			if cw.at.proof != nil { // what the client sent, for the handlers that read the headers
+				r.Header.Set("Authorization", cw.at.authorization)
+			}
 		}
 		next.ServeHTTP(w, r)
 	}))
@@ -164,9 +167,9 @@ func (rs *resourceServer) protect(next http.Handler, logger *slog.Logger) http.H
 					logger.Debug("vurb: DPoP proof refused", "reason", fault.Reason, "remote", r.RemoteAddr)
 					return
 				}
-				at.proof = &p
+				at.proof, at.authorization = &p, r.Header.Get("Authorization")
 				r = r.Clone(context.WithValue(r.Context(), attemptKey{}, at))
-				r.Header.Set("Authorization", "Bearer "+token) // the go-sdk's check reads this scheme
+				r.Header.Set("Authorization", "Bearer "+token) // the go-sdk's check reads this scheme; restored past it
 			case at.scheme == "bearer" && g.policy.Required:
 				at.fault = &proofs.Error{Code: "invalid_token", Reason: "a bearer token, and this server takes DPoP-bound tokens only"}
 				cw.WriteHeader(http.StatusUnauthorized)

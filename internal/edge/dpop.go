@@ -82,7 +82,10 @@ type attempt struct {
 	guard  *dpopGuard    // nil: the handler takes no DPoP
 	scheme string        // "bearer", "dpop", "other" or "" (see credentials)
 	proof  *proofs.Proof // the verified proof of a DPoP request
-	fault  *proofs.Error // the DPoP refusal, for the challenge's error code
+	// authorization is the Authorization header of a DPoP request, which
+	// the go-sdk's check is shown as Bearer.
+	authorization string
+	fault         *proofs.Error // the DPoP refusal, for the challenge's error code
 	// unchecked is set when the jti could not be spent: the store is
 	// down, and the answer is 503, not a refusal of the client.
 	unchecked bool
