@@ -76,7 +76,10 @@ func connect(ctx context.Context, e *env, src source, opts *mcp.ClientOptions) (
 		e.progress.step("connecting to %s", src)
 		ch := &challenges{}
 		credentials := func(err error) error { return ch.explain(err, src.raw, e.opts.headers) }
-		hc := httpClient(src.raw, e.opts.headers, b, ch)
+		hc, err := httpClient(src.raw, e.opts.headers, e.opts.dpopKey, b, ch)
+		if err != nil {
+			return nil, err
+		}
 		transport := &mcp.StreamableClientTransport{Endpoint: src.raw, HTTPClient: hc, MaxEventSize: int(min(b.max, 1<<40))}
 		cs, err := client.Connect(ctx, transport, so)
 		if err != nil {
@@ -89,6 +92,9 @@ func connect(ctx context.Context, e *env, src source, opts *mcp.ClientOptions) (
 		return &session{ClientSession: cs, budget: b, credentials: credentials, close: func() { _ = cs.Close() },
 			card: func(ctx context.Context) (*servercard.Card, error) { return readCard(ctx, hc, src.raw) }}, nil
 	case commandSource:
+		if e.opts.dpopKey != "" {
+			return nil, usagef("-dpop-key signs proofs for a URL server; %s is a command", src)
+		}
 		e.progress.step("starting %s", strings.Join(src.words, " "))
 		if _, err := exec.LookPath(src.words[0]); err != nil {
 			return nil, fmt.Errorf("cannot start the server %q: %w", src.words[0], err)

@@ -75,6 +75,9 @@ func (e credentialsError) Error() string {
 		answer += fmt.Sprintf(" (WWW-Authenticate: %s)", e.challenge)
 	}
 	hint := fmt.Sprintf(`-H "Authorization: %s"`, credentialsFor(e.challenge))
+	if strings.HasPrefix(credentialsFor(e.challenge), "DPoP ") {
+		hint += " -dpop-key <the PEM file of the key the token is bound to>"
+	}
 	switch {
 	case !e.given && e.status == http.StatusForbidden && e.challenge == "":
 		// No challenge: it may refuse vurb for another reason (the go-sdk
@@ -100,6 +103,8 @@ func credentialsFor(challenge string) string {
 		return "Basic <base64 of user:password>"
 	case "", "bearer":
 		return "Bearer <token>"
+	case "dpop":
+		return "DPoP <token>"
 	}
 	return tokenOnly(scheme) + " <credentials>"
 }

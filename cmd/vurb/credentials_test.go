@@ -72,7 +72,7 @@ func TestCredentialsFor(t *testing.T) {
 		`Bearer realm="x"`:            "Bearer <token>",
 		`bearer, error="invalid"`:     "Bearer <token>",
 		`Basic realm="admin"`:         "Basic <base64 of user:password>",
-		`DPoP algs="ES256"`:           "DPoP <credentials>",
+		`DPoP algs="ES256"`:           "DPoP <token>",
 		"Evil\"$(rm)`x` realm=1":      "Evil(rm)x <credentials>", // a shell takes the hint as it is
 		"Negotiate\x1b]0;pwned\x07 x": "Negotiate]0;pwned <credentials>",
 	} {

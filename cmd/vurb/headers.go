@@ -5,25 +5,38 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/vurb-go/vurb/dpop"
 )
 
 // httpClient is the client vurb speaks to a URL server with: the answers
 // bounded by b and noted by ch (which must be new), and the -H headers
 // added to the requests that go to the server the user named, and to no
-// other.
-func httpClient(endpoint string, headers []string, b *budget, ch *challenges) *http.Client {
+// other. With dpopKey (-dpop-key), the token of -H "Authorization: DPoP
+// <token>" goes with a proof signed by that key on each of those
+// requests.
+func httpClient(endpoint string, headers []string, dpopKey string, b *budget, ch *challenges) (*http.Client, error) {
 	var next http.RoundTripper = http.DefaultTransport
-	if len(headers) > 0 {
+	if len(headers) > 0 || dpopKey != "" {
 		h := http.Header{}
 		for _, kv := range headers {
 			name, value, _ := strings.Cut(kv, ":")
 			h.Add(strings.TrimSpace(name), strings.TrimSpace(value))
 		}
 		origin, _ := url.Parse(endpoint)
-		next = headerTransport{h: h, origin: origin, next: next}
+		t := headerTransport{h: h, origin: origin, next: next}
+		if dpopKey != "" {
+			d, err := dpopTransport(dpopKey, h, next)
+			if err != nil {
+				return nil, err
+			}
+			h.Del("Authorization") // the proofs' transport sends it
+			t.dpop = d
+		}
+		next = t
 	}
 	ch.next = b.transport(next)
-	return &http.Client{Transport: ch}
+	return &http.Client{Transport: ch}, nil
 }
 
 // headerTransport adds the user's headers to requests for origin. The
@@ -35,6 +48,7 @@ type headerTransport struct {
 	h      http.Header
 	origin *url.URL
 	next   http.RoundTripper
+	dpop   *dpop.Transport // -dpop-key: sends the origin's requests with proofs
 }
 
 // RoundTrip sends r, with the headers when it goes to the origin.
@@ -45,6 +59,9 @@ func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	for k, vs := range t.h {
 		r.Header[k] = vs
+	}
+	if t.dpop != nil {
+		return t.dpop.RoundTrip(r)
 	}
 	return t.next.RoundTrip(r)
 }

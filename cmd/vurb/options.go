@@ -19,6 +19,7 @@ type options struct {
 	timeout   time.Duration
 	protocol  string
 	headers   headerFlags
+	dpopKey   string // -dpop-key: the PEM file of the key a DPoP-bound token is bound to
 	output    string
 	check     string
 	// The bounds on what a server may send (see limits.go).
@@ -65,6 +66,7 @@ func (o *options) parse(c command, args []string, errOut io.Writer) ([]string, e
 	fs.IntVar(&o.maxItems, "max-items", defaultMaxItems, "give up when a list holds more items than this")
 	fs.StringVar(&o.protocol, "protocol", "", "the MCP revision to ask for (default: the newest, falling back as the server answers)")
 	fs.Var(&o.headers, "H", "an HTTP header for a URL server, \"Name: value\" (repeatable)")
+	fs.StringVar(&o.dpopKey, "dpop-key", "", "a PEM private key (EC, Ed25519 or RSA) to sign a DPoP proof with on each request, for the token given with -H \"Authorization: DPoP <token>\"")
 	switch c.name {
 	case "manifest", "lock":
 		fs.StringVar(&o.output, "o", "", "write to this file instead of standard output")
