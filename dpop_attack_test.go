@@ -155,8 +155,8 @@ func (a dpopAnswer) dpopError(scheme string) string {
 }
 
 // dpopApp counts the calls its handlers run: a refused request runs none.
-func dpopApp(ran *atomic.Int64) *vurb.App {
-	app := vurb.New()
+func dpopApp(ran *atomic.Int64, opts ...vurb.Option) *vurb.App {
+	app := vurb.New(opts...)
 	vurb.Query(app, "notes.read", func(context.Context, struct{}) (string, error) {
 		ran.Add(1)
 		return "the notes", nil

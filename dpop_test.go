@@ -147,15 +147,10 @@ func TestDPoPNonces(t *testing.T) {
 	alice := newDPoPKey(t)
 	key := bytes.Repeat([]byte{7}, 32)
 	verify := func(string) auth.TokenVerifier { return dpopTokens(alice) }
-	policy := dpop.Policy{Nonces: true, NonceLifetime: 300 * time.Millisecond}
+	policy := dpop.Policy{Nonces: true, NonceLifetime: time.Second} // a nonce lives 1–2 s: long enough under a loaded CI
+	var ran atomic.Int64
 	serve := func(key []byte) string {
-		var ran atomic.Int64
-		app := dpopApp(&ran)
-		if key != nil {
-			app = vurb.New(vurb.WithRequestStateKeys(key))
-			vurb.Query(app, "notes.read", func(context.Context, struct{}) (string, error) { return "the notes", nil })
-		}
-		_, resource := protectedServer(t, app, verify, nil, vurb.WithDPoP(policy))
+		_, resource := protectedServer(t, dpopApp(&ran, vurb.WithRequestStateKeys(key)), verify, nil, vurb.WithDPoP(policy))
 		return resource
 	}
 	one, two, other := serve(key), serve(key), serve(bytes.Repeat([]byte{8}, 32))
@@ -187,6 +182,7 @@ func TestDPoPNonces(t *testing.T) {
 	is.Equal(a.status, 401)
 	is.Equal(a.dpopError("DPoP"), "use_dpop_nonce")
 	is.True(a.nonce != nonce)
+	is.Equal(ran.Load(), int64(2)) // the two calls with a current nonce, none of the refused
 
 	// The Transport takes up the nonce it is given and sends again.
 	cs, err := dpopClient(ctx, t, one, "2026-07-28", "alice", alice, nil)
@@ -325,4 +321,32 @@ func TestDPoPHandlersSeeWhatTheClientSent(t *testing.T) {
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "whoami"})
 	is.NoErr(err)
 	is.Equal(resultText(res), "alice DPoP") // the verified subject, and the scheme as sent
+}
+
+func TestWithDPoPRefusesWhatCannotWork(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		policy dpop.Policy
+		says   string
+	}{
+		{"a MAC", dpop.Policy{Algs: []string{"ES256", "HS256"}}, `Policy.Algs names "HS256": a proof must be signed with an asymmetric algorithm`},
+		{"none", dpop.Policy{Algs: []string{"none"}}, `Policy.Algs names "none"`},
+		{"no algorithm", dpop.Policy{Algs: []string{}}, "Policy.Algs is empty"},
+		{"negative window", dpop.Policy{Window: -time.Second}, "Policy.Window is -1s: give a positive window"},
+		{"negative lifetime", dpop.Policy{Nonces: true, NonceLifetime: -time.Second}, "Policy.NonceLifetime is -1s"},
+		{"lifetime without nonces", dpop.Policy{NonceLifetime: time.Minute}, "Policy.NonceLifetime is set but Policy.Nonces is not"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			msg := mustPanic(t, func() { vurb.WithDPoP(tc.policy) })
+			is.New(t).True(strings.Contains(msg, "vurb: WithDPoP: "+tc.says))
+		})
+	}
+	t.Run("without WithBearerAuth", func(t *testing.T) {
+		msg := mustPanic(t, func() { vurb.New().HTTPHandler(vurb.WithDPoP(dpop.Policy{})) })
+		is.New(t).True(strings.Contains(msg, "WithDPoP needs WithBearerAuth"))
+	})
+	t.Run("not over stdio", func(t *testing.T) {
+		msg := mustPanic(t, func() { vurb.New().NewServer(vurb.WithDPoP(dpop.Policy{})) })
+		is.New(t).True(strings.Contains(msg, "WithDPoP only apply to HTTP"))
+	})
 }
