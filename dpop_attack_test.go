@@ -47,13 +47,14 @@ func newDPoPKey(t testing.TB) dpopKey {
 }
 
 // dpopTokens: "alice" is bound to alice's key, "bob" to none, "odd" has
-// a cnf vurb cannot read.
+// a cnf vurb cannot read, "mtls" is bound to a TLS client certificate.
 func dpopTokens(alice dpopKey) auth.TokenVerifier {
 	soon := time.Now().Add(time.Hour)
 	return opaqueTokens(map[string]*auth.TokenInfo{
 		"alice": {UserID: "alice", Expiration: soon, Extra: map[string]any{"cnf": map[string]any{"jkt": alice.jkt}}},
 		"bob":   {UserID: "bob", Expiration: soon},
 		"odd":   {UserID: "carol", Expiration: soon, Extra: map[string]any{"cnf": 42}},
+		"mtls":  {UserID: "dave", Expiration: soon, Extra: map[string]any{"cnf": map[string]any{"x5t#S256": "bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2"}}},
 	})
 }
 
@@ -224,6 +225,8 @@ func TestDPoPAttacksAreRefusedOnEveryPath(t *testing.T) {
 			{"bound token as Bearer with a proof", "Bearer alice", []string{signProof(t, alice, jose.ES256, good(p.url, "alice"), false)}, 401, "Bearer", "invalid_token"},
 			{"unbound token with a proof", "DPoP bob", []string{signProof(t, mallory, jose.ES256, good(p.url, "bob"), false)}, 401, "DPoP", "invalid_token"},
 			{"unreadable cnf as Bearer", "Bearer odd", nil, 401, "Bearer", "invalid_token"},
+			{"certificate-bound token as Bearer", "Bearer mtls", nil, 401, "Bearer", "invalid_token"},
+			{"bound token as Bearer, tab-separated", "Bearer\talice", nil, 401, "Bearer", "invalid_token"},
 			{"unknown token with a valid proof", "DPoP forged", []string{signProof(t, alice, jose.ES256, good(p.url, "forged"), false)}, 401, "DPoP", "invalid_token"},
 			{"unbound token as Bearer", "Bearer bob", nil, 200, "", ""},
 			{"no token", "", nil, 401, "DPoP", ""},

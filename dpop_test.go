@@ -200,6 +200,12 @@ func TestDPoPRequiredRefusesBearerTokens(t *testing.T) {
 	srv, resource := protectedServer(t, dpopApp(&ran), verify, nil, vurb.WithDPoP(dpop.Policy{Required: true, Algs: []string{"ES256", "EdDSA"}}))
 	header, body := sessionlessCall("notes_read")
 
+	for _, authorization := range []string{"Bearer\tbob", "bearer   bob", "BEARER bob", " Bearer bob ", "Basic Ym9iOmJvYg==", "Bearer bob extra", "DPoP bob"} {
+		a := sendProofs(t, resource, header, authorization, nil, body) // however it is written
+		is.Equal(a.status, 401)
+		is.Equal(len(a.challenge), 1)
+	}
+	is.Equal(ran.Load(), int64(0))
 	a := sendProofs(t, resource, header, "Bearer bob", nil, body) // unbound: no longer enough
 	is.Equal(a.status, 401)
 	is.Equal(len(a.challenge), 1) // DPoP alone is offered

@@ -70,7 +70,7 @@ func NewSigner(key crypto.Signer) (*Signer, error) {
 func (s *Signer) JKT() string { return s.jkt }
 
 // Proof signs a proof for a request of method to target, which is sent
-// without its query and fragment (htu). accessToken is the token the
+// without its user information, query and fragment (htu). accessToken is the token the
 // request carries ("" for a request to the token endpoint, which carries
 // none); nonce is the server's latest DPoP-Nonce, or "".
 func (s *Signer) Proof(method, target, accessToken, nonce string) (string, error) {
@@ -78,7 +78,7 @@ func (s *Signer) Proof(method, target, accessToken, nonce string) (string, error
 	if err != nil {
 		return "", fmt.Errorf("dpop: proof for %q: %w", target, err)
 	}
-	u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = "", false, "", ""
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
 	jti := make([]byte, 16)
 	rand.Read(jti)
 	claims := map[string]any{

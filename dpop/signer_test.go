@@ -25,7 +25,7 @@ func TestSignerSignsProofsTheServerTakes(t *testing.T) {
 		is := is.New(t)
 		s, err := dpop.NewSigner(key)
 		is.NoErr(err)
-		proof, err := s.Proof("POST", "https://mcp.example.com/mcp?q=1#f", "tok", "n1")
+		proof, err := s.Proof("POST", "https://user@mcp.example.com/mcp?q=1#f", "tok", "n1")
 		is.NoErr(err)
 		p, err := proofs.Verify(proof, proofs.Check{Method: "POST", URL: "https://mcp.example.com/mcp", AccessToken: "tok",
 			Now: time.Now(), Nonce: func(n string) bool { return n == "n1" }})

@@ -2,7 +2,9 @@ package dpop
 
 import (
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 
@@ -16,7 +18,10 @@ import (
 // server refuses a proof alone (use_dpop_nonce, or invalid_dpop_proof
 // for a proof a balancer's retry spent), sends the request once more
 // with a new proof and the nonce it was given. A request whose body
-// cannot be read again (no GetBody) is not sent again.
+// cannot be read again (no GetBody) is not sent again. The token goes
+// to the origin (scheme, host and port) of the first request alone: a
+// redirect elsewhere is followed without it. Use one Transport per
+// server.
 type Transport struct {
 	// Signer signs the proofs: the key the tokens are bound to.
 	Signer *Signer
@@ -25,14 +30,18 @@ type Transport struct {
 	// Base sends the requests; nil means http.DefaultTransport.
 	Base http.RoundTripper
 
-	mu    sync.Mutex
-	nonce string
+	mu     sync.Mutex
+	nonce  string
+	origin string // scheme://host:port of the first request: the one server the token goes to
 }
 
 // RoundTrip sends req with the DPoP scheme and a proof.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if t.Signer == nil || t.Source == nil {
 		return nil, fmt.Errorf("dpop: Transport needs a Signer and a Source")
+	}
+	if !t.forOrigin(req.URL) {
+		return t.base().RoundTrip(req) // a redirect elsewhere: neither token nor proof
 	}
 	tok, err := t.Source.Token()
 	if err != nil {
@@ -80,11 +89,7 @@ func (t *Transport) send(req *http.Request, token, nonce string) (*http.Response
 	r := req.Clone(req.Context())
 	r.Header.Set("Authorization", "DPoP "+token)
 	r.Header.Set("DPoP", proof)
-	base := t.Base
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	resp, err := base.RoundTrip(r)
+	resp, err := t.base().RoundTrip(r)
 	if err == nil {
 		if n := resp.Header.Get("DPoP-Nonce"); n != "" {
 			t.mu.Lock()
@@ -93,6 +98,30 @@ func (t *Transport) send(req *http.Request, token, nonce string) (*http.Response
 		}
 	}
 	return resp, err
+}
+
+func (t *Transport) base() http.RoundTripper {
+	if t.Base == nil {
+		return http.DefaultTransport
+	}
+	return t.Base
+}
+
+// forOrigin reports whether u is on the origin of the first request the
+// Transport sent, which it takes as its server's: the token and proofs go
+// there alone, as net/http drops Authorization on a redirect elsewhere.
+func (t *Transport) forOrigin(u *url.URL) bool {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	origin := strings.ToLower(u.Scheme) + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.origin == "" {
+		t.origin = origin
+	}
+	return t.origin == origin
 }
 
 func (t *Transport) latest() string {

@@ -126,3 +126,23 @@ func TestTransportDoesNotRetryOtherRefusals(t *testing.T) {
 	is.Equal(res.StatusCode, 401)
 	is.Equal(sends.Load(), int32(1))
 }
+
+func TestTransportSendsTheTokenToItsServerAlone(t *testing.T) {
+	is := is.New(t)
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	signer, _ := dpop.NewSigner(key)
+	var leaked atomic.Value
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		leaked.Store(r.Header.Get("Authorization") + r.Header.Get("DPoP"))
+	}))
+	t.Cleanup(elsewhere.Close)
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, elsewhere.URL+"/collect", http.StatusFound)
+	}))
+	t.Cleanup(server.Close)
+	client := &http.Client{Transport: &dpop.Transport{Signer: signer, Source: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "tok"})}}
+	res, err := client.Get(server.URL + "/mcp")
+	is.NoErr(err)
+	res.Body.Close()
+	is.Equal(leaked.Load(), "") // followed, without the token or a proof
+}

@@ -2,6 +2,7 @@ package dpop
 
 import (
 	"crypto"
+	"crypto/rsa"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
@@ -25,6 +26,13 @@ func DefaultAlgs() []jose.SignatureAlgorithm {
 // DefaultWindow is how far a proof's iat may be from the server's time
 // unless the server says: a minute, for clocks a little apart.
 const DefaultWindow = time.Minute
+
+// The RSA keys a proof may be signed with: RFC 7518 §3.3's floor, and a
+// ceiling that bounds what verifying costs.
+const (
+	MinRSABits = 2048
+	MaxRSABits = 4096
+)
 
 // MaxProofBytes bounds a proof: a DPoP header is a few hundred bytes, an
 // RSA key makes it a kilobyte or two.
@@ -133,6 +141,14 @@ func Verify(proof string, c Check) (Proof, error) {
 		return Proof{}, invalid("the jwk in the header holds a private key")
 	case !key.Valid():
 		return Proof{}, invalid("the jwk in the header is not a valid key")
+	}
+	if k, ok := key.Key.(*rsa.PublicKey); ok {
+		// A proof is checked before its token: a huge modulus or exponent
+		// would let anyone spend the server's CPU (a 20,000-bit key with
+		// e = 2^31-1 takes ~50 ms to verify, against ~0.1 ms for ES256).
+		if bits := k.N.BitLen(); bits < MinRSABits || bits > MaxRSABits || k.E != 65537 {
+			return Proof{}, invalid("an RSA key of %d bits and exponent %d: proofs take keys of %d to %d bits with exponent 65537", bits, k.E, MinRSABits, MaxRSABits)
+		}
 	}
 	payload, err := jws.Verify(key)
 	if err != nil {

@@ -133,6 +133,14 @@ func TestProofsRefused(t *testing.T) {
 	var privMap map[string]any
 	_ = json.Unmarshal(privJSON, &privMap)
 	garbage := func([]byte) []byte { return []byte("not a signature") }
+	// rsaKey is the jwk of a made-up RSA public key of bytes*8 bits and
+	// exponent e: refused before its signature is checked.
+	rsaKey := func(bytes int, e []byte) map[string]any {
+		n := make([]byte, bytes)
+		rand.Read(n)
+		n[0] |= 0x80
+		return map[string]any{"kty": "RSA", "n": base64.RawURLEncoding.EncodeToString(n), "e": base64.RawURLEncoding.EncodeToString(e)}
+	}
 	for _, tc := range []struct {
 		name, proof, want string
 		check             dpop.Check
@@ -160,6 +168,9 @@ func TestProofsRefused(t *testing.T) {
 		{"missing nonce", c.proof(t, good("tok")), "use_dpop_nonce", dpop.Check{Method: "POST", URL: resource, AccessToken: "tok", Now: now, Window: time.Minute, Nonce: accepts("n-2")}},
 		{"stale nonce", c.proof(t, with(good("tok"), "nonce", "n-1")), "use_dpop_nonce", dpop.Check{Method: "POST", URL: resource, AccessToken: "tok", Now: now, Window: time.Minute, Nonce: accepts("n-2")}},
 		{"oversized", strings.Repeat("a", dpop.MaxProofBytes+1), "longer than", check("tok")},
+		{"a huge RSA key", handmade(map[string]any{"alg": "PS256", "typ": "dpop+jwt", "jwk": rsaKey(dpop.MaxRSABits/8+8, []byte{1, 0, 1})}, good("tok"), garbage), "an RSA key of 4160 bits", check("tok")},
+		{"a short RSA key", handmade(map[string]any{"alg": "PS256", "typ": "dpop+jwt", "jwk": rsaKey(128, []byte{1, 0, 1})}, good("tok"), garbage), "an RSA key of 1024 bits", check("tok")},
+		{"an RSA key of a huge exponent", handmade(map[string]any{"alg": "PS256", "typ": "dpop+jwt", "jwk": rsaKey(256, []byte{0x7f, 0xff, 0xff, 0xff})}, good("tok"), garbage), "exponent 2147483647", check("tok")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			is := is.New(t)

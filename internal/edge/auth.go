@@ -9,7 +9,9 @@ import (
 	"net/url"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -170,8 +172,8 @@ func (rs *resourceServer) protect(next http.Handler, logger *slog.Logger) http.H
 				at.proof, at.authorization = &p, r.Header.Get("Authorization")
 				r = r.Clone(context.WithValue(r.Context(), attemptKey{}, at))
 				r.Header.Set("Authorization", "Bearer "+token) // the go-sdk's check reads this scheme; restored past it
-			case at.scheme == "bearer" && g.policy.Required:
-				at.fault = &proofs.Error{Code: "invalid_token", Reason: "a bearer token, and this server takes DPoP-bound tokens only"}
+			case at.scheme != "" && g.policy.Required: // Bearer, or any other scheme: the go-sdk's check must not see it
+				at.fault = &proofs.Error{Code: "invalid_token", Reason: "a " + at.scheme + " credential, and this server takes DPoP-bound tokens only"}
 				cw.WriteHeader(http.StatusUnauthorized)
 				logger.Debug("vurb: bearer token refused", "reason", at.fault.Reason, "remote", r.RemoteAddr)
 				return
@@ -243,11 +245,19 @@ func (c *challengeWriter) WriteHeader(code int) {
 	h := c.Header()
 	h.Del("Content-Length")
 	h.Set("Content-Type", "text/plain; charset=utf-8")
-	if c.at.unchecked {
+	switch {
+	case c.at.unchecked:
 		// Not the client's fault: the store that spends jtis is down.
+		h.Del("WWW-Authenticate")
 		h.Set("Retry-After", "1")
 		c.ResponseWriter.WriteHeader(http.StatusServiceUnavailable)
 		io.WriteString(c.ResponseWriter, "Service Unavailable: the DPoP proof could not be checked for replay; retry shortly with a new proof\n")
+		return
+	case c.at.busy:
+		h.Del("WWW-Authenticate")
+		h.Set("Retry-After", strconv.Itoa(max(1, int(c.at.guard.policy.Window/time.Second))))
+		c.ResponseWriter.WriteHeader(http.StatusTooManyRequests)
+		io.WriteString(c.ResponseWriter, "Too Many Requests: this caller sent more DPoP proofs within the proof window than the server keeps for one caller; retry later with a new proof\n")
 		return
 	}
 	h.Del("WWW-Authenticate")
@@ -285,7 +295,7 @@ func (rs *resourceServer) challenges(code int, at *attempt) []string {
 		out = append(out, challenge("Bearer", errorFor(e, at.scheme == "bearer"), params))
 	}
 	if g != nil {
-		onDPoP := at.scheme == "dpop" || at.scheme == "bearer" && g.policy.Required
+		onDPoP := at.scheme == "dpop" || at.scheme != "" && g.policy.Required
 		out = append(out, challenge("DPoP", errorFor(e, onDPoP), `algs="`+strings.Join(g.policy.Algs, " ")+`", `+params))
 	}
 	return out
@@ -317,7 +327,7 @@ func refusalText(code int, at *attempt) string {
 			return "Unauthorized: use_dpop_nonce: sign the DPoP proof again with the nonce in the DPoP-Nonce header\n"
 		case at.fault.Code == "invalid_dpop_proof":
 			return "Unauthorized: invalid_dpop_proof: the DPoP proof is not valid for this request (one proof, signed with an accepted algorithm by the key the token is bound to, naming this request's method and this resource's URL, fresh, used once); sign a new one\n"
-		case at.scheme == "bearer" && at.guard.policy.Required:
+		case at.scheme != "dpop" && at.guard.policy.Required:
 			return "Unauthorized: invalid_token: this server takes DPoP-bound tokens only: send the token with the DPoP scheme and a proof\n"
 		case at.scheme == "bearer":
 			return "Unauthorized: invalid_token: the token is DPoP-bound: send it with the DPoP scheme and a proof\n"

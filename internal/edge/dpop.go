@@ -1,6 +1,7 @@
 package edge
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/binary"
@@ -89,6 +90,9 @@ type attempt struct {
 	// unchecked is set when the jti could not be spent: the store is
 	// down, and the answer is 503, not a refusal of the client.
 	unchecked bool
+	// busy is set when the caller holds its share of the jtis kept in
+	// memory: the answer is 429, and the caller alone waits.
+	busy bool
 }
 
 type attemptKey struct{}
@@ -99,20 +103,26 @@ func attemptOf(ctx context.Context) *attempt {
 }
 
 // credentials returns the request's scheme, "bearer", "dpop", "other"
-// or "" (none), and its token.
+// or "" (none), and its token, read as the go-sdk's check reads them
+// (fields split on any white space, the token "" unless there are two):
+// a scheme read otherwise here than there would let a request pass as
+// one and be checked as the other.
 func credentials(r *http.Request) (scheme, token string) {
-	given, token, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	fields := strings.Fields(r.Header.Get("Authorization"))
 	switch {
-	case given == "":
+	case len(fields) == 0:
 		return "", ""
-	case strings.EqualFold(given, "bearer"):
+	case strings.EqualFold(fields[0], "bearer"):
 		scheme = "bearer"
-	case strings.EqualFold(given, "dpop"):
+	case strings.EqualFold(fields[0], "dpop"):
 		scheme = "dpop"
 	default:
 		scheme = "other"
 	}
-	return scheme, strings.TrimSpace(token)
+	if len(fields) == 2 {
+		token = fields[1]
+	}
+	return scheme, token
 }
 
 // check verifies the proof of a request with the DPoP scheme, for the
@@ -136,9 +146,10 @@ func (g *dpopGuard) check(r *http.Request, url, token string) (proofs.Proof, *pr
 
 // spend spends the proof's jti, once for every replica sharing the
 // store: the last check, so that only an authenticated request writes.
-// Keys are per proof key, so that no client can spend another's jti.
-func (g *dpopGuard) spend(ctx context.Context, p proofs.Proof) error {
-	return g.replays.Spend(ctx, p.JKT+"\x00"+p.JTI, p.IssuedAt, p.IssuedAt.Add(g.policy.Window+time.Second), g.now())
+// Keys are per proof key, so that no client can spend another's jti;
+// in memory, the token's subject holds a share of the set at most.
+func (g *dpopGuard) spend(ctx context.Context, p proofs.Proof, subject string) error {
+	return g.replays.Spend(ctx, p.JKT+"\x00"+p.JTI, cmp.Or(subject, p.JKT), p.IssuedAt, p.IssuedAt.Add(g.policy.Window+time.Second), g.now())
 }
 
 // Nonces are stateless, so that any replica sharing the request-state
@@ -175,22 +186,21 @@ func (g *dpopGuard) acceptsNonce(n string) bool {
 // boundToken reads the thumbprint a token is bound to (its cnf.jkt,
 // RFC 9449 §6) from the claims a verifier kept, as JSON decodes them or
 // as a verifier typed them.
-// A cnf vurb cannot read counts as a binding to no key it knows: such a
-// token is refused both as Bearer and with a proof.
+// Any cnf binds: one vurb cannot read, or one naming no jkt (a token
+// bound to a TLS client certificate, RFC 8705), is a binding to no key
+// a proof could show, and such a token is refused both as Bearer and
+// with a proof.
 func boundToken(extra map[string]any) (jkt string, bound bool) {
 	claim, present := extra["cnf"]
 	switch cnf := claim.(type) {
 	case nil:
 		return "", present
 	case map[string]any:
-		v, has := cnf["jkt"]
-		jkt, _ = v.(string)
-		return jkt, has
+		jkt, _ = cnf["jkt"].(string)
 	case map[string]string:
-		jkt, has := cnf["jkt"]
-		return jkt, has
+		jkt = cnf["jkt"]
 	}
-	return "", true
+	return jkt, true
 }
 
 // withProofs wraps verify with what DPoP asks once the token is known:
@@ -215,10 +225,13 @@ func withProofs(verify auth.TokenVerifier) auth.TokenVerifier {
 			at.fault = err.(*proofs.Error)
 			return nil, fmt.Errorf("%w: %s", auth.ErrInvalidToken, at.fault.Reason)
 		}
-		switch err := at.guard.spend(ctx, *at.proof); {
+		switch err := at.guard.spend(ctx, *at.proof, info.UserID); {
 		case errors.Is(err, engine.ErrReplayUnchecked):
 			at.unchecked = true
 			return nil, fmt.Errorf("%w: the proof's jti %v", auth.ErrInvalidToken, err)
+		case errors.Is(err, engine.ErrReplayShare):
+			at.busy = true
+			return nil, fmt.Errorf("%w: the proof is %v", auth.ErrInvalidToken, err)
 		case err != nil:
 			at.fault = &proofs.Error{Code: "invalid_dpop_proof", Reason: "the proof's jti was " + err.Error()}
 			return nil, fmt.Errorf("%w: %s", auth.ErrInvalidToken, at.fault.Reason)

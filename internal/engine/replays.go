@@ -20,37 +20,59 @@ type Replays struct {
 	logger *slog.Logger
 }
 
+// ClockAllowance is how far apart the clocks of replicas may be: a key
+// is kept this long past its expiry in the shared ledger.
+const ClockAllowance = time.Minute
+
 // The refusals of Replays.Spend.
 var (
 	// ErrReplayed: the key was spent already, or may have been (it is
 	// older than one the bounded set forgot).
 	ErrReplayed = errors.New("used already")
+	// ErrReplayShare: the owner holds its share of the set in memory;
+	// its keys are refused until some of its own expire.
+	ErrReplayShare = errors.New("one of too many from one caller within the window")
 	// ErrReplayUnchecked: the shared ledger could not say; a key never
 	// checked is never honoured.
 	ErrReplayUnchecked = errors.New("could not be checked against the other replicas' (their shared store is unavailable)")
 )
 
-// Replays returns a set of spent keys of kind, kept where the sealer's
+// Replays returns the set of spent keys of kind, kept where the sealer's
 // request states are: in the ledger it shares (SpendShared), else in
-// memory, at most max keys (DefaultSpentStates when max is 0).
-func (s *Sealer) Replays(kind string, max int) *Replays {
-	if max <= 0 {
-		max = DefaultSpentStates
+// memory, at most most keys (DefaultSpentStates when most is 0), a
+// sixteenth of them for one owner. Every call for one kind returns the
+// same set, so that the handlers of one app share it; most is the
+// first call's.
+func (s *Sealer) Replays(kind string, most int) *Replays {
+	s.replaysMu.Lock()
+	defer s.replaysMu.Unlock()
+	if r := s.replays[kind]; r != nil {
+		return r
 	}
-	return &Replays{kind: kind, local: spentStates{max: max, at: map[string]int64{}}, ledger: s.ledger, logger: s.ledgerLogger}
+	if most <= 0 {
+		most = DefaultSpentStates
+	}
+	r := &Replays{kind: kind, local: newSpent(most, max(most/16, 1)), ledger: s.ledger, logger: s.ledgerLogger}
+	if s.replays == nil {
+		s.replays = map[string]*Replays{}
+	}
+	s.replays[kind] = r
+	return r
 }
 
 // Shared reports whether keys are spent in a ledger shared by replicas.
 func (r *Replays) Shared() bool { return r.ledger != nil }
 
-// Spend spends key, issued at issued and acceptable until expires, at
-// now; nil means it was fresh. Keys are hashed: what a client chose is
-// neither stored nor logged as it is.
-func (r *Replays) Spend(ctx context.Context, key string, issued, expires, now time.Time) error {
+// Spend spends key for owner, issued at issued and acceptable until
+// expires, at now; nil means it was fresh. Keys are hashed: what a client
+// chose is neither stored nor logged as it is.
+func (r *Replays) Spend(ctx context.Context, key, owner string, issued, expires, now time.Time) error {
 	sum := sha256.Sum256([]byte(key))
 	id := base64.RawURLEncoding.EncodeToString(sum[:18])
 	if r.ledger != nil {
-		ttl := max(expires.Sub(now), time.Second)
+		// Kept a while past expires: a replica whose clock is behind this
+		// one's would still take the proof until its own expires.
+		ttl := max(expires.Sub(now), time.Second) + ClockAllowance
 		fresh, err := r.ledger.Spend(ctx, r.kind+":"+id, ttl)
 		if err != nil {
 			r.logger.Warn("vurb: spending a "+r.kind+" in the shared ledger failed; refused it", "err", err)
@@ -61,7 +83,10 @@ func (r *Replays) Spend(ctx context.Context, key string, issued, expires, now ti
 		}
 		return nil
 	}
-	if err := r.local.spend(id, issued.Unix(), expires.Unix(), now.Unix()); err != nil {
+	switch err := r.local.spend(id, owner, issued.Unix(), expires.Unix(), now.Unix()); {
+	case errors.Is(err, errShareFull):
+		return ErrReplayShare
+	case err != nil:
 		return ErrReplayed
 	}
 	return nil

@@ -45,6 +45,9 @@ type Sealer struct {
 	ledger       Ledger
 	ledgerLogger *slog.Logger // where a ledger's failure is told: never to the client
 	keys         [][]byte     // the secrets the keys above derive from (AEADs)
+
+	replaysMu sync.Mutex
+	replays   map[string]*Replays // by kind (Replays)
 }
 
 // A Ledger records keys that may be used once over all replicas.
@@ -113,7 +116,7 @@ func NewSealer(keys [][]byte, maxAge time.Duration, maxBytes int) *Sealer {
 	if maxBytes <= 0 {
 		maxBytes = DefaultStateMaxBytes
 	}
-	s := &Sealer{maxAge: maxAge, maxBytes: maxBytes, spent: spentStates{max: DefaultSpentStates, at: map[string]int64{}}, keys: keys}
+	s := &Sealer{maxAge: maxAge, maxBytes: maxBytes, spent: newSpent(DefaultSpentStates, 0), keys: keys}
 	for _, k := range keys {
 		s.box = append(s.box, deriveAEAD(k, "vurb request state v2"))
 		tk, err := hkdf.Key(sha256.New, k, nil, "vurb tag v1", 32)
@@ -211,7 +214,7 @@ func (s *Sealer) Open(ctx context.Context, bind, text string, now time.Time) ([]
 			return nil, ErrStateSpent
 		}
 	}
-	if err := s.spent.spend(string(nonce), issued, issued+int64((s.maxAge+time.Minute)/time.Second), now.Unix()); err != nil {
+	if err := s.spent.spend(string(nonce), "", issued, issued+int64((s.maxAge+time.Minute)/time.Second), now.Unix()); err != nil {
 		return nil, err
 	}
 	return plain[8:], nil
@@ -222,51 +225,4 @@ func (s *Sealer) MaxBytes() int { return s.maxBytes }
 
 func additional(bind string) []byte {
 	return append([]byte(stateVersion+"\x00"), bind...)
-}
-
-// spentStates remembers the states opened until they expire, by nonce.
-type spentStates struct {
-	mu    sync.Mutex
-	max   int
-	at    map[string]int64 // nonce → issued (unix seconds)
-	order []spentState     // order[head:] in the order spent, for forgetting the oldest
-	head  int
-	// floor is the latest issue time of a state forgotten before it
-	// expired: a state issued no later is refused, since it may be one.
-	floor int64
-}
-
-type spentState struct {
-	nonce   string
-	expires int64
-}
-
-// spend marks the state nonce (issued at issued, useless after expires)
-// spent at now, or refuses it when it already was.
-func (s *spentStates) spend(nonce string, issued, expires, now int64) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if issued <= s.floor {
-		return ErrStateExpired
-	}
-	if _, ok := s.at[nonce]; ok {
-		return ErrStateSpent
-	}
-	for s.head < len(s.order) && s.order[s.head].expires < now { // expired: can no longer open
-		delete(s.at, s.order[s.head].nonce)
-		s.head++
-	}
-	for len(s.order)-s.head >= s.max {
-		old := s.order[s.head]
-		s.floor = max(s.floor, s.at[old.nonce])
-		delete(s.at, old.nonce)
-		s.head++
-	}
-	if s.head > len(s.order)/2 { // reuse the space of what was forgotten
-		s.order = append(s.order[:0], s.order[s.head:]...)
-		s.head = 0
-	}
-	s.at[nonce] = issued
-	s.order = append(s.order, spentState{nonce: nonce, expires: expires})
-	return nil
 }

@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+)
+
+// failingLedger is a shared ledger that is down.
+type failingLedger struct{ ttls []time.Duration }
+
+func (l *failingLedger) Spend(_ context.Context, _ string, ttl time.Duration) (bool, error) {
+	l.ttls = append(l.ttls, ttl)
+	return false, errors.New("down")
+}
+
+// TestReplaysRefuseAKeyTwiceUntilItExpires: in memory, a key is refused
+// while it could be taken, and forgotten once it expired.
+func TestReplaysRefuseAKeyTwiceUntilItExpires(t *testing.T) {
+	is := is.New(t)
+	r := NewSealer(nil, 0, 0).Replays("proof", 0)
+	now := time.Unix(1_800_000_000, 0)
+	is.NoErr(r.Spend(context.Background(), "k", "alice", now, now.Add(time.Minute), now))
+	is.Equal(r.Spend(context.Background(), "k", "alice", now, now.Add(time.Minute), now.Add(30*time.Second)), ErrReplayed)
+	is.Equal(r.Spend(context.Background(), "k", "bob", now, now.Add(time.Minute), now.Add(30*time.Second)), ErrReplayed) // the key, whoever sends it
+	is.NoErr(r.Spend(context.Background(), "other", "alice", now, now.Add(time.Minute), now))
+}
+
+// TestReplaysKeepAShareForEachCaller: one caller that fills its share is
+// refused alone; the others, and the caller once its keys expire, go on.
+func TestReplaysKeepAShareForEachCaller(t *testing.T) {
+	is := is.New(t)
+	r := NewSealer(nil, 0, 0).Replays("proof", 64) // a share of 4
+	now := time.Unix(1_800_000_000, 0)
+	ctx := context.Background()
+	for i := range 4 {
+		is.NoErr(r.Spend(ctx, fmt.Sprint("m", i), "mallory", now, now.Add(time.Minute), now))
+	}
+	is.Equal(r.Spend(ctx, "m4", "mallory", now, now.Add(time.Minute), now), ErrReplayShare)
+	for i := range 4 {
+		is.NoErr(r.Spend(ctx, fmt.Sprint("a", i), "alice", now, now.Add(time.Minute), now))
+	}
+	later := now.Add(time.Minute + time.Second)
+	is.NoErr(r.Spend(ctx, "m5", "mallory", later, later.Add(time.Minute), later))
+}
+
+// TestReplaysAreOnePerKind: the handlers of one app share the set.
+func TestReplaysAreOnePerKind(t *testing.T) {
+	is := is.New(t)
+	s := NewSealer(nil, 0, 0)
+	first, again := s.Replays("dpop", 0), s.Replays("dpop", 0)
+	is.True(first == again)
+	is.True(first != s.Replays("other", 0))
+}
+
+// TestReplaysFailClosedAndOutliveClockDifferences: a ledger that fails
+// spends nothing and the key is refused as unchecked; a key is kept there
+// past its expiry by the replicas' clock allowance.
+func TestReplaysFailClosedAndOutliveClockDifferences(t *testing.T) {
+	is := is.New(t)
+	s := NewSealer(nil, 0, 0)
+	l := &failingLedger{}
+	s.SpendShared(l, slog.New(slog.DiscardHandler))
+	now := time.Unix(1_800_000_000, 0)
+	is.Equal(s.Replays("dpop", 0).Spend(context.Background(), "k", "alice", now, now.Add(time.Minute), now), ErrReplayUnchecked)
+	is.Equal(l.ttls, []time.Duration{time.Minute + ClockAllowance})
+}
