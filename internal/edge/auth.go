@@ -15,7 +15,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
-	"github.com/vurb-go/vurb/dpop"
 	proofs "github.com/vurb-go/vurb/internal/dpop"
 	"github.com/vurb-go/vurb/internal/engine"
 )
@@ -146,17 +145,17 @@ func (rs *resourceServer) protect(next http.Handler, logger *slog.Logger) http.H
 		if cw, ok := w.(*challengeWriter); ok {
 			w = cw.ResponseWriter
 			if cw.at.proof != nil { // what the client sent, for the handlers that read the headers
-				r.Header.Set("Authorization", cw.at.authorization)
+				r.Header.Set("Authorization", cw.authorization)
 			}
 		}
 		next.ServeHTTP(w, r)
 	}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		cw := &challengeWriter{ResponseWriter: w, rs: rs, at: attempt{guard: rs.dpop}}
+		cw := &challengeWriter{ResponseWriter: w, rs: rs, at: attempt{guard: rs.dpop}, authorization: r.Header.Get("Authorization")}
 		at := &cw.at // one allocation with the writer's
-		var token string
-		at.scheme, token = credentials(r)
 		if g := rs.dpop; g != nil {
+			var token string
+			at.scheme, token = credentials(cw.authorization)
 			switch {
 			case at.scheme == "dpop":
 				if g.policy.Nonces {
@@ -169,7 +168,7 @@ func (rs *resourceServer) protect(next http.Handler, logger *slog.Logger) http.H
 					logger.Debug("vurb: DPoP proof refused", "reason", fault.Reason, "remote", r.RemoteAddr)
 					return
 				}
-				at.proof, at.authorization = &p, r.Header.Get("Authorization")
+				at.proof = &p
 				r = r.Clone(context.WithValue(r.Context(), attemptKey{}, at))
 				r.Header.Set("Authorization", "Bearer "+token) // the go-sdk's check reads this scheme; restored past it
 			case at.scheme != "" && g.policy.Required: // Bearer, or any other scheme: the go-sdk's check must not see it
@@ -217,6 +216,9 @@ type challengeWriter struct {
 	http.ResponseWriter
 	rs *resourceServer
 	at attempt
+	// authorization is the request's Authorization header; without
+	// WithDPoP its scheme is read on a refusal alone.
+	authorization string
 	// refused is set when the check refused the request: what it writes
 	// then (the verifier's error text) is kept in reason, at most
 	// maxRefusalReason bytes, for the log, instead of sent.
@@ -242,6 +244,9 @@ func (c *challengeWriter) WriteHeader(code int) {
 		return
 	}
 	c.refused = true
+	if c.at.guard == nil {
+		c.at.scheme, _ = credentials(c.authorization)
+	}
 	h := c.Header()
 	h.Del("Content-Length")
 	h.Set("Content-Type", "text/plain; charset=utf-8")
@@ -354,14 +359,15 @@ func (rs *resourceServer) forApp(scopes []string) *resourceServer {
 	return &c
 }
 
-// withDPoP is rs taking DPoP proofs as p says, with the nonces' key and
+// withDPoP is rs taking DPoP proofs as d says, with the nonces' key and
 // the replay store of sealer; its metadata says so (RFC 9449 §5.1).
-func (rs *resourceServer) withDPoP(p *dpop.Policy, sealer *engine.Sealer) *resourceServer {
-	if p == nil {
+func (rs *resourceServer) withDPoP(d *dpopConfig, sealer *engine.Sealer) *resourceServer {
+	if d == nil {
 		return rs
 	}
+	p := d.policy
 	c := *rs
-	c.dpop = newDPoPGuard(*p, sealer)
+	c.dpop = newDPoPGuard(d, sealer)
 	c.doc.DPOPSigningAlgValuesSupported = p.Algs
 	c.doc.DPOPBoundAccessTokensRequired = p.Required
 	c.metadata = auth.ProtectedResourceMetadataHandler(&c.doc)

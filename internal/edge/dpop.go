@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -25,7 +26,17 @@ func DPoP(p dpop.Policy) ServeOption {
 	if err != nil {
 		panic("vurb: WithDPoP: " + err.Error())
 	}
-	return func(c *serveConfig) { c.httpSetting("WithDPoP"); c.dpop = &p }
+	// Verify is reached from here alone, so that an app without WithDPoP
+	// links no proof verification (go-jose's signature code).
+	d := &dpopConfig{policy: p, verify: proofs.Verify}
+	return func(c *serveConfig) { c.httpSetting("WithDPoP"); c.dpop = d }
+}
+
+// dpopConfig is what WithDPoP gives a handler: the checked policy and
+// the verifier of proofs.
+type dpopConfig struct {
+	policy dpop.Policy
+	verify func(proof string, c proofs.Check) (proofs.Proof, error)
 }
 
 // checkPolicy returns p with its defaults, or says what to change.
@@ -63,15 +74,16 @@ func checkPolicy(p dpop.Policy) (dpop.Policy, error) {
 // dpopGuard checks the DPoP proofs of one handler's requests.
 type dpopGuard struct {
 	policy  dpop.Policy
+	verify  func(proof string, c proofs.Check) (proofs.Proof, error)
 	algs    []jose.SignatureAlgorithm
 	replays *engine.Replays // where each proof's jti is spent
 	sealer  *engine.Sealer  // the nonces' key
 	now     func() time.Time
 }
 
-func newDPoPGuard(p dpop.Policy, sealer *engine.Sealer) *dpopGuard {
-	g := &dpopGuard{policy: p, replays: sealer.Replays("dpop", 0), sealer: sealer, now: time.Now}
-	for _, a := range p.Algs {
+func newDPoPGuard(d *dpopConfig, sealer *engine.Sealer) *dpopGuard {
+	g := &dpopGuard{policy: d.policy, verify: d.verify, replays: sealer.Replays("dpop", 0), sealer: sealer, now: time.Now}
+	for _, a := range d.policy.Algs {
 		g.algs = append(g.algs, jose.SignatureAlgorithm(a))
 	}
 	return g
@@ -83,10 +95,7 @@ type attempt struct {
 	guard  *dpopGuard    // nil: the handler takes no DPoP
 	scheme string        // "bearer", "dpop", "other" or "" (see credentials)
 	proof  *proofs.Proof // the verified proof of a DPoP request
-	// authorization is the Authorization header of a DPoP request, which
-	// the go-sdk's check is shown as Bearer.
-	authorization string
-	fault         *proofs.Error // the DPoP refusal, for the challenge's error code
+	fault  *proofs.Error // the DPoP refusal, for the challenge's error code
 	// unchecked is set when the jti could not be spent: the store is
 	// down, and the answer is 503, not a refusal of the client.
 	unchecked bool
@@ -107,22 +116,34 @@ func attemptOf(ctx context.Context) *attempt {
 // (fields split on any white space, the token "" unless there are two):
 // a scheme read otherwise here than there would let a request pass as
 // one and be checked as the other.
-func credentials(r *http.Request) (scheme, token string) {
-	fields := strings.Fields(r.Header.Get("Authorization"))
+func credentials(authorization string) (scheme, token string) {
+	first, rest := nextField(authorization)
+	second, rest := nextField(rest)
+	third, _ := nextField(rest)
 	switch {
-	case len(fields) == 0:
+	case first == "":
 		return "", ""
-	case strings.EqualFold(fields[0], "bearer"):
+	case strings.EqualFold(first, "bearer"):
 		scheme = "bearer"
-	case strings.EqualFold(fields[0], "dpop"):
+	case strings.EqualFold(first, "dpop"):
 		scheme = "dpop"
 	default:
 		scheme = "other"
 	}
-	if len(fields) == 2 {
-		token = fields[1]
+	if third == "" {
+		token = second
 	}
 	return scheme, token
+}
+
+// nextField is strings.Fields one field at a time, without allocating:
+// every request reads its header.
+func nextField(s string) (field, rest string) {
+	s = strings.TrimLeftFunc(s, unicode.IsSpace)
+	if i := strings.IndexFunc(s, unicode.IsSpace); i >= 0 {
+		return s[:i], s[i:]
+	}
+	return s, ""
 }
 
 // check verifies the proof of a request with the DPoP scheme, for the
@@ -136,7 +157,7 @@ func (g *dpopGuard) check(r *http.Request, url, token string) (proofs.Proof, *pr
 	if g.policy.Nonces {
 		c.Nonce = g.acceptsNonce
 	}
-	p, err := proofs.Verify(values[0], c)
+	p, err := g.verify(values[0], c)
 	var e *proofs.Error
 	if errors.As(err, &e) {
 		return p, e

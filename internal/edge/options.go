@@ -8,7 +8,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vurb-go/vurb/dpop"
 	"github.com/vurb-go/vurb/servercard"
 	"github.com/vurb-go/vurb/store"
 )
@@ -47,7 +46,7 @@ type serveConfig struct {
 	bearer            *resourceServer     // WithBearerAuth
 	challenges        bool                // WithScopeChallenges
 	card              *servercard.Options // WithServerCard
-	dpop              *dpop.Policy        // WithDPoP, checked
+	dpop              *dpopConfig         // WithDPoP
 }
 
 func newServeConfig(opts []ServeOption) serveConfig {
