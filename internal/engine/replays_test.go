@@ -31,22 +31,25 @@ func TestReplaysRefuseAKeyTwiceUntilItExpires(t *testing.T) {
 	is.NoErr(r.Spend(context.Background(), "other", "alice", now, now.Add(time.Minute), now))
 }
 
-// TestReplaysKeepAShareForEachCaller: one caller that fills its share is
-// refused alone; the others, and the caller once its keys expire, go on.
+// TestReplaysKeepAShareForEachCaller: a busy caller may use the room no
+// one needs, up to half the set; then it is refused alone, and the
+// others, and the caller once its keys expire, go on.
 func TestReplaysKeepAShareForEachCaller(t *testing.T) {
 	is := is.New(t)
-	r := NewSealer(nil, 0, 0).Replays("proof", 64) // a share of 4
+	r := NewSealer(nil, 0, 0).Replays("proof", 64) // a share of 4, enforced from 32 keys
 	now := time.Unix(1_800_000_000, 0)
 	ctx := context.Background()
-	for i := range 4 {
+	for i := range 32 {
 		is.NoErr(r.Spend(ctx, fmt.Sprint("m", i), "mallory", now, now.Add(time.Minute), now))
 	}
-	is.Equal(r.Spend(ctx, "m4", "mallory", now, now.Add(time.Minute), now), ErrReplayShare)
+	is.Equal(r.Spend(ctx, "m32", "mallory", now, now.Add(time.Minute), now), ErrReplayShare)
 	for i := range 4 {
 		is.NoErr(r.Spend(ctx, fmt.Sprint("a", i), "alice", now, now.Add(time.Minute), now))
 	}
+	is.Equal(r.Spend(ctx, "a4", "alice", now, now.Add(time.Minute), now), ErrReplayShare) // her share, the set under pressure
+	is.NoErr(r.Spend(ctx, "b0", "bob", now, now.Add(time.Minute), now))
 	later := now.Add(time.Minute + time.Second)
-	is.NoErr(r.Spend(ctx, "m5", "mallory", later, later.Add(time.Minute), later))
+	is.NoErr(r.Spend(ctx, "m-later", "mallory", later, later.Add(time.Minute), later)) // its keys expired
 }
 
 // TestReplaysAreOnePerKind: the handlers of one app share the set.

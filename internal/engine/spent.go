@@ -7,8 +7,9 @@ import (
 
 // spentStates remembers what was used once until it expires, by key: the
 // request states a Sealer opened, the proofs Replays saw. It holds at
-// most max keys, and at most share of them for one owner when share is
-// not 0, so that no caller fills it for the others.
+// most max keys; when share is not 0 and it is half full, an owner that
+// holds share keys is refused more, so that no caller fills it for the
+// others.
 type spentStates struct {
 	mu     sync.Mutex
 	max    int
@@ -51,8 +52,8 @@ func (s *spentStates) spend(key, owner string, issued, expires, now int64) error
 		s.forget(s.order[s.head])
 		s.head++
 	}
-	if s.share > 0 && s.owners[owner] >= s.share {
-		return errShareFull
+	if s.share > 0 && s.owners[owner] >= s.share && len(s.order)-s.head >= s.max/2 {
+		return errShareFull // under pressure only: one busy caller may use the room no one else needs
 	}
 	for len(s.order)-s.head >= s.max {
 		old := s.order[s.head]
