@@ -339,6 +339,7 @@ func TestWithDPoPRefusesWhatCannotWork(t *testing.T) {
 		{"none", dpop.Policy{Algs: []string{"none"}}, `Policy.Algs names "none"`},
 		{"no algorithm", dpop.Policy{Algs: []string{}}, "Policy.Algs is empty"},
 		{"negative window", dpop.Policy{Window: -time.Second}, "Policy.Window is -1s: give a positive window"},
+		{"a window under a second", dpop.Policy{Window: 500 * time.Millisecond}, "Policy.Window is 500ms: a proof's iat is in whole seconds"},
 		{"negative lifetime", dpop.Policy{Nonces: true, NonceLifetime: -time.Second}, "Policy.NonceLifetime is -1s"},
 		{"lifetime without nonces", dpop.Policy{NonceLifetime: time.Minute}, "Policy.NonceLifetime is set but Policy.Nonces is not"},
 	} {

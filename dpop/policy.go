@@ -18,8 +18,9 @@ type Policy struct {
 	// asymmetric algorithms are accepted: "none" or a MAC panics.
 	Algs []string
 	// Window is how far a proof's iat may be from the server's clock,
-	// before or after (DefaultWindow when 0). A proof's jti is remembered
-	// for as long as the proof could be accepted.
+	// before or after (DefaultWindow when 0; a second at least, as iat is
+	// in seconds). A proof's jti is remembered for as long as the proof
+	// could be accepted.
 	Window time.Duration
 	// Nonces makes each proof carry a nonce the server issued (RFC 9449
 	// §8), which bounds how long a proof signed in advance stays useful.

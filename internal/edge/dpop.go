@@ -57,6 +57,8 @@ func checkPolicy(p dpop.Policy) (dpop.Policy, error) {
 	switch {
 	case p.Window < 0:
 		return p, fmt.Errorf("Policy.Window is %v: give a positive window, or 0 for %v", p.Window, dpop.DefaultWindow)
+	case p.Window > 0 && p.Window < time.Second:
+		return p, fmt.Errorf("Policy.Window is %v: a proof's iat is in whole seconds; give a second or more, or 0 for %v", p.Window, dpop.DefaultWindow)
 	case p.Window == 0:
 		p.Window = dpop.DefaultWindow
 	}
