@@ -43,10 +43,16 @@ func Carried(r *http.Request, m *Message, wrapper string, unwrap func(json.RawMe
 	if !ok2 {
 		return m
 	}
+	out := &Message{Body: body, Whole: true}
+	if len(body) > len(m.Body) || !out.RPC().OK {
+		// Re-encoding changed what the fronts read: bytes that are not
+		// UTF-8 grew to U+FFFD, a key holding U+2028 came out escaped.
+		// The call is left as it came, for the go-sdk's middleware.
+		return m
+	}
 	if len(r.Header["Mcp-Name"]) > 0 {
 		r.Header.Set("Mcp-Name", name)
 	}
-	out := &Message{Body: body, Whole: true}
 	out.replay.Reset(body)
 	r.Body, r.ContentLength = &out.replay, int64(len(body))
 	return out
