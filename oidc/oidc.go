@@ -97,7 +97,8 @@ func WithKeyRefetchInterval(d time.Duration) Option {
 // The TokenInfo it yields holds the subject ("sub") as UserID, the scopes
 // ("scope", space-separated, and "scp", a list or a space-separated
 // string, as Okta and Entra ID write them), the expiry, and every claim in
-// Extra. Every refusal wraps auth.ErrInvalidToken, so the client gets 401
+// Extra, the confirmation ("cnf") of a DPoP-bound token among them, which
+// vurb.WithDPoP compares with each proof's key. Every refusal wraps auth.ErrInvalidToken, so the client gets 401
 // and a challenge to fetch a new token.
 func NewVerifier(ctx context.Context, issuer, resource string, opts ...Option) (auth.TokenVerifier, error) {
 	cfg := config{client: http.DefaultClient, interval: DefaultKeyRefetchInterval}
