@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -72,13 +73,30 @@ func TestDPoPClientsOnEveryPath(t *testing.T) {
 			is.Equal(ran.Load(), int64(3))
 
 			// The token stolen: useless with another key, or as Bearer.
-			_, err = dpopClient(ctx, t, resource, tc.protocol, "alice", mallory, nil)
+			seen := &lastAnswer{}
+			_, err = dpopClient(ctx, t, resource, tc.protocol, "alice", mallory, seen)
 			is.True(err != nil)
+			is.Equal(seen.status, 401)
+			is.True(strings.Contains(seen.challenge, `DPoP error="invalid_token"`)) // another key than the token's
 			_, _, err = bearerClient(ctx, resource, tc.protocol, "alice")
-			is.True(err != nil)
+			is.True(err != nil && strings.Contains(err.Error(), "Unauthorized"))
 			is.Equal(ran.Load(), int64(3))
 		})
 	}
+}
+
+// lastAnswer keeps the status and challenges of the last answer it saw.
+type lastAnswer struct {
+	status    int
+	challenge string
+}
+
+func (l *lastAnswer) RoundTrip(r *http.Request) (*http.Response, error) {
+	res, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil {
+		l.status, l.challenge = res.StatusCode, strings.Join(res.Header.Values("WWW-Authenticate"), "; ")
+	}
+	return res, err
 }
 
 // callRecorder keeps the last tools/call request it sent, headers and body.
@@ -273,7 +291,8 @@ func TestDPoPSpendsOneRoundTripAndFailsClosed(t *testing.T) {
 	alice := newDPoPKey(t)
 	ledger := &countingLedger{spent: map[string]bool{}}
 	replicated := func() *vurb.App {
-		app := vurb.New(vurb.WithName("notes"), vurb.WithRequestStateKeys(bytes.Repeat([]byte{9}, 32)), vurb.WithReplicas(store.Replicas{Ledger: ledger}))
+		app := vurb.New(vurb.WithName("notes"), vurb.WithRequestStateKeys(bytes.Repeat([]byte{9}, 32)), vurb.WithReplicas(store.Replicas{Ledger: ledger}),
+			vurb.WithLogger(slog.New(slog.DiscardHandler))) // the ledger's failure is logged, as it should be
 		vurb.Query(app, "notes.read", func(context.Context, struct{}) (string, error) { return "the notes", nil })
 		return app
 	}
@@ -335,7 +354,8 @@ func TestWithDPoPRefusesWhatCannotWork(t *testing.T) {
 		policy dpop.Policy
 		says   string
 	}{
-		{"a MAC", dpop.Policy{Algs: []string{"ES256", "HS256"}}, `Policy.Algs names "HS256": a proof must be signed with an asymmetric algorithm`},
+		{"a MAC", dpop.Policy{Algs: []string{"ES256", "HS256"}}, `Policy.Algs names "HS256", which vurb does not verify (never a MAC or none)`},
+		{"an algorithm vurb does not verify", dpop.Policy{Algs: []string{"ES256K"}}, `Policy.Algs names "ES256K", which vurb does not verify`},
 		{"none", dpop.Policy{Algs: []string{"none"}}, `Policy.Algs names "none"`},
 		{"no algorithm", dpop.Policy{Algs: []string{}}, "Policy.Algs is empty"},
 		{"negative window", dpop.Policy{Window: -time.Second}, "Policy.Window is -1s: give a positive window"},

@@ -722,8 +722,10 @@ func WithBearerAuth(verifier auth.TokenVerifier, metadata *oauthex.ProtectedReso
 // handler answers. A Go client signs proofs with dpop.Signer and sends
 // them with dpop.Transport.
 //
-// WithDPoP panics when p is not usable (a MAC or "none" among its
-// algorithms, a negative window); HTTPHandler panics when WithBearerAuth
+// WithDPoP panics, saying what to change, when p is not usable: an
+// algorithm vurb does not verify (a MAC or "none" among them), an empty
+// Algs, a window negative or under a second, a negative NonceLifetime, or
+// a NonceLifetime without Nonces. HTTPHandler panics when WithBearerAuth
 // is missing.
 func WithDPoP(p dpop.Policy) ServeOption {
 	return ServeOption{edge.DPoP(p)}

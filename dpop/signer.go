@@ -15,6 +15,7 @@ import (
 	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
+	proofs "github.com/vurb-go/vurb/internal/dpop"
 )
 
 // A Signer signs DPoP proofs with a client's key. It is safe for
@@ -26,7 +27,8 @@ type Signer struct {
 
 // NewSigner returns a Signer for key: an ECDSA key on P-256, P-384 or
 // P-521 (ES256, ES384, ES512), an Ed25519 key (EdDSA) or an RSA key of
-// 2048 bits or more (PS256).
+// 2048 to 4096 bits with exponent 65537 (PS256), the keys a vurb server
+// takes.
 func NewSigner(key crypto.Signer) (*Signer, error) {
 	var alg jose.SignatureAlgorithm
 	switch k := key.(type) {
@@ -44,8 +46,9 @@ func NewSigner(key crypto.Signer) (*Signer, error) {
 	case ed25519.PrivateKey:
 		alg = jose.EdDSA
 	case *rsa.PrivateKey:
-		if k.N.BitLen() < 2048 {
-			return nil, fmt.Errorf("dpop: NewSigner: an RSA key of %d bits; use 2048 or more", k.N.BitLen())
+		if bits := k.N.BitLen(); bits < proofs.MinRSABits || bits > proofs.MaxRSABits || k.E != 65537 {
+			return nil, fmt.Errorf("dpop: NewSigner: an RSA key of %d bits and exponent %d; servers take %d to %d bits with exponent 65537",
+				bits, k.E, proofs.MinRSABits, proofs.MaxRSABits)
 		}
 		alg = jose.PS256
 	default:

@@ -31,9 +31,11 @@ func TestSignerSignsProofsTheServerTakes(t *testing.T) {
 			Now: time.Now(), Nonce: func(n string) bool { return n == "n1" }})
 		is.NoErr(err)            // query and fragment left out of htu
 		is.Equal(p.JKT, s.JKT()) // the thumbprint a token binds to
-		again, _ := s.Proof("POST", "https://mcp.example.com/mcp", "tok", "n1")
-		q, _ := proofs.Verify(again, proofs.Check{Method: "POST", URL: "https://mcp.example.com/mcp", AccessToken: "tok", Now: time.Now()})
-		is.True(q.JTI != p.JTI) // a jti of its own each
+		again, err := s.Proof("POST", "https://mcp.example.com/mcp", "tok", "n1")
+		is.NoErr(err)
+		q, err := proofs.Verify(again, proofs.Check{Method: "POST", URL: "https://mcp.example.com/mcp", AccessToken: "tok", Now: time.Now()})
+		is.NoErr(err)
+		is.True(q.JTI != "" && q.JTI != p.JTI) // a jti of its own each
 	}
 }
 
@@ -45,7 +47,7 @@ func TestNewSignerRefusesWeakOrUnknownKeys(t *testing.T) {
 		want string
 	}{
 		{p224, "P-224; use P-256"},
-		{rsa1024, "1024 bits; use 2048"},
+		{rsa1024, "an RSA key of 1024 bits and exponent 65537; servers take 2048 to 4096 bits"},
 		{nil, "use an *ecdsa.PrivateKey"},
 	} {
 		is := is.New(t)

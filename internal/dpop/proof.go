@@ -23,10 +23,6 @@ func DefaultAlgs() []jose.SignatureAlgorithm {
 	return []jose.SignatureAlgorithm{jose.ES256, jose.ES384, jose.ES512, jose.EdDSA, jose.PS256, jose.PS384, jose.PS512, jose.RS256}
 }
 
-// DefaultWindow is how far a proof's iat may be from the server's time
-// unless the server says: a minute, for clocks a little apart.
-const DefaultWindow = time.Minute
-
 // The RSA keys a proof may be signed with: RFC 7518 §3.3's floor, and a
 // ceiling that bounds what verifying costs.
 const (
@@ -50,7 +46,7 @@ type Check struct {
 	// resource server always has one.
 	AccessToken string
 	// Now is the server's time; Window how far a proof's iat may be from
-	// it, before or after (DefaultWindow when 0).
+	// it, before or after (a minute when 0).
 	Now    time.Time
 	Window time.Duration
 	// Algs are the algorithms accepted (DefaultAlgs when nil).
@@ -110,7 +106,7 @@ func Verify(proof string, c Check) (Proof, error) {
 	}
 	window := c.Window
 	if window <= 0 {
-		window = DefaultWindow
+		window = time.Minute
 	}
 	if len(proof) > MaxProofBytes {
 		return Proof{}, invalid("the proof is longer than %d bytes", MaxProofBytes)

@@ -301,7 +301,7 @@ func (rs *resourceServer) challenges(code int, at *attempt) []string {
 	}
 	if g != nil {
 		onDPoP := at.scheme == "dpop" || at.scheme != "" && g.policy.Required
-		out = append(out, challenge("DPoP", errorFor(e, onDPoP), `algs="`+strings.Join(g.policy.Algs, " ")+`", `+params))
+		out = append(out, g.challenge(errorFor(e, onDPoP), params))
 	}
 	return out
 }
@@ -339,6 +339,9 @@ func refusalText(code int, at *attempt) string {
 		default:
 			return "Unauthorized: invalid_token: the token is not bound to the DPoP proof's key\n"
 		}
+	}
+	if at.scheme == "dpop" && at.guard == nil {
+		return "Unauthorized: this server takes bearer tokens: send the token as Authorization: Bearer\n"
 	}
 	if at.scheme == "bearer" || at.scheme == "dpop" {
 		return "Unauthorized: invalid_token: the access token is not valid here (expired, revoked, malformed, or issued for another resource); obtain a new one\n"

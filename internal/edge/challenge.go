@@ -52,15 +52,12 @@ func (ch *challenger) refuses(w http.ResponseWriter, r *http.Request, m *wire.Me
 	// metadata URL is the server's own; what the client named goes in the
 	// body only.
 	scopes := strings.Join(need, " ")
-	scheme, g := "Bearer", (*dpopGuard)(nil)
-	if at := attemptOf(r.Context()); at != nil && at.scheme == "dpop" {
-		scheme, g = "DPoP", at.guard // the scheme the token came with (RFC 9449 §7.1)
-	}
 	params := `scope="` + scopes + `", resource_metadata="` + ch.bearer.metadataURL + `", error_description="this operation needs more scopes"`
-	if g != nil {
-		params = `algs="` + strings.Join(g.policy.Algs, " ") + `", ` + params
+	value := challenge("Bearer", `error="insufficient_scope"`, params)
+	if at := attemptOf(r.Context()); at != nil && at.scheme == "dpop" {
+		value = at.guard.challenge(`error="insufficient_scope"`, params) // the scheme the token came with (RFC 9449 §7.1)
 	}
-	w.Header().Set("WWW-Authenticate", challenge(scheme, `error="insufficient_scope"`, params))
+	w.Header().Set("WWW-Authenticate", value)
 	http.Error(w, "insufficient scope: "+what+" needs "+scopes, http.StatusForbidden)
 	return true
 }

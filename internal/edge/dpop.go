@@ -51,7 +51,7 @@ func checkPolicy(p dpop.Policy) (dpop.Policy, error) {
 	p.Algs = slices.Clone(p.Algs)
 	for _, a := range p.Algs {
 		if !slices.Contains(accepted, a) {
-			return p, fmt.Errorf("Policy.Algs names %q: a proof must be signed with an asymmetric algorithm, one of %v", a, accepted)
+			return p, fmt.Errorf("Policy.Algs names %q, which vurb does not verify (never a MAC or none); choose among %v", a, accepted)
 		}
 	}
 	switch {
@@ -173,6 +173,12 @@ func (g *dpopGuard) check(r *http.Request, url, token string) (proofs.Proof, *pr
 // in memory, the token's subject holds a share of the set at most.
 func (g *dpopGuard) spend(ctx context.Context, p proofs.Proof, subject string) error {
 	return g.replays.Spend(ctx, p.JKT+"\x00"+p.JTI, cmp.Or(subject, p.JKT), p.IssuedAt, p.IssuedAt.Add(g.policy.Window+time.Second), g.now())
+}
+
+// challenge is a DPoP challenge (RFC 9449 §7.1): the error, if any, the
+// algorithms taken, then params.
+func (g *dpopGuard) challenge(errParam, params string) string {
+	return challenge("DPoP", errParam, `algs="`+strings.Join(g.policy.Algs, " ")+`"`, params)
 }
 
 // Nonces are stateless, so that any replica sharing the request-state

@@ -45,7 +45,10 @@ type httpServing struct {
 //     cross-origin: answered before any guard;
 //  2. the guard: Host and Origin, the loopback rule against DNS rebinding
 //     (guard.HostAndOrigin);
-//  3. bearer auth: the token verified, 401/403 otherwise (auth.go);
+//  3. bearer auth: the token verified, 401/403 otherwise (auth.go); under
+//     WithDPoP, the proof first and the jti spent last (dpop.go): 401, or
+//     503 when the store that spends it does not answer, 429 when the
+//     caller holds its share of it in memory;
 //  4. the front door (front): the in-flight count for a graceful
 //     shutdown, then, for a POST that some front reads, the body read
 //     once within WithMaxBodyBytes and its envelope parsed once (wire.Message);

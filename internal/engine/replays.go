@@ -60,9 +60,6 @@ func (s *Sealer) Replays(kind string, most int) *Replays {
 	return r
 }
 
-// Shared reports whether keys are spent in a ledger shared by replicas.
-func (r *Replays) Shared() bool { return r.ledger != nil }
-
 // Spend spends key for owner, issued at issued and acceptable until
 // expires, at now; nil means it was fresh. Keys are hashed: what a client
 // chose is neither stored nor logged as it is.

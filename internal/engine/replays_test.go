@@ -73,3 +73,20 @@ func TestReplaysFailClosedAndOutliveClockDifferences(t *testing.T) {
 	is.Equal(s.Replays("dpop", 0).Spend(context.Background(), "k", "alice", now, now.Add(time.Minute), now), ErrReplayUnchecked)
 	is.Equal(l.ttls, []time.Duration{time.Minute + ClockAllowance})
 }
+
+// TestSpentForgetsTheEarliestIssued: full, the set forgets the key issued
+// earliest, not the first spent, so a key issued ahead of the clock (a
+// client's fast iat) does not raise the floor past everyone's keys.
+func TestSpentForgetsTheEarliestIssued(t *testing.T) {
+	is := is.New(t)
+	s := newSpent(4, 0)
+	const now, window = 1_800_000_000, 60
+	is.NoErr(s.spend("fast", "", now+59, now+59+window, now)) // spent first, issued last
+	for i := range 4 {
+		is.NoErr(s.spend(fmt.Sprint("k", i), "", now-10+int64(i), now-10+int64(i)+window, now))
+	}
+	is.Equal(s.floor, int64(now-10))                                           // the earliest was forgotten, not "fast"
+	is.NoErr(s.spend("honest", "", now+1, now+1+window, now+1))                // fresh keys go on
+	is.Equal(s.spend("k0", "", now-10, now-10+window, now+1), ErrStateExpired) // the forgotten one stays refused
+	is.Equal(s.spend("fast", "", now+59, now+59+window, now+1), ErrStateSpent)
+}

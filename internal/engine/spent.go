@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"container/heap"
 	"errors"
 	"sync"
 )
@@ -10,22 +11,28 @@ import (
 // most max keys; when share is not 0 and it is half full, an owner that
 // holds share keys is refused more, so that no caller fills it for the
 // others.
+//
+// Every key of one set lives as long after it was issued as any other
+// (a state's maximum age, a proof's window), so the keys in order of
+// issue are the keys in order of expiry: the set is a heap in that
+// order. Past max, the earliest issued is forgotten, and floor rises to
+// its issue time: a key issued no later is refused, since it may be the
+// one forgotten. Forgetting the earliest, never the first spent, keeps a
+// key issued ahead of the clock (a proof's iat is the client's) from
+// raising floor past the keys of everyone else.
 type spentStates struct {
 	mu     sync.Mutex
 	max    int
 	share  int
 	at     map[string]int64 // key → issued (unix seconds)
 	owners map[string]int   // owner → keys held, under a share
-	order  []spentState     // order[head:] in the order spent, for forgetting the oldest
-	head   int
-	// floor is the latest issue time of a key forgotten before it
-	// expired: a key issued no later is refused, since it may be one.
-	floor int64
+	order  spentHeap        // by issue, the earliest first
+	floor  int64
 }
 
 type spentState struct {
-	key, owner string
-	expires    int64
+	key, owner      string
+	issued, expires int64
 }
 
 // errShareFull: the owner holds its share of the set.
@@ -48,25 +55,22 @@ func (s *spentStates) spend(key, owner string, issued, expires, now int64) error
 	if _, ok := s.at[key]; ok {
 		return ErrStateSpent
 	}
-	for s.head < len(s.order) && s.order[s.head].expires < now { // expired: can no longer be used
-		s.forget(s.order[s.head])
-		s.head++
+	for len(s.order) > 0 && s.order[0].expires < now { // expired: can no longer be used
+		s.forget(heap.Pop(&s.order).(spentState))
 	}
-	if s.share > 0 && s.owners[owner] >= s.share && len(s.order)-s.head >= s.max/2 {
+	if s.share > 0 && s.owners[owner] >= s.share && len(s.order) >= s.max/2 {
 		return errShareFull // under pressure only: one busy caller may use the room no one else needs
 	}
-	for len(s.order)-s.head >= s.max {
-		old := s.order[s.head]
-		s.floor = max(s.floor, s.at[old.key])
+	for len(s.order) >= s.max {
+		old := heap.Pop(&s.order).(spentState)
+		s.floor = max(s.floor, old.issued)
 		s.forget(old)
-		s.head++
 	}
-	if s.head > len(s.order)/2 { // reuse the space of what was forgotten
-		s.order = append(s.order[:0], s.order[s.head:]...)
-		s.head = 0
+	if issued <= s.floor {
+		return nil // earlier than the key forgotten: fresh, and refused as it, never kept
 	}
 	s.at[key] = issued
-	s.order = append(s.order, spentState{key: key, owner: owner, expires: expires})
+	heap.Push(&s.order, spentState{key: key, owner: owner, issued: issued, expires: expires})
 	if s.share > 0 {
 		s.owners[owner]++
 	}
@@ -81,4 +85,18 @@ func (s *spentStates) forget(e spentState) {
 	if s.owners[e.owner]--; s.owners[e.owner] <= 0 {
 		delete(s.owners, e.owner)
 	}
+}
+
+// spentHeap is container/heap's interface over the keys, by expiry.
+type spentHeap []spentState
+
+func (h spentHeap) Len() int           { return len(h) }
+func (h spentHeap) Less(i, j int) bool { return h[i].expires < h[j].expires }
+func (h spentHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *spentHeap) Push(x any)        { *h = append(*h, x.(spentState)) }
+func (h *spentHeap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return e
 }
