@@ -2,12 +2,12 @@ package dpop
 
 import (
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 
+	"github.com/vurb-go/vurb/internal/weborigin"
 	"golang.org/x/oauth2"
 )
 
@@ -111,11 +111,7 @@ func (t *Transport) base() http.RoundTripper {
 // Transport sent, which it takes as its server's: the token and proofs go
 // there alone, as net/http drops Authorization on a redirect elsewhere.
 func (t *Transport) forOrigin(u *url.URL) bool {
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
-	}
-	origin := strings.ToLower(u.Scheme) + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+	origin := weborigin.Of(u)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.origin == "" {

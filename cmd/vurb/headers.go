@@ -1,12 +1,12 @@
 package main
 
 import (
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 
 	"github.com/vurb-go/vurb/dpop"
+	"github.com/vurb-go/vurb/internal/weborigin"
 )
 
 // httpClient is the client vurb speaks to a URL server with: the answers
@@ -71,16 +71,5 @@ func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // port, or from https to http, is another server as far as a credential
 // is concerned.
 func sameOrigin(a, b *url.URL) bool {
-	if a == nil || b == nil || !strings.EqualFold(a.Scheme, b.Scheme) {
-		return false
-	}
-	return hostPort(a) == hostPort(b)
-}
-
-func hostPort(u *url.URL) string {
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
-	}
-	return net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+	return a != nil && b != nil && weborigin.Of(a) == weborigin.Of(b)
 }

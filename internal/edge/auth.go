@@ -36,7 +36,7 @@ type resourceServer struct {
 	metadata      http.Handler // the go-sdk's RFC 9728 handler
 	metadataPaths []string     // where it is served: the resource's own, then the bare one
 	require       func(http.Handler) http.Handler
-	scopes        []string   // the scopes every request needs (the go-sdk's check)
+	params        string     // every challenge's parameters: the metadata, the scopes every request needs
 	dpop          *dpopGuard // WithDPoP
 }
 
@@ -71,7 +71,7 @@ func newResourceServer(verifier auth.TokenVerifier, metadata *oauthex.ProtectedR
 		metadata:      auth.ProtectedResourceMetadataHandler(&doc),
 		metadataPaths: paths,
 		require:       auth.RequireBearerToken(withProofs(forResource(verifier, doc.Resource)), &ropts),
-		scopes:        ropts.Scopes,
+		params:        challengeParams(ropts.ResourceMetadataURL, ropts.Scopes),
 	}
 }
 
@@ -281,10 +281,6 @@ func (c *challengeWriter) WriteHeader(code int) {
 // each naming the resource metadata and the scopes the check asks for,
 // and the error code on the challenge of the scheme the request used.
 func (rs *resourceServer) challenges(code int, at *attempt) []string {
-	params := `resource_metadata="` + rs.metadataURL + `"`
-	if len(rs.scopes) > 0 {
-		params += `, scope="` + strings.Join(rs.scopes, " ") + `"`
-	}
 	var e string
 	switch {
 	case code == http.StatusForbidden:
@@ -297,13 +293,23 @@ func (rs *resourceServer) challenges(code int, at *attempt) []string {
 	var out []string
 	g := at.guard
 	if g == nil || !g.policy.Required {
-		out = append(out, challenge("Bearer", errorFor(e, at.scheme == "bearer"), params))
+		out = append(out, challenge("Bearer", errorFor(e, at.scheme == "bearer"), rs.params))
 	}
 	if g != nil {
 		onDPoP := at.scheme == "dpop" || at.scheme != "" && g.policy.Required
-		out = append(out, g.challenge(errorFor(e, onDPoP), params))
+		out = append(out, g.challenge(errorFor(e, onDPoP), rs.params))
 	}
 	return out
+}
+
+// challengeParams are the parameters every challenge names, made once:
+// where the resource metadata is, and the scopes every request needs.
+func challengeParams(metadataURL string, scopes []string) string {
+	params := `resource_metadata="` + metadataURL + `"`
+	if len(scopes) > 0 {
+		params += `, scope="` + strings.Join(scopes, " ") + `"`
+	}
+	return params
 }
 
 func errorFor(code string, applies bool) string {

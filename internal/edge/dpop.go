@@ -75,16 +75,18 @@ func checkPolicy(p dpop.Policy) (dpop.Policy, error) {
 
 // dpopGuard checks the DPoP proofs of one handler's requests.
 type dpopGuard struct {
-	policy  dpop.Policy
-	verify  func(proof string, c proofs.Check) (proofs.Proof, error)
-	algs    []jose.SignatureAlgorithm
-	replays *engine.Replays // where each proof's jti is spent
-	sealer  *engine.Sealer  // the nonces' key
-	now     func() time.Time
+	policy    dpop.Policy
+	verify    func(proof string, c proofs.Check) (proofs.Proof, error)
+	algs      []jose.SignatureAlgorithm
+	algsParam string          // the challenges' algs="…", made once
+	replays   *engine.Replays // where each proof's jti is spent
+	sealer    *engine.Sealer  // the nonces' key
+	now       func() time.Time
 }
 
 func newDPoPGuard(d *dpopConfig, sealer *engine.Sealer) *dpopGuard {
 	g := &dpopGuard{policy: d.policy, verify: d.verify, replays: sealer.Replays("dpop", 0), sealer: sealer, now: time.Now}
+	g.algsParam = `algs="` + strings.Join(d.policy.Algs, " ") + `"`
 	for _, a := range d.policy.Algs {
 		g.algs = append(g.algs, jose.SignatureAlgorithm(a))
 	}
@@ -178,7 +180,7 @@ func (g *dpopGuard) spend(ctx context.Context, p proofs.Proof, subject string) e
 // challenge is a DPoP challenge (RFC 9449 §7.1): the error, if any, the
 // algorithms taken, then params.
 func (g *dpopGuard) challenge(errParam, params string) string {
-	return challenge("DPoP", errParam, `algs="`+strings.Join(g.policy.Algs, " ")+`"`, params)
+	return challenge("DPoP", errParam, g.algsParam, params)
 }
 
 // Nonces are stateless, so that any replica sharing the request-state
